@@ -1,0 +1,89 @@
+package optim
+
+import (
+	"context"
+	"math"
+	"testing"
+)
+
+// rosenbrock in n dimensions, minimum 0 at (1, …, 1).
+func rosenbrock(x, g []float64) float64 {
+	f := 0.0
+	for i := range g {
+		g[i] = 0
+	}
+	for i := 0; i+1 < len(x); i++ {
+		a, b := 1-x[i], x[i+1]-x[i]*x[i]
+		f += a*a + 100*b*b
+		if g != nil {
+			g[i] += -2*a - 400*x[i]*b
+			g[i+1] += 200 * b
+		}
+	}
+	return f
+}
+
+func TestMinimizeRosenbrock(t *testing.T) {
+	for _, n := range []int{2, 10, 50} {
+		x0 := make([]float64, n)
+		for i := range x0 {
+			x0[i] = -1.2
+		}
+		r, err := Minimize(context.Background(), rosenbrock, x0, Settings{MaxIter: 2000, GradTol: 1e-10})
+		if err != nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		for i, v := range r.X {
+			if math.Abs(v-1) > 1e-5 {
+				t.Fatalf("n=%d: x[%d] = %v, want 1", n, i, v)
+			}
+		}
+		if !r.Converged {
+			t.Errorf("n=%d: not converged after %d iterations (|g|=%g)", n, r.Iterations, r.GradNorm)
+		}
+	}
+}
+
+func TestMinimizeQuadraticClosedForm(t *testing.T) {
+	// f(x) = ½ xᵀAx − bᵀx with A diagonal: x* = b/A.
+	a := []float64{1, 10, 100, 0.5}
+	b := []float64{1, -2, 3, 4}
+	f := func(x, g []float64) float64 {
+		v := 0.0
+		for i := range x {
+			v += 0.5*a[i]*x[i]*x[i] - b[i]*x[i]
+			if g != nil {
+				g[i] = a[i]*x[i] - b[i]
+			}
+		}
+		return v
+	}
+	r, err := Minimize(context.Background(), f, make([]float64, 4), Settings{GradTol: 1e-12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range a {
+		if want := b[i] / a[i]; math.Abs(r.X[i]-want) > 1e-8 {
+			t.Errorf("x[%d] = %v, want %v", i, r.X[i], want)
+		}
+	}
+}
+
+func TestMinimizeIterationCap(t *testing.T) {
+	x0 := []float64{-1.2, 1, -1.2, 1}
+	r, err := Minimize(context.Background(), rosenbrock, x0, Settings{MaxIter: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Converged || r.Iterations > 3 {
+		t.Errorf("iterations = %d converged = %v, want ≤ 3 and not converged", r.Iterations, r.Converged)
+	}
+}
+
+func TestMinimizeCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Minimize(ctx, rosenbrock, []float64{-1.2, 1}, Settings{}); err != context.Canceled {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+}

@@ -1,0 +1,444 @@
+// Package param declares the typed parameters of repro's plugins and checks
+// the values an experiment gives them.
+//
+// A plugin (method, dataset, transform) lists its parameters as a []Decl;
+// the runner validates every value of an experiment against that list, fills
+// in defaults, and hands the plugin a Values it reads with typed getters.
+// `repro list` prints the same declarations, so what is documented is what
+// is checked.
+package param
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Type is the type of a parameter's value.
+type Type int
+
+// The parameter types. A List type takes a YAML sequence as one value; a
+// grid over a list parameter is written as a sequence of sequences.
+const (
+	Float Type = iota
+	Int
+	Bool
+	String
+	Enum // a String restricted to Decl.Choices
+	FloatList
+	IntList
+	StringList
+	Map // a string→string mapping, e.g. column groups
+)
+
+var typeNames = [...]string{"float", "int", "bool", "string", "enum", "[]float", "[]int", "[]string", "map"}
+
+// String returns the name used in `repro list` and error messages.
+func (t Type) String() string {
+	if int(t) < len(typeNames) {
+		return typeNames[t]
+	}
+	return "type(" + strconv.Itoa(int(t)) + ")"
+}
+
+// IsList reports whether values of t are sequences.
+func (t Type) IsList() bool { return t == FloatList || t == IntList || t == StringList }
+
+// Decl declares one parameter of a plugin.
+type Decl struct {
+	Name    string
+	Type    Type
+	Default any      // nil: required
+	Min     *float64 // numeric lower bound (inclusive), nil: none
+	Max     *float64 // numeric upper bound (inclusive), nil: none
+	// Exclusive makes Min and Max strict bounds.
+	Exclusive bool
+	Choices   []string // for Enum
+	Doc       string   // one line
+}
+
+// Bound returns a pointer to v, for Decl.Min and Decl.Max.
+func Bound(v float64) *float64 { return &v }
+
+// Required reports whether the parameter has no default.
+func (d Decl) Required() bool { return d.Default == nil }
+
+// Range describes the allowed values in words, e.g. "float in [0, +inf)".
+func (d Decl) Range() string {
+	s := d.Type.String()
+	switch {
+	case d.Type == Enum:
+		return s + " (one of " + strings.Join(d.Choices, ", ") + ")"
+	case d.Min != nil || d.Max != nil:
+		lo, hi := "-inf", "+inf"
+		if d.Min != nil {
+			lo = fmtNum(*d.Min)
+		}
+		if d.Max != nil {
+			hi = fmtNum(*d.Max)
+		}
+		lb, rb := "[", "]"
+		if d.Exclusive {
+			lb, rb = "(", ")"
+		}
+		if d.Min == nil {
+			lb = "("
+		}
+		if d.Max == nil {
+			rb = ")"
+		}
+		return s + " in " + lb + lo + ", " + hi + rb
+	}
+	return s
+}
+
+// DefaultString formats the default for listings ("required" if none).
+func (d Decl) DefaultString() string {
+	if d.Default == nil {
+		return "required"
+	}
+	return Format(d.Default)
+}
+
+func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// Format renders a parameter value compactly and deterministically, as used
+// in labels, keys and reports: 0.1, 25, true, word, [1 2 3], {a: x, b: y}.
+func Format(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return fmtNum(x)
+	case int:
+		return strconv.Itoa(x)
+	case bool:
+		return strconv.FormatBool(x)
+	case string:
+		return x
+	case []float64:
+		parts := make([]string, len(x))
+		for i, f := range x {
+			parts[i] = fmtNum(f)
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	case []int:
+		parts := make([]string, len(x))
+		for i, f := range x {
+			parts[i] = strconv.Itoa(f)
+		}
+		return "[" + strings.Join(parts, " ") + "]"
+	case []string:
+		return "[" + strings.Join(x, " ") + "]"
+	case map[string]string:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + ": " + x[k]
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(v)
+}
+
+// Convert checks a decoded YAML scalar or sequence against d and returns it
+// in d's Go type: float64, int, bool, string, []float64, []int, []string or
+// map[string]string. The error says what was expected.
+func (d Decl) Convert(v any) (any, error) {
+	out, err := convert(d.Type, v, d.Choices)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.checkRange(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (d Decl) checkRange(v any) error {
+	var nums []float64
+	switch x := v.(type) {
+	case float64:
+		nums = []float64{x}
+	case int:
+		nums = []float64{float64(x)}
+	case []float64:
+		nums = x
+	case []int:
+		for _, i := range x {
+			nums = append(nums, float64(i))
+		}
+	}
+	for _, f := range nums {
+		if math.IsNaN(f) {
+			return fmt.Errorf("NaN is not allowed; want %s", d.Range())
+		}
+		if d.Min != nil && (f < *d.Min || d.Exclusive && f == *d.Min) {
+			return fmt.Errorf("%s is out of range; want %s", fmtNum(f), d.Range())
+		}
+		if d.Max != nil && (f > *d.Max || d.Exclusive && f == *d.Max) {
+			return fmt.Errorf("%s is out of range; want %s", fmtNum(f), d.Range())
+		}
+	}
+	return nil
+}
+
+func convert(t Type, v any, choices []string) (any, error) {
+	switch t {
+	case Float:
+		switch x := v.(type) {
+		case float64:
+			return x, nil
+		case int:
+			return float64(x), nil
+		case string:
+			if f, err := strconv.ParseFloat(x, 64); err == nil {
+				return f, nil
+			}
+		}
+		return nil, fmt.Errorf("got %s, want a number", describe(v))
+	case Int:
+		switch x := v.(type) {
+		case int:
+			return x, nil
+		case float64:
+			if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+				return int(x), nil
+			}
+		}
+		return nil, fmt.Errorf("got %s, want an integer", describe(v))
+	case Bool:
+		if b, ok := v.(bool); ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("got %s, want true or false", describe(v))
+	case String:
+		switch x := v.(type) {
+		case string:
+			return x, nil
+		case int, float64, bool:
+			return Format(x), nil
+		}
+		return nil, fmt.Errorf("got %s, want a string", describe(v))
+	case Enum:
+		s, ok := v.(string)
+		if !ok {
+			return nil, fmt.Errorf("got %s, want one of %s", describe(v), strings.Join(choices, ", "))
+		}
+		for _, c := range choices {
+			if s == c {
+				return s, nil
+			}
+		}
+		return nil, fmt.Errorf("got %q, want one of %s", s, strings.Join(choices, ", "))
+	case FloatList, IntList, StringList:
+		xs, ok := v.([]any)
+		if !ok {
+			// A lone scalar is a one-element list.
+			xs = []any{v}
+		}
+		elem := map[Type]Type{FloatList: Float, IntList: Int, StringList: String}[t]
+		switch t {
+		case FloatList:
+			out := make([]float64, len(xs))
+			for i, x := range xs {
+				f, err := convert(elem, x, nil)
+				if err != nil {
+					return nil, fmt.Errorf("element %d: %w", i, err)
+				}
+				out[i] = f.(float64)
+			}
+			return out, nil
+		case IntList:
+			out := make([]int, len(xs))
+			for i, x := range xs {
+				f, err := convert(elem, x, nil)
+				if err != nil {
+					return nil, fmt.Errorf("element %d: %w", i, err)
+				}
+				out[i] = f.(int)
+			}
+			return out, nil
+		default:
+			out := make([]string, len(xs))
+			for i, x := range xs {
+				f, err := convert(elem, x, nil)
+				if err != nil {
+					return nil, fmt.Errorf("element %d: %w", i, err)
+				}
+				out[i] = f.(string)
+			}
+			return out, nil
+		}
+	case Map:
+		switch x := v.(type) {
+		case map[string]string:
+			return x, nil
+		case map[string]any:
+			out := make(map[string]string, len(x))
+			for k, e := range x {
+				s, err := convert(String, e, nil)
+				if err != nil {
+					return nil, fmt.Errorf("key %q: %w", k, err)
+				}
+				out[k] = s.(string)
+			}
+			return out, nil
+		}
+		return nil, fmt.Errorf("got %s, want a mapping of names to strings", describe(v))
+	}
+	return nil, fmt.Errorf("unknown parameter type %v", t)
+}
+
+func describe(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return strconv.Quote(x)
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a mapping"
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return Format(v)
+}
+
+// Values holds a plugin's resolved parameter values, keyed by name, each in
+// its declared Go type. Getters panic on a name the plugin did not declare
+// or a type mismatch: both are programmer errors, caught by the plugin's tests.
+type Values map[string]any
+
+func (v Values) get(name string) any {
+	x, ok := v[name]
+	if !ok {
+		panic(fmt.Sprintf("param: no value for %q", name))
+	}
+	return x
+}
+
+// Float returns the float parameter name.
+func (v Values) Float(name string) float64 { return v.get(name).(float64) }
+
+// Int returns the int parameter name.
+func (v Values) Int(name string) int { return v.get(name).(int) }
+
+// Bool returns the bool parameter name.
+func (v Values) Bool(name string) bool { return v.get(name).(bool) }
+
+// String returns the string or enum parameter name.
+func (v Values) String(name string) string { return v.get(name).(string) }
+
+// Floats returns the []float parameter name.
+func (v Values) Floats(name string) []float64 { return v.get(name).([]float64) }
+
+// Ints returns the []int parameter name.
+func (v Values) Ints(name string) []int { return v.get(name).([]int) }
+
+// Strings returns the []string parameter name.
+func (v Values) Strings(name string) []string { return v.get(name).([]string) }
+
+// Map returns the map parameter name.
+func (v Values) Map(name string) map[string]string { return v.get(name).(map[string]string) }
+
+// Has reports whether name has a value.
+func (v Values) Has(name string) bool { _, ok := v[name]; return ok }
+
+// Names returns the parameter names in sorted order.
+func (v Values) Names() []string {
+	out := make([]string, 0, len(v))
+	for k := range v {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Clone returns a shallow copy of v.
+func (v Values) Clone() Values {
+	out := make(Values, len(v))
+	for k, x := range v {
+		out[k] = x
+	}
+	return out
+}
+
+// Label renders v as "a=1 b=x" in name order.
+func (v Values) Label() string {
+	parts := make([]string, 0, len(v))
+	for _, k := range v.Names() {
+		parts = append(parts, k+"="+Format(v[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Defaults returns the defaults of decls as Values (required ones omitted).
+func Defaults(decls []Decl) Values {
+	out := Values{}
+	for _, d := range decls {
+		if d.Default != nil {
+			out[d.Name] = d.Default
+		}
+	}
+	return out
+}
+
+// Find returns the declaration called name.
+func Find(decls []Decl, name string) (Decl, bool) {
+	for _, d := range decls {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return Decl{}, false
+}
+
+// Names returns the names of decls in declaration order.
+func Names(decls []Decl) []string {
+	out := make([]string, len(decls))
+	for i, d := range decls {
+		out[i] = d.Name
+	}
+	return out
+}
+
+// Closest returns the candidate nearest to s by edit distance, or "" if none
+// is close enough to be a plausible typo.
+func Closest(s string, candidates []string) string {
+	best, bestD := "", len(s)/2+2
+	for _, c := range candidates {
+		if d := levenshtein(strings.ToLower(s), strings.ToLower(c)); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}

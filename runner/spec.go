@@ -1,0 +1,155 @@
+package runner
+
+import (
+	"github.com/repro-ml/repro/runner/param"
+)
+
+// Spec is a parsed and validated experiment. See docs/spec.md for the YAML.
+type Spec struct {
+	File        string `yaml:"-"` // the file it was read from
+	Name        string `yaml:"name"`
+	Description string `yaml:"description,omitempty"`
+	Seed        uint64 `yaml:"seed"`
+
+	Datasets []DatasetSpec `yaml:"datasets"`
+	Methods  []MethodSpec  `yaml:"methods"`
+	Curve    Curve         `yaml:"curve"`
+	Metrics  []string      `yaml:"metrics"`
+	Baseline string        `yaml:"baseline,omitempty"`
+	Report   ReportSpec    `yaml:"report,omitempty"`
+	Expect   []Expectation `yaml:"expect,omitempty"`
+}
+
+// Pos is a position in a spec file.
+type Pos struct {
+	Line, Column int
+}
+
+// DatasetSpec is one entry of `datasets:`.
+type DatasetSpec struct {
+	// Name is the registered dataset plugin.
+	Name string `yaml:"name"`
+	// ID names the dataset in reports and keys; it defaults to Name and
+	// must be unique within the spec.
+	ID         string          `yaml:"id,omitempty"`
+	Params     param.Values    `yaml:"params,omitempty"` // resolved, defaults filled
+	Transforms []TransformSpec `yaml:"transforms,omitempty"`
+	Split      Split           `yaml:"split,omitempty"`
+	// Tasks is "" (the dataset's own classes) or "one-vs-rest": a K-class
+	// dataset becomes K binary tasks, fitted jointly by methods.MultiTask
+	// methods and independently by the others.
+	Tasks string `yaml:"tasks,omitempty"`
+	Pos   Pos    `yaml:"-"`
+}
+
+// TransformSpec is one entry of a dataset's `transforms:`.
+type TransformSpec struct {
+	Name   string       `yaml:"name"`
+	Params param.Values `yaml:"params,omitempty"`
+	Pos    Pos          `yaml:"-"`
+}
+
+// Split says how a dataset is divided into a training pool and a test set.
+type Split struct {
+	// Kind is one of:
+	//   given   — the dataset's own train/test partition (Dataset.Split);
+	//   holdout — a random test set of Test rows per trial (fraction if < 1),
+	//             the rest is the training pool;
+	//   rest    — no fixed test set: each trial's training sample is drawn
+	//             from all rows and every other row is the test set.
+	Kind string `yaml:"kind"`
+	// Test is the holdout size: a count (≥ 1) or a fraction of the rows (< 1).
+	Test float64 `yaml:"test,omitempty"`
+	// Stratify draws the holdout in proportion to the classes.
+	Stratify bool `yaml:"stratify,omitempty"`
+}
+
+// MethodSpec is one entry of `methods:`.
+type MethodSpec struct {
+	// Name is the registered method plugin.
+	Name string `yaml:"name"`
+	// Label names the method in reports; defaults to Name; unique.
+	Label string `yaml:"label,omitempty"`
+	// Grid holds the resolved parameter values at every grid point: the
+	// cartesian product of the list-valued params, in the order the params
+	// are declared by the plugin, last varying fastest. A spec without
+	// lists has one grid point.
+	Grid []param.Values `yaml:"-"`
+	// Varying lists the names of the params that take more than one value.
+	Varying []string `yaml:"-"`
+	// Params echoes the params as written (each a value or a list of
+	// values), for spec.yaml.
+	Params map[string]any `yaml:"params,omitempty"`
+	Select Select         `yaml:"select,omitempty"`
+	Pos    Pos            `yaml:"-"`
+}
+
+// Select is a method's rule for choosing among its grid points.
+type Select struct {
+	// Rule is one of:
+	//   fixed — no selection: every grid point is its own variant, reported
+	//           as "label (p=v …)";
+	//   cv    — k-fold cross-validation on each training set by Metric, then
+	//           a refit on the whole training set at the best point;
+	//   test  — the best point on the test set itself: the oracle choice some
+	//           papers use, flagged as such in reports.
+	Rule   string `yaml:"rule"`
+	Folds  int    `yaml:"folds,omitempty"`
+	Metric string `yaml:"metric,omitempty"`
+}
+
+// Curve is the training-size curve.
+type Curve struct {
+	// Sizes are training-set sizes: counts (≥ 1) or fractions of the
+	// training pool (< 1).
+	Sizes  []float64 `yaml:"sizes"`
+	Trials int       `yaml:"trials"`
+	// Sampling is random, stratified (class proportions kept) or balanced
+	// (equal count per class).
+	Sampling string `yaml:"sampling"`
+}
+
+// ReportSpec holds report options.
+type ReportSpec struct {
+	// LogX draws the size (or X param) axis on a log scale.
+	LogX bool `yaml:"logx,omitempty"`
+	// X is "size" (default) or the name of a varying method parameter to put
+	// on the x axis of the plots (sweeps over c or ρ); series are then the
+	// method variants with the other parameters fixed.
+	X string `yaml:"x,omitempty"`
+	// XTransform applies to X param values before plotting: "" or "neglog"
+	// (−ln v, for ρ).
+	XTransform string `yaml:"x_transform,omitempty"`
+	// Digits is the number of decimals in tables (default 2).
+	Digits int `yaml:"digits,omitempty"`
+}
+
+// Expectation is one entry of `expect:`: either a value check (Value, or
+// Min/Max) or a relation (Better/Than).
+type Expectation struct {
+	Dataset string `yaml:"dataset,omitempty"` // dataset ID; "" if the spec has one
+	Metric  string `yaml:"metric"`
+	// Sizes limits the check to these training sizes (as resolved counts);
+	// empty means every size.
+	Sizes []int `yaml:"sizes,omitempty"`
+
+	// Value check: the mean over trials of Method's Metric at each size.
+	Method string   `yaml:"method,omitempty"`
+	Value  *float64 `yaml:"value,omitempty"` // the paper's figure
+	Tol    *float64 `yaml:"tol,omitempty"`   // absolute tolerance
+	RTol   *float64 `yaml:"rtol,omitempty"`  // relative tolerance
+	Min    *float64 `yaml:"min,omitempty"`
+	Max    *float64 `yaml:"max,omitempty"`
+
+	// Relation: Better beats Than by at least By (in the metric's direction)
+	// on the mean over trials at each checked size.
+	Better string  `yaml:"better,omitempty"`
+	Than   string  `yaml:"than,omitempty"`
+	By     float64 `yaml:"by,omitempty"`
+
+	// Source cites the paper figure or table the value comes from.
+	Source string `yaml:"source,omitempty"`
+	// Note explains a known deviation.
+	Note string `yaml:"note,omitempty"`
+	Pos  Pos    `yaml:"-"`
+}
