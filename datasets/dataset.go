@@ -156,3 +156,12 @@ func (d *Dataset) SplitRows() (train, test []int) {
 	}
 	return train, test
 }
+
+// Indices returns 0, 1, …, Rows()−1.
+func (d *Dataset) Indices() []int {
+	out := make([]int, d.Rows())
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}

@@ -199,3 +199,19 @@ func (f failMethod) Fit(_ context.Context, train *datasets.Dataset, _ *methods.E
 	}
 	return meanModel(0), nil
 }
+
+func init() {
+	methods.Register("fake-panic", &methods.Plugin{
+		Doc:   "panics in Fit (test fixture)",
+		Kinds: methods.Classification | methods.Regression,
+		New:   func(param.Values) (methods.Method, error) { return panicMethod{}, nil },
+	})
+}
+
+type panicMethod struct{}
+
+func (panicMethod) Fit(context.Context, *datasets.Dataset, *methods.Env) (methods.Model, error) {
+	var m map[string]int
+	m["boom"]++ // a nil-map write: a real runtime panic
+	return nil, nil
+}

@@ -24,8 +24,11 @@ type Result struct {
 	TrainRows  int          `json:"train_rows"`
 	TestRows   int          `json:"test_rows"`
 	FitSeconds float64      `json:"fit_seconds"`
-	Iterations int          `json:"iterations,omitempty"`
-	Seeds      Seeds        `json:"seeds"`
+	// SelectSeconds is the time spent choosing hyperparameters (cv or
+	// test rule), excluded from FitSeconds.
+	SelectSeconds float64 `json:"select_seconds,omitempty"`
+	Iterations    int     `json:"iterations,omitempty"`
+	Seeds         Seeds   `json:"seeds"`
 	// Artifacts lists the artifact files of this trial, relative to the
 	// output directory.
 	Artifacts []string `json:"artifacts,omitempty"`

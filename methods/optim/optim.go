@@ -90,7 +90,7 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 		MajorIterations: s.MaxIter,
 		// gonum's GradientThreshold is absolute; gradConverger applies
 		// the relative test instead.
-		Converger:         &gradConverger{tol: s.GradTol, g: cg, f: &cf},
+		Converger: &gradConverger{tol: s.GradTol, g: cg, f: &cf},
 	}
 	method := &optimize.LBFGS{Linesearcher: &optimize.MoreThuente{}, Store: s.Memory}
 	r, err := optimize.Minimize(p, res.X, settings, method)

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/metric"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+func cmdList(stdout, stderr io.Writer, args []string) int {
+	kinds := []string{"methods", "datasets", "transforms", "metrics"}
+	if len(args) > 1 {
+		fmt.Fprintf(stderr, "usage: repro list [%s]\n", strings.Join(kinds, "|"))
+		return exitUsage
+	}
+	if len(args) == 1 {
+		kinds = args[:1]
+	}
+	for i, k := range kinds {
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		switch k {
+		case "methods", "method":
+			fmt.Fprintln(stdout, "METHODS")
+			for _, name := range methods.Names() {
+				p, _ := methods.Lookup(name)
+				listPlugin(stdout, name, p.Doc+" ["+p.Kinds.String()+"]", p.Params)
+			}
+		case "datasets", "dataset":
+			fmt.Fprintln(stdout, "DATASETS")
+			for _, name := range datasets.Names() {
+				l, _ := datasets.Lookup(name)
+				listPlugin(stdout, name, l.Doc, l.Params)
+			}
+		case "transforms", "transform":
+			fmt.Fprintln(stdout, "TRANSFORMS")
+			for _, name := range datasets.TransformNames() {
+				t, _ := datasets.LookupTransform(name)
+				listPlugin(stdout, name, t.Doc, t.Params)
+			}
+		case "metrics", "metric":
+			fmt.Fprintln(stdout, "METRICS")
+			tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+			for _, name := range metric.Names() {
+				m, _ := metric.Lookup(name)
+				dir := "lower is better"
+				if m.HigherIsBetter {
+					dir = "higher is better"
+				}
+				fmt.Fprintf(tw, "  %s\t%s\t%s; %s\n", name, m.Kinds, m.Doc, dir)
+			}
+			tw.Flush()
+		default:
+			fmt.Fprintf(stderr, "repro list: unknown kind %q; want one of methods, datasets, transforms, metrics\n", k)
+			return exitUsage
+		}
+	}
+	return exitOK
+}
+
+func listPlugin(w io.Writer, name, doc string, params []param.Decl) {
+	fmt.Fprintf(w, "  %s — %s\n", name, doc)
+	if len(params) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, d := range params {
+		fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\n", d.Name, d.Range(), "default "+d.DefaultString(), d.Doc)
+	}
+	tw.Flush()
+}

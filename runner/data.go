@@ -1,0 +1,198 @@
+package runner
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/matrix"
+)
+
+// DatasetInfo describes a loaded dataset in DIR/datasets.json, for reports.
+type DatasetInfo struct {
+	Plugin  string             `json:"plugin"`
+	Rows    int                `json:"rows"`
+	Cols    int                `json:"cols"`
+	Classes []string           `json:"classes,omitempty"`
+	Stats   map[string]float64 `json:"stats,omitempty"`
+	Notes   []string           `json:"notes,omitempty"`
+}
+
+// DatasetsFile is the name of the dataset summary file in an output directory.
+const DatasetsFile = "datasets.json"
+
+func infoOf(ds *DatasetSpec, d *datasets.Dataset) DatasetInfo {
+	return DatasetInfo{Plugin: ds.Name, Rows: d.Rows(), Cols: d.Cols(), Classes: d.Classes, Stats: d.Stats, Notes: d.Notes}
+}
+
+// LoadDataset loads the dataset of ds with the plugin it names and applies
+// its transforms in order. Each transform's output is cached in
+// env.CacheDir under a hash of its input's content, the transform's name,
+// version and params: a second load with the same inputs reads the cache.
+func LoadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec) (*datasets.Dataset, error) {
+	l, err := datasets.Lookup(ds.Name)
+	if err != nil {
+		return nil, err
+	}
+	d, err := l.Load(ctx, env, ds.Params)
+	if err != nil {
+		return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
+	}
+	if err := d.Validate(); err != nil {
+		return nil, err
+	}
+	for _, ts := range ds.Transforms {
+		t, err := datasets.LookupTransform(ts.Name)
+		if err != nil {
+			return nil, err
+		}
+		key := cacheKey(d, ts, t.Version)
+		path := ""
+		if env.CacheDir != "" {
+			path = filepath.Join(env.CacheDir, "transforms", key+".gob")
+			if cached, err := readCache(path); err == nil {
+				d = cached
+				continue
+			}
+		}
+		out, err := t.Apply(ctx, env, d, ts.Params)
+		if err != nil {
+			return nil, fmt.Errorf("dataset %q: transform %q: %w", ds.ID, ts.Name, err)
+		}
+		if err := out.Validate(); err != nil {
+			return nil, fmt.Errorf("transform %q: %w", ts.Name, err)
+		}
+		if path != "" {
+			if err := writeCache(path, out); err != nil {
+				return nil, fmt.Errorf("transform %q: caching: %w", ts.Name, err)
+			}
+		}
+		d = out
+	}
+	return d, nil
+}
+
+// cacheKey hashes a dataset's content with a transform's identity.
+func cacheKey(d *datasets.Dataset, ts TransformSpec, version int) string {
+	h := sha256.New()
+	hashDataset(h, d)
+	b, _ := json.Marshal(map[string]any{"name": ts.Name, "version": version, "params": canonical(ts.Params)})
+	h.Write(b)
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+func hashDataset(h hash.Hash, d *datasets.Dataset) {
+	enc := json.NewEncoder(h)
+	r, c := d.X.Dims()
+	fmt.Fprintf(h, "%d %d %d\n", r, c, d.X.NNZ())
+	var buf [8]byte
+	put := func(v float64) {
+		u := math.Float64bits(v)
+		for i := range buf {
+			buf[i] = byte(u >> (8 * i))
+		}
+		h.Write(buf[:])
+	}
+	for i := 0; i < r; i++ {
+		d.X.Row(i, func(j int, v float64) { put(float64(j)); put(v) })
+		put(math.Inf(1))
+	}
+	for _, y := range d.Y {
+		put(y)
+	}
+	graphs := make([]string, 0, len(d.Graphs))
+	for k := range d.Graphs {
+		graphs = append(graphs, k)
+	}
+	sort.Strings(graphs)
+	for _, k := range graphs {
+		g := d.Graphs[k]
+		fmt.Fprintf(h, "graph %s %d %d\n", k, g.R, g.C)
+		enc.Encode([]any{g.Ptr, g.Ind, g.Val})
+	}
+	enc.Encode([]any{d.Classes, d.Features, d.Groups, d.Split, d.Text})
+}
+
+// cached is the on-disk form of a Dataset.
+type cached struct {
+	Name                           string
+	Dense                          bool
+	R, C                           int
+	Data                           []float64
+	Ptr, Ind                       []int
+	Val                            []float64
+	Y                              []float64
+	Classes, Features, Text, Notes []string
+	Groups                         []datasets.Group
+	Split                          []datasets.Part
+	Graphs                         map[string]*matrix.CSR
+	Stats                          map[string]float64
+}
+
+func writeCache(path string, d *datasets.Dataset) error {
+	c := cached{Name: d.Name, Y: d.Y, Classes: d.Classes, Features: d.Features, Text: d.Text, Notes: d.Notes,
+		Groups: d.Groups, Split: d.Split, Graphs: d.Graphs, Stats: d.Stats}
+	c.R, c.C = d.X.Dims()
+	if dn, ok := d.X.(*matrix.Dense); ok {
+		c.Dense, c.Data = true, dn.RawData()
+	} else {
+		s := matrix.ToCSR(d.X)
+		c.Ptr, c.Ind, c.Val = s.Ptr, s.Ind, s.Val
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if err := gob.NewEncoder(tmp).Encode(&c); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func readCache(path string) (*datasets.Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var c cached
+	if err := gob.NewDecoder(f).Decode(&c); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d := &datasets.Dataset{Name: c.Name, Y: c.Y, Classes: c.Classes, Features: c.Features, Text: c.Text,
+		Notes: c.Notes, Groups: c.Groups, Split: c.Split, Graphs: c.Graphs, Stats: c.Stats}
+	if c.Dense {
+		if c.Data == nil {
+			c.Data = make([]float64, c.R*c.C)
+		}
+		d.X = matrix.NewDense(c.R, c.C, c.Data)
+	} else {
+		if c.Ptr == nil {
+			c.Ptr = make([]int, c.R+1)
+		}
+		m := &matrix.CSR{R: c.R, C: c.C, Ptr: c.Ptr, Ind: c.Ind, Val: c.Val}
+		if err := m.Check(); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		d.X = m
+	}
+	return d, d.Validate()
+}

@@ -1,0 +1,337 @@
+package runner
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/repro-ml/repro/runner/param"
+)
+
+// method builds a MethodSpec with the grid of the given values (each a
+// list of values per param, expanded in the order given).
+func method(name, label, rule string, names []string, values ...[]any) MethodSpec {
+	grid := []param.Values{{}}
+	var varying []string
+	for i, n := range names {
+		if len(values[i]) > 1 {
+			varying = append(varying, n)
+		}
+		var next []param.Values
+		for _, g := range grid {
+			for _, v := range values[i] {
+				c := g.Clone()
+				c[n] = v
+				next = append(next, c)
+			}
+		}
+		grid = next
+	}
+	m := MethodSpec{Name: name, Label: label, Grid: grid, Varying: varying, Select: Select{Rule: rule}}
+	if rule == "cv" {
+		m.Select.Folds, m.Select.Metric = 3, "accuracy"
+	}
+	if rule == "test" {
+		m.Select.Metric = "accuracy"
+	}
+	return m
+}
+
+func blobsSpec() *Spec {
+	return &Spec{
+		Name: "t", Seed: 11,
+		Datasets: []DatasetSpec{{Name: "fake-blobs", ID: "blobs",
+			Params: param.Values{"n": 240, "d": 4, "classes": 3, "spread": 2.0, "given": false},
+			Split:  Split{Kind: "holdout", Test: 0.25, Stratify: true}}},
+		Methods: []MethodSpec{
+			method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5}, []any{0.1}),
+			method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3, 0.9}, []any{0.0}),
+			method("fake-centroid", "centroid-oracle", "test", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0}),
+		},
+		Curve:    Curve{Sizes: []float64{12, 30, 0.5}, Trials: 3, Sampling: "balanced"},
+		Metrics:  []string{"accuracy", "auc"},
+		Baseline: "centroid",
+	}
+}
+
+func runSpec(t *testing.T, spec *Spec, dir string, workers int, progress Progress) *Summary {
+	t.Helper()
+	sum, err := Run(context.Background(), spec, Options{Dir: dir, Workers: workers, Progress: progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// strip removes what may legitimately differ between runs: timings.
+func strip(rs []Result) []Result {
+	out := make([]Result, len(rs))
+	for i, r := range rs {
+		r.FitSeconds, r.SelectSeconds = 0, 0
+		out[i] = r
+	}
+	return out
+}
+
+func TestRunDeterministicAcrossWorkers(t *testing.T) {
+	a := runSpec(t, blobsSpec(), t.TempDir(), 1, nil)
+	b := runSpec(t, blobsSpec(), t.TempDir(), 4, nil)
+	if len(a.Results) != len(a.Plan.Trials) {
+		t.Fatalf("%d results for %d trials", len(a.Results), len(a.Plan.Trials))
+	}
+	if a.Failed != 0 {
+		t.Fatalf("%d failed trials: %v", a.Failed, a.Results[0].Error)
+	}
+	if !reflect.DeepEqual(strip(a.Results), strip(b.Results)) {
+		t.Error("-j 1 and -j 4 gave different results")
+	}
+	// 2 fixed variants + 1 cv + 1 oracle, 3 sizes, 3 trials.
+	if got, want := len(a.Plan.Trials), 4*3*3; got != want {
+		t.Errorf("plan has %d trials, want %d", got, want)
+	}
+	for _, r := range a.Results {
+		if r.Size == 0 || r.TrainRows != r.Size || r.TestRows != 60 {
+			t.Errorf("%s size %d: train %d test %d, want train = size and test 60", r.Method, r.Size, r.TrainRows, r.TestRows)
+		}
+		if r.Method == "centroid-oracle" && !r.Oracle {
+			t.Error("test-rule result not flagged oracle")
+		}
+		if acc := r.Metrics["accuracy"]; acc < 34 || acc > 100 {
+			t.Errorf("%s: accuracy %v not better than chance on separable blobs", r.Method, acc)
+		}
+	}
+	// 0.5 of the 180-row pool is 90 rows.
+	if last := a.Results[2]; last.Size != 90 {
+		t.Errorf("fraction 0.5 resolved to %d rows, want 90", last.Size)
+	}
+}
+
+func TestRunPairedSamples(t *testing.T) {
+	// Every method sees the same sample seeds for the same (size, trial),
+	// and nested samples share their seed across sizes.
+	sum := runSpec(t, blobsSpec(), t.TempDir(), 2, nil)
+	seeds := map[int]uint64{}
+	for _, r := range sum.Results {
+		if s, ok := seeds[r.Trial]; ok && s != r.Seeds.Sample {
+			t.Fatalf("trial %d: sample seeds differ across methods or sizes", r.Trial)
+		}
+		seeds[r.Trial] = r.Seeds.Sample
+	}
+	if seeds[0] == seeds[1] {
+		t.Error("trials 0 and 1 share a sample seed")
+	}
+}
+
+// cancelAfter cancels a context after n finished trials.
+type cancelAfter struct {
+	mu     sync.Mutex
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Start(int, int) {}
+func (c *cancelAfter) Finish()        {}
+func (c *cancelAfter) Done(*Result) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n--; c.n == 0 {
+		c.cancel()
+	}
+}
+
+func TestRunCancelAndResume(t *testing.T) {
+	dir := t.TempDir()
+	spec := blobsSpec()
+	ctx, cancel := context.WithCancel(context.Background())
+	sum, err := Run(ctx, spec, Options{Dir: dir, Workers: 2, Progress: &cancelAfter{n: 5, cancel: cancel}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Interrupted || sum.Ran < 5 || sum.Ran >= len(sum.Plan.Trials) {
+		t.Fatalf("interrupted=%v ran=%d of %d", sum.Interrupted, sum.Ran, len(sum.Plan.Trials))
+	}
+	first := sum.Ran
+	sum2 := runSpec(t, blobsSpec(), dir, 3, nil)
+	if sum2.Skipped != first || sum2.Ran != len(sum2.Plan.Trials)-first {
+		t.Errorf("resume skipped %d ran %d; want %d and %d", sum2.Skipped, sum2.Ran, first, len(sum2.Plan.Trials)-first)
+	}
+	all, warns, err := ReadResults(filepath.Join(dir, ResultsFile))
+	if err != nil || len(warns) > 0 {
+		t.Fatal(err, warns)
+	}
+	keys := map[string]int{}
+	for _, r := range all {
+		keys[r.Key]++
+	}
+	if len(all) != len(sum2.Plan.Trials) || len(keys) != len(sum2.Plan.Trials) {
+		t.Errorf("store has %d lines, %d keys; want %d each (no duplicate, none lost)", len(all), len(keys), len(sum2.Plan.Trials))
+	}
+	ref := runSpec(t, blobsSpec(), t.TempDir(), 1, nil)
+	if !reflect.DeepEqual(strip(sum2.Results), strip(ref.Results)) {
+		t.Error("interrupted-and-resumed run differs from an uninterrupted one")
+	}
+}
+
+func TestRunTornAndCorruptLines(t *testing.T) {
+	dir := t.TempDir()
+	sum := runSpec(t, blobsSpec(), dir, 2, nil)
+	path := filepath.Join(dir, ResultsFile)
+	data, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	// Corrupt line 3, and cut the last line in half as a kill would.
+	lines[2] = "{\"key\": \"x\", garbage\n"
+	last := lines[len(lines)-1]
+	lines[len(lines)-1] = last[:len(last)/2]
+	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+
+	_, warns, err := ReadResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 2 {
+		t.Fatalf("got %d warnings, want 2 (corrupt line 3, torn last line): %v", len(warns), warns)
+	}
+	if le := warns[0].(*LineError); le.Line != 3 || le.Torn {
+		t.Errorf("first warning %v, want corrupt line 3", le)
+	}
+	if le := warns[1].(*LineError); le.Line != len(lines) || !le.Torn {
+		t.Errorf("second warning %v, want torn line %d", le, len(lines))
+	}
+	sum2 := runSpec(t, blobsSpec(), dir, 2, nil)
+	if sum2.Ran != 2 {
+		t.Errorf("rerun ran %d trials, want 2 (the corrupt and the torn one)", sum2.Ran)
+	}
+	if !reflect.DeepEqual(strip(sum2.Results), strip(sum.Results)) {
+		t.Error("results after repair differ from the original run")
+	}
+	// The torn tail was truncated: every line but the corrupt one parses.
+	_, warns, _ = ReadResults(path)
+	if len(warns) != 1 {
+		t.Errorf("after repair %d warnings, want only the corrupt middle line: %v", len(warns), warns)
+	}
+}
+
+func TestRunChangedSpecRerunsOnlyChangedTrials(t *testing.T) {
+	dir := t.TempDir()
+	runSpec(t, blobsSpec(), dir, 2, nil)
+	spec := blobsSpec()
+	spec.Methods[1] = method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3}, []any{0.0})
+	sum := runSpec(t, spec, dir, 2, nil)
+	if want := 3 * 3; sum.Ran != want {
+		t.Errorf("changed one method's grid: ran %d trials, want %d", sum.Ran, want)
+	}
+	// Adding a grid value to a fixed method adds only the new variant.
+	spec = blobsSpec()
+	spec.Methods[0] = method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5, 0.7}, []any{0.1})
+	sum = runSpec(t, spec, dir, 2, nil)
+	if want := 3 * 3; sum.Ran != want {
+		t.Errorf("added a grid value: ran %d trials, want %d", sum.Ran, want)
+	}
+}
+
+func TestRunFailuresRecordedAndRetried(t *testing.T) {
+	dir := t.TempDir()
+	spec := blobsSpec()
+	spec.Methods = []MethodSpec{
+		method("fake-fail", "fail", "fixed", []string{"at"}, []any{12}),
+		method("fake-panic", "panic", "fixed", nil),
+	}
+	sum := runSpec(t, spec, dir, 2, nil)
+	// fail: sizes 12 fails (3 trials); panic: every trial (9).
+	if sum.Failed != 3+9 {
+		t.Fatalf("failed = %d, want 12", sum.Failed)
+	}
+	for _, r := range sum.Results {
+		if r.Method == "panic" && !strings.Contains(r.Error, "panic: assignment to entry in nil map") {
+			t.Errorf("panic trial error = %q", r.Error)
+		}
+		if r.Method == "fail" && r.Size == 12 && !strings.Contains(r.Error, "failing as asked") {
+			t.Errorf("fail trial error = %q", r.Error)
+		}
+	}
+	sum2 := runSpec(t, spec, dir, 2, nil)
+	if sum2.Ran != 12 || sum2.Skipped != 6 {
+		t.Errorf("rerun ran %d skipped %d; want the 12 failed retried and 6 skipped", sum2.Ran, sum2.Skipped)
+	}
+}
+
+func TestRunSplits(t *testing.T) {
+	tests := []struct {
+		split     Split
+		given     bool
+		size      float64
+		wantTrain int
+		wantTest  int
+	}{
+		{Split{Kind: "given"}, true, 50, 50, 80},              // 240 rows, last third test
+		{Split{Kind: "holdout", Test: 40}, false, 1, 200, 40}, // whole pool
+		{Split{Kind: "rest"}, false, 100, 100, 140},
+	}
+	for _, tt := range tests {
+		spec := blobsSpec()
+		spec.Datasets[0].Params["given"] = tt.given
+		spec.Datasets[0].Split = tt.split
+		spec.Methods = spec.Methods[:1]
+		spec.Curve = Curve{Sizes: []float64{tt.size}, Trials: 2, Sampling: "random"}
+		sum := runSpec(t, spec, t.TempDir(), 2, nil)
+		for _, r := range sum.Results {
+			if r.Failed() {
+				t.Fatalf("%s: %s", tt.split.Kind, r.Error)
+			}
+			if r.TrainRows != tt.wantTrain || r.TestRows != tt.wantTest {
+				t.Errorf("%s: train %d test %d, want %d and %d", tt.split.Kind, r.TrainRows, r.TestRows, tt.wantTrain, tt.wantTest)
+			}
+		}
+	}
+}
+
+func TestRunOneVsRest(t *testing.T) {
+	spec := blobsSpec()
+	spec.Datasets[0].Tasks = "one-vs-rest"
+	spec.Methods = spec.Methods[:1]
+	spec.Metrics = []string{"binary_errors", "accuracy"}
+	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	for _, r := range sum.Results {
+		if r.Failed() {
+			t.Fatal(r.Error)
+		}
+		be := r.Metrics["binary_errors"]
+		// 60 test rows × 3 tasks: at most 180 errors, and far fewer on blobs.
+		if be < 0 || be > 90 {
+			t.Errorf("binary_errors = %v out of plausible range", be)
+		}
+	}
+}
+
+func TestRunArtifacts(t *testing.T) {
+	dir := t.TempDir()
+	spec := blobsSpec()
+	spec.Methods = spec.Methods[:1]
+	sum := runSpec(t, spec, dir, 2, nil)
+	r := sum.Results[0]
+	if len(r.Artifacts) != 1 {
+		t.Fatalf("artifacts = %v, want one", r.Artifacts)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, r.Artifacts[0]))
+	if err != nil || !strings.Contains(string(b), `"centroids"`) {
+		t.Errorf("artifact file: %v %s", err, b)
+	}
+}
+
+func TestDeriveStable(t *testing.T) {
+	// A golden value: changing Derive silently would change every
+	// experiment's samples.
+	if got := Derive(1, "sample", "dna", "0"); got != Derive(1, "sample", "dna", "0") {
+		t.Fatal("Derive is not deterministic")
+	}
+	if Derive(1, "ab", "c") == Derive(1, "a", "bc") {
+		t.Error("Derive does not separate parts")
+	}
+	if Derive(1, "x") == Derive(2, "x") {
+		t.Error("Derive ignores the seed")
+	}
+}
