@@ -28,6 +28,10 @@ type Metric struct {
 	NeedsOneVsRest bool
 	// Eval scores p against the targets of test.
 	Eval func(p *methods.Prediction, test *datasets.Dataset) (float64, error)
+	// Detail, if set, breaks the score down into named parts (for
+	// binary_errors, the errors of each one-vs-rest task). The runner
+	// stores them beside the metric as "name/part".
+	Detail func(p *methods.Prediction, test *datasets.Dataset) map[string]float64
 }
 
 var (
@@ -122,8 +126,8 @@ func init() {
 		}})
 	Register("auc", &Metric{Doc: "area under the ROC curve; multi-class: mean of one-vs-rest AUCs",
 		Kinds: methods.Classification, HigherIsBetter: true, Eval: auc})
-	Register("binary_errors", &Metric{Doc: "one-vs-rest binary errors summed over all tasks (Jebara 2004's metric)",
-		Kinds: methods.Classification, NeedsOneVsRest: true, Eval: binaryErrors})
+	Register("binary_errors", &Metric{Doc: "one-vs-rest binary errors summed over all tasks (Jebara 2004's metric); per-task errors recorded as binary_errors/<class>",
+		Kinds: methods.Classification, NeedsOneVsRest: true, Eval: binaryErrors, Detail: taskErrors})
 	Register("mse", &Metric{Doc: "mean squared error of the predicted target",
 		Kinds: methods.Regression, Eval: func(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
 			return mse(p.Values, d.Y), nil
@@ -183,6 +187,35 @@ func binaryErrors(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
 		}
 	}
 	return float64(errs), nil
+}
+
+// taskErrors returns the binary errors of each one-vs-rest task, keyed by
+// the task's class name.
+func taskErrors(p *methods.Prediction, d *datasets.Dataset) map[string]float64 {
+	out := make(map[string]float64, p.K)
+	for c := 0; c < p.K && c < len(d.Classes); c++ {
+		errs := 0
+		for i := 0; i < d.Rows(); i++ {
+			if (p.Score(i, c) > 0) != (d.Label(i) == c) {
+				errs++
+			}
+		}
+		out[d.Classes[c]] = float64(errs)
+	}
+	return out
+}
+
+// Details returns the named parts of metric name's score of p on test, or
+// nil when the metric has none.
+func Details(name string, p *methods.Prediction, test *datasets.Dataset) map[string]float64 {
+	m, err := Lookup(name)
+	if err != nil || m.Detail == nil {
+		return nil
+	}
+	if check(name, m, p, test) != nil {
+		return nil
+	}
+	return m.Detail(p, test)
 }
 
 func mse(pred, y []float64) float64 {

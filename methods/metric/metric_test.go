@@ -1,0 +1,126 @@
+package metric_test
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/metric"
+)
+
+func classes(labels []int, names ...string) *datasets.Dataset {
+	y := make([]float64, len(labels))
+	for i, l := range labels {
+		y[i] = float64(l)
+	}
+	return &datasets.Dataset{Name: "t", X: matrix.NewDense(len(y), 1, nil), Y: y, Classes: names}
+}
+
+func regression(y ...float64) *datasets.Dataset {
+	return &datasets.Dataset{Name: "t", X: matrix.NewDense(len(y), 1, nil), Y: y}
+}
+
+func TestMetrics(t *testing.T) {
+	bin := classes([]int{0, 1, 1, 0}, "a", "b")
+	// Scores: rows 0..3 predict b, b, a, a → one right (row 1) and row 3 right: 2/4.
+	binPred := &methods.Prediction{K: 2, Scores: []float64{0, 1, 0, 2, 1, 0, 3, 0}}
+	three := classes([]int{0, 1, 2}, "a", "b", "c")
+	ovr := &methods.Prediction{K: 3, OneVsRest: true, Scores: []float64{
+		1, -1, -1, // right on all three tasks
+		1, 1, -1, // task a wrong
+		-1, -1, -1, // task c wrong
+	}}
+	reg := regression(1, 2, 3, 4)
+	regPred := &methods.Prediction{Values: []float64{1, 2, 3, 6}}
+	tests := []struct {
+		metric string
+		p      *methods.Prediction
+		d      *datasets.Dataset
+		want   float64
+	}{
+		{"accuracy", binPred, bin, 50},
+		{"error", binPred, bin, 50},
+		// b-score minus a-score: 1, 2, -1, -3; positives rows 1, 2 (scores 2, -1),
+		// negatives rows 0, 3 (1, -3): pairs won: (2>1),(2>-3),(-1>-3) = 3 of 4.
+		{"auc", binPred, bin, 0.75},
+		{"binary_errors", ovr, three, 2},
+		{"accuracy", ovr, three, 100.0 / 3},
+		{"mse", regPred, reg, 1},
+		{"rmse", regPred, reg, 1},
+		{"mae", regPred, reg, 0.5},
+		// ss_tot = 5, ss_res = 4 → r² = 0.2
+		{"r2", regPred, reg, 0.2},
+	}
+	for _, tc := range tests {
+		got, err := metric.Evaluate(tc.metric, tc.p, tc.d)
+		if err != nil {
+			t.Errorf("%s: %v", tc.metric, err)
+			continue
+		}
+		if math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", tc.metric, got, tc.want)
+		}
+	}
+}
+
+func TestTaskErrors(t *testing.T) {
+	three := classes([]int{0, 1, 2}, "a", "b", "c")
+	ovr := &methods.Prediction{K: 3, OneVsRest: true, Scores: []float64{1, -1, -1, 1, 1, -1, -1, -1, -1}}
+	got := metric.Details("binary_errors", ovr, three)
+	want := map[string]float64{"a": 1, "b": 0, "c": 1}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("Details = %v, want %v", got, want)
+	}
+	if d := metric.Details("accuracy", ovr, three); d != nil {
+		t.Errorf("accuracy has no details, got %v", d)
+	}
+}
+
+func TestAUCTies(t *testing.T) {
+	// All scores tied: AUC 0.5. One class absent: NaN.
+	if a := metric.AUC([]float64{1, 1, 1, 1}, []bool{true, false, true, false}); a != 0.5 {
+		t.Errorf("tied AUC = %v, want 0.5", a)
+	}
+	if a := metric.AUC([]float64{1, 2}, []bool{true, true}); !math.IsNaN(a) {
+		t.Errorf("one-class AUC = %v, want NaN", a)
+	}
+}
+
+func TestMetricErrors(t *testing.T) {
+	bin := classes([]int{0, 1}, "a", "b")
+	reg := regression(1, 2)
+	tests := []struct {
+		metric string
+		p      *methods.Prediction
+		d      *datasets.Dataset
+		want   string
+	}{
+		{"mse", &methods.Prediction{K: 2, Scores: make([]float64, 4)}, bin, "does not apply to classification"},
+		{"accuracy", &methods.Prediction{Values: []float64{1, 2}}, reg, "does not apply to regression"},
+		{"binary_errors", &methods.Prediction{K: 2, Scores: make([]float64, 4)}, bin, "needs a one-vs-rest prediction"},
+		{"accuracy", &methods.Prediction{K: 2, Scores: make([]float64, 2)}, bin, "has 2 scores, want 2×2"},
+		{"acuracy", &methods.Prediction{K: 2, Scores: make([]float64, 4)}, bin, `did you mean "accuracy"`},
+	}
+	for _, tc := range tests {
+		_, err := metric.Evaluate(tc.metric, tc.p, tc.d)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to contain %q", tc.metric, err, tc.want)
+		}
+	}
+}
+
+func ExampleEvaluate() {
+	test := classes([]int{0, 1, 1}, "no", "yes")
+	p := &methods.Prediction{K: 2, Scores: []float64{
+		0.9, 0.1, // no  (right)
+		0.2, 0.8, // yes (right)
+		0.6, 0.4, // no  (wrong)
+	}}
+	acc, _ := metric.Evaluate("accuracy", p, test)
+	fmt.Printf("accuracy %.1f%%\n", acc)
+	// Output: accuracy 66.7%
+}
