@@ -1,7 +1,13 @@
 package main
 
 // The plugins built into repro. Each package registers its methods,
-// datasets, transforms or metrics from init.
+// datasets, transforms or metrics from init, as image formats do; this file
+// only assembles the build.
 import (
+	_ "github.com/repro-ml/repro/datasets/csv"
+	_ "github.com/repro-ml/repro/datasets/embedded"
+	_ "github.com/repro-ml/repro/datasets/libsvm"
+	_ "github.com/repro-ml/repro/datasets/linqs"
+	_ "github.com/repro-ml/repro/datasets/uci"
 	_ "github.com/repro-ml/repro/methods/metric"
 )

@@ -1,0 +1,639 @@
+// Package csv is repro's loader of delimited text tables (CSV, UCI .data
+// files, whitespace-separated columns) into a dense Dataset.
+//
+// The plugin registers as "csv":
+//
+//	datasets:
+//	  - name: csv
+//	    params:
+//	      file: uci/abalone/abalone.data
+//	      header: false
+//	      columns: [sex, length, diameter, height, whole, shucked, viscera, shell, rings]
+//	      label: rings
+//	      task: regression
+//	      categorical: [sex]
+//	      groups: {size: "length,diameter,height", weight: "whole,shucked,viscera,shell"}
+//	      group_order: [sex, size, weight]
+//
+// Every column other than the label and the dropped ones becomes a feature,
+// in file order; a categorical column becomes one 0/1 dummy feature per
+// value, named "col=value", in sorted value order, and forms a group of its
+// own. Values "?" and "" are missing; the missing parameter says whether
+// they are an error, drop their rows, or are replaced by the column mean.
+// Features are never rescaled: scaling is the methods' business.
+package csv
+
+import (
+	"context"
+	stdcsv "encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/internal/tabio"
+	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+// The missing-value policies.
+const (
+	MissingError    = "error"     // a missing value is an error naming file and line
+	MissingDropRows = "drop-rows" // rows with a missing value are left out
+	MissingMean     = "mean"      // a missing feature value is replaced by the column mean
+)
+
+// The tasks.
+const (
+	TaskAuto           = "auto" // classification when some label is not a number
+	TaskClassification = "classification"
+	TaskRegression     = "regression"
+)
+
+// Whitespace is the sep value that splits fields on runs of spaces and tabs.
+const Whitespace = "whitespace"
+
+// Options says how Read turns a table into a Dataset. The zero value is not
+// useful; start from DefaultOptions.
+type Options struct {
+	// Label is the label column: a column name, or, when no column has that
+	// name, an integer index (0 = first column, -1 = last).
+	Label string
+	// Header says the first line names the columns.
+	Header bool
+	// Columns names the columns when the file has no header (or overrides it).
+	Columns []string
+	// Sep is the field separator: one character, or Whitespace.
+	Sep string
+	// Task is TaskAuto, TaskClassification or TaskRegression.
+	Task string
+	// Categorical lists the columns to one-hot encode.
+	Categorical []string
+	// Drop lists columns to leave out.
+	Drop []string
+	// Missing is MissingError, MissingDropRows or MissingMean. Under
+	// MissingMean a missing categorical value gives each of the column's
+	// dummies its mean over the other rows; a missing label is an error
+	// unless rows are dropped.
+	Missing string
+	// Groups maps a group name to comma-separated column names; a categorical
+	// column named in a group contributes all its dummies.
+	Groups map[string]string
+	// GroupOrder orders Dataset.Groups; see Read.
+	GroupOrder []string
+	// Classes keeps only the rows of these classes, in this class order.
+	Classes []string
+}
+
+// DefaultOptions returns the options of the csv plugin's defaults.
+func DefaultOptions() Options {
+	return Options{Header: true, Sep: ",", Task: TaskAuto, Missing: MissingError}
+}
+
+// Params are the csv plugin's parameter declarations.
+var Params = []param.Decl{
+	{Name: "file", Type: param.String, Doc: "table file, relative to the data directory (.gz read transparently)"},
+	{Name: "label", Type: param.String, Doc: "label column: a name, or an integer index (0 first, -1 last)"},
+	{Name: "header", Type: param.Bool, Default: true, Doc: "the first line names the columns"},
+	{Name: "columns", Type: param.StringList, Default: []string{}, Doc: "column names when the file has no header (or to override it)"},
+	{Name: "sep", Type: param.String, Default: ",", Doc: `field separator: one character, or "whitespace" for runs of spaces/tabs`},
+	{Name: "task", Type: param.Enum, Default: TaskAuto, Choices: []string{TaskAuto, TaskClassification, TaskRegression}, Doc: "auto: classification when some label is not a number"},
+	{Name: "categorical", Type: param.StringList, Default: []string{}, Doc: "columns one-hot encoded (dummies col=value in sorted value order), each its own group"},
+	{Name: "drop", Type: param.StringList, Default: []string{}, Doc: "columns left out"},
+	{Name: "missing", Type: param.Enum, Default: MissingError, Choices: []string{MissingError, MissingDropRows, MissingMean}, Doc: `what to do with "?" and empty values`},
+	{Name: "groups", Type: param.Map, Default: map[string]string{}, Doc: "feature groups: name → comma-separated column names"},
+	{Name: "group_order", Type: param.StringList, Default: []string{}, Doc: "order of the groups (declared and categorical); default: categorical in column order, then declared by name"},
+	{Name: "classes", Type: param.StringList, Default: []string{}, Doc: "keep only rows of these classes, in this class order"},
+}
+
+// OptionsFrom reads Options from values resolved against Params.
+func OptionsFrom(p param.Values) Options {
+	return Options{
+		Label:       p.String("label"),
+		Header:      p.Bool("header"),
+		Columns:     p.Strings("columns"),
+		Sep:         p.String("sep"),
+		Task:        p.String("task"),
+		Categorical: p.Strings("categorical"),
+		Drop:        p.Strings("drop"),
+		Missing:     p.String("missing"),
+		Groups:      p.Map("groups"),
+		GroupOrder:  p.Strings("group_order"),
+		Classes:     p.Strings("classes"),
+	}
+}
+
+func init() {
+	datasets.Register("csv", &datasets.Loader{
+		Doc:    "a delimited text table (CSV, UCI .data, whitespace columns) as a dense dataset",
+		Params: Params,
+		Load: func(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
+			path, err := env.Path(p.String("file"), "the experiment's csv file parameter")
+			if err != nil {
+				return nil, err
+			}
+			return Load(path, OptionsFrom(p))
+		},
+	})
+}
+
+// Load reads the table at path (gunzipped when it ends in .gz).
+func Load(path string, o Options) (*datasets.Dataset, error) {
+	f, err := tabio.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path, o)
+}
+
+type record struct {
+	line   int
+	fields []string
+}
+
+func readRecords(r io.Reader, file, sep string) ([]record, error) {
+	var recs []record
+	if sep == Whitespace {
+		err := tabio.Lines(r, file, func(line int, text string) error {
+			if f := strings.Fields(text); len(f) > 0 {
+				recs = append(recs, record{line, f})
+			}
+			return nil
+		})
+		return recs, err
+	}
+	runes := []rune(sep)
+	if len(runes) != 1 || runes[0] == '"' || runes[0] == '\n' || runes[0] == '\r' {
+		return nil, fmt.Errorf("%s: separator %q: want one character or %q", file, sep, Whitespace)
+	}
+	cr := stdcsv.NewReader(r)
+	cr.Comma = runes[0]
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	for {
+		fields, err := cr.Read()
+		if err == io.EOF {
+			return recs, nil
+		}
+		if err != nil {
+			var pe *stdcsv.ParseError
+			if errors.As(err, &pe) {
+				return nil, tabio.Errorf(file, pe.Line, "%v", pe.Err)
+			}
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		line, _ := cr.FieldPos(0)
+		for i := range fields {
+			fields[i] = strings.TrimSpace(fields[i])
+		}
+		recs = append(recs, record{line, fields})
+	}
+}
+
+// IsMissing reports whether a field is a missing value ("?" or empty).
+func IsMissing(s string) bool { return s == "?" || s == "" }
+
+func parseNumber(s string) (float64, bool) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f, true
+}
+
+// Read parses a table from r; file names it in errors, which give the line
+// and what was expected.
+//
+// Dataset.Groups holds the categorical columns' groups and the declared
+// groups. With GroupOrder empty they come categorical first, in column
+// order, then declared groups sorted by name (a Go map has no order); a
+// non-empty GroupOrder must name every group exactly once. A categorical
+// column named inside a declared group forms no group of its own.
+func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
+	if o.Sep == "" {
+		o.Sep = ","
+	}
+	recs, err := readRecords(r, file, o.Sep)
+	if err != nil {
+		return nil, err
+	}
+	names := o.Columns
+	if o.Header {
+		if len(recs) == 0 {
+			return nil, tabio.Errorf(file, 0, "empty file, want a header line")
+		}
+		if len(names) == 0 {
+			names = recs[0].fields
+		}
+		recs = recs[1:]
+	}
+	if len(names) == 0 && len(recs) > 0 {
+		names = make([]string, len(recs[0].fields))
+		for j := range names {
+			names[j] = "x" + strconv.Itoa(j+1)
+		}
+	}
+	if len(recs) == 0 {
+		return nil, tabio.Errorf(file, 0, "no data rows")
+	}
+	col := map[string]int{}
+	for j, n := range names {
+		if _, dup := col[n]; dup {
+			return nil, tabio.Errorf(file, 0, "column name %q appears twice", n)
+		}
+		col[n] = j
+	}
+	for _, rc := range recs {
+		if len(rc.fields) != len(names) {
+			return nil, tabio.Errorf(file, rc.line, "%d fields, want %d (%s; separator %q)", len(rc.fields), len(names), strings.Join(names, ","), o.Sep)
+		}
+	}
+	label, err := labelColumn(o.Label, col, len(names))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	lookup := func(what, n string) (int, error) {
+		j, ok := col[n]
+		if !ok {
+			return 0, fmt.Errorf("%s: %s column %q not found; columns: %s", file, what, n, strings.Join(names, ", "))
+		}
+		if j == label {
+			return 0, fmt.Errorf("%s: %s column %q is the label", file, what, n)
+		}
+		return j, nil
+	}
+	dropped := make([]bool, len(names))
+	for _, n := range o.Drop {
+		j, err := lookup("drop", n)
+		if err != nil {
+			return nil, err
+		}
+		dropped[j] = true
+	}
+	categorical := make([]bool, len(names))
+	for _, n := range o.Categorical {
+		j, err := lookup("categorical", n)
+		if err != nil {
+			return nil, err
+		}
+		if dropped[j] {
+			return nil, fmt.Errorf("%s: column %q is both categorical and dropped", file, n)
+		}
+		categorical[j] = true
+	}
+	used := func(j int) bool { return j != label && !dropped[j] }
+
+	// Rows: missing labels, missing features under drop-rows.
+	missing := o.Missing
+	if missing == "" {
+		missing = MissingError
+	}
+	kept := recs[:0:0]
+	for _, rc := range recs {
+		if IsMissing(rc.fields[label]) {
+			if missing == MissingDropRows {
+				continue
+			}
+			return nil, tabio.Errorf(file, rc.line, "label column %q: missing value %q (a label cannot be imputed; use missing: drop-rows)", names[label], rc.fields[label])
+		}
+		skip := false
+		for j, v := range rc.fields {
+			if used(j) && IsMissing(v) {
+				switch missing {
+				case MissingError:
+					return nil, tabio.Errorf(file, rc.line, "column %q: missing value %q (set missing: mean or drop-rows)", names[j], v)
+				case MissingDropRows:
+					skip = true
+				}
+			}
+		}
+		if !skip {
+			kept = append(kept, rc)
+		}
+	}
+	recs = kept
+
+	// Task and labels.
+	task := o.Task
+	switch task {
+	case "", TaskAuto:
+		task = TaskRegression
+		for _, rc := range recs {
+			if _, ok := parseNumber(rc.fields[label]); !ok {
+				task = TaskClassification
+				break
+			}
+		}
+	case TaskClassification, TaskRegression:
+	default:
+		return nil, fmt.Errorf("%s: task %q: want auto, classification or regression", file, o.Task)
+	}
+	if task == TaskRegression && len(o.Classes) > 0 {
+		return nil, fmt.Errorf("%s: classes given for a regression task", file)
+	}
+	d := &datasets.Dataset{}
+	var y []float64
+	if task == TaskClassification {
+		classes := o.Classes
+		if len(classes) == 0 {
+			classes = sortedValues(recs, label)
+		}
+		index := map[string]int{}
+		for k, c := range classes {
+			if _, dup := index[c]; dup {
+				return nil, fmt.Errorf("%s: class %q listed twice", file, c)
+			}
+			index[c] = k
+		}
+		seen := make([]bool, len(classes))
+		kept := recs[:0:0]
+		for _, rc := range recs {
+			k, ok := index[rc.fields[label]]
+			if !ok {
+				continue // only when classes were given
+			}
+			seen[k] = true
+			kept = append(kept, rc)
+			y = append(y, float64(k))
+		}
+		for k, s := range seen {
+			if !s {
+				return nil, fmt.Errorf("%s: class %q has no rows; labels present: %s", file, classes[k], strings.Join(sortedValues(recs, label), ", "))
+			}
+		}
+		recs = kept
+		d.Classes = append([]string(nil), classes...)
+	} else {
+		for _, rc := range recs {
+			v, ok := parseNumber(rc.fields[label])
+			if !ok {
+				return nil, tabio.Errorf(file, rc.line, "label column %q: %q is not a number (a regression target is; use task: classification for class labels)", names[label], rc.fields[label])
+			}
+			y = append(y, v)
+		}
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: no rows left after removing missing values", file)
+	}
+
+	// Feature layout.
+	type feature struct {
+		src   int    // source column
+		value string // categorical value, or "" for a numeric column
+	}
+	var feats []feature
+	firstFeat := make([]int, len(names)) // first feature index of each column
+	nFeat := make([]int, len(names))
+	for j := range names {
+		if !used(j) {
+			continue
+		}
+		firstFeat[j] = len(feats)
+		if categorical[j] {
+			for _, v := range sortedValues(recs, j) {
+				if !IsMissing(v) {
+					feats = append(feats, feature{j, v})
+				}
+			}
+		} else {
+			feats = append(feats, feature{src: j})
+		}
+		nFeat[j] = len(feats) - firstFeat[j]
+	}
+	n, p := len(recs), len(feats)
+	x := matrix.NewDense(n, p, nil)
+	isMissing := make([]bool, n*p)
+	anyMissing := false
+	for i, rc := range recs {
+		row := x.RawRow(i)
+		for j, v := range rc.fields {
+			if !used(j) {
+				continue
+			}
+			if IsMissing(v) { // only under the mean policy
+				for k := firstFeat[j]; k < firstFeat[j]+nFeat[j]; k++ {
+					isMissing[i*p+k] = true
+				}
+				anyMissing = true
+				continue
+			}
+			if categorical[j] {
+				for k := firstFeat[j]; k < firstFeat[j]+nFeat[j]; k++ {
+					if feats[k].value == v {
+						row[k] = 1
+					}
+				}
+				continue
+			}
+			f, ok := parseNumber(v)
+			if !ok {
+				return nil, tabio.Errorf(file, rc.line, "column %q: %q is not a number (list the column in categorical or drop)", names[j], v)
+			}
+			row[firstFeat[j]] = f
+		}
+	}
+	if anyMissing {
+		notes, err := imputeMean(x, isMissing, func(k int) string {
+			if f := feats[k]; f.value != "" {
+				return names[f.src] + "=" + f.value
+			}
+			return names[feats[k].src]
+		})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		d.Notes = append(d.Notes, notes...)
+	}
+	d.Features = make([]string, p)
+	for k, f := range feats {
+		d.Features[k] = names[f.src]
+		if categorical[f.src] {
+			d.Features[k] += "=" + f.value
+		}
+	}
+	d.X, d.Y = x, y
+
+	// Groups.
+	groups, err := buildGroups(o, col, label, dropped, categorical, firstFeat, nFeat, names)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	d.Groups = groups
+	if err := d.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return d, nil
+}
+
+func labelColumn(s string, col map[string]int, n int) (int, error) {
+	if j, ok := col[s]; ok {
+		return j, nil
+	}
+	if s == "" {
+		return 0, fmt.Errorf("no label column given")
+	}
+	if k, err := strconv.Atoi(s); err == nil {
+		if k < 0 {
+			k += n
+		}
+		if k >= 0 && k < n {
+			return k, nil
+		}
+		return 0, fmt.Errorf("label column index %s out of range for %d columns", s, n)
+	}
+	names := make([]string, 0, len(col))
+	for c := range col {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	return 0, fmt.Errorf("label column %q not found; columns: %s", s, strings.Join(names, ", "))
+}
+
+// sortedValues returns the distinct values of column j, numerically sorted
+// when all are numbers, else lexicographically.
+func sortedValues(recs []record, j int) []string {
+	set := map[string]bool{}
+	for _, rc := range recs {
+		set[rc.fields[j]] = true
+	}
+	out := make([]string, 0, len(set))
+	numeric := true
+	for v := range set {
+		out = append(out, v)
+		if _, ok := parseNumber(v); !ok {
+			numeric = false
+		}
+	}
+	sort.Slice(out, func(a, b int) bool {
+		if numeric {
+			fa, _ := parseNumber(out[a])
+			fb, _ := parseNumber(out[b])
+			if fa != fb {
+				return fa < fb
+			}
+		}
+		return out[a] < out[b]
+	})
+	return out
+}
+
+func imputeMean(x *matrix.Dense, isMissing []bool, name func(int) string) ([]string, error) {
+	n, p := x.Dims()
+	var notes []string
+	for k := 0; k < p; k++ {
+		sum, cnt, miss := 0.0, 0, 0
+		for i := 0; i < n; i++ {
+			if isMissing[i*p+k] {
+				miss++
+			} else {
+				sum += x.At(i, k)
+				cnt++
+			}
+		}
+		if miss == 0 {
+			continue
+		}
+		if cnt == 0 {
+			return nil, fmt.Errorf("column %q: every value is missing, no mean to impute", name(k))
+		}
+		m := sum / float64(cnt)
+		for i := 0; i < n; i++ {
+			if isMissing[i*p+k] {
+				x.Set(i, k, m)
+			}
+		}
+		notes = append(notes, fmt.Sprintf("feature %s: %d missing values replaced by the mean %.6g of the other %d rows (computed over the whole file, test rows included)", name(k), miss, m, cnt))
+	}
+	return notes, nil
+}
+
+func buildGroups(o Options, col map[string]int, label int, dropped, categorical []bool, first, count []int, names []string) ([]datasets.Group, error) {
+	inDeclared := make([]bool, len(names))
+	declared := map[string]datasets.Group{}
+	for g, spec := range o.Groups {
+		var cols []int
+		for _, c := range strings.Split(spec, ",") {
+			c = strings.TrimSpace(c)
+			if c == "" {
+				continue
+			}
+			j, ok := col[c]
+			switch {
+			case !ok:
+				return nil, fmt.Errorf("group %q: column %q not found; columns: %s", g, c, strings.Join(names, ", "))
+			case j == label:
+				return nil, fmt.Errorf("group %q: column %q is the label", g, c)
+			case dropped[j]:
+				return nil, fmt.Errorf("group %q: column %q is dropped", g, c)
+			}
+			inDeclared[j] = true
+			for k := first[j]; k < first[j]+count[j]; k++ {
+				cols = append(cols, k)
+			}
+		}
+		if len(cols) == 0 {
+			return nil, fmt.Errorf("group %q has no columns", g)
+		}
+		declared[g] = datasets.Group{Name: g, Columns: cols}
+	}
+	all := map[string]datasets.Group{}
+	var defaultOrder []string
+	for j := range names {
+		if categorical[j] && !inDeclared[j] {
+			if _, clash := declared[names[j]]; clash {
+				return nil, fmt.Errorf("group %q: name taken by categorical column %q, which is in no group", names[j], names[j])
+			}
+			g := datasets.Group{Name: names[j]}
+			for k := first[j]; k < first[j]+count[j]; k++ {
+				g.Columns = append(g.Columns, k)
+			}
+			all[names[j]] = g
+			defaultOrder = append(defaultOrder, names[j])
+		}
+	}
+	var declNames []string
+	for g, v := range declared {
+		all[g] = v
+		declNames = append(declNames, g)
+	}
+	sort.Strings(declNames)
+	defaultOrder = append(defaultOrder, declNames...)
+	if len(all) == 0 && len(o.GroupOrder) == 0 {
+		return nil, nil
+	}
+	if len(o.GroupOrder) == 0 {
+		out := make([]datasets.Group, len(defaultOrder))
+		for i, g := range defaultOrder {
+			out[i] = all[g]
+		}
+		return out, nil
+	}
+	var out []datasets.Group
+	seen := map[string]bool{}
+	for _, g := range o.GroupOrder {
+		v, ok := all[g]
+		if !ok {
+			return nil, fmt.Errorf("group_order: no group %q; groups: %s", g, strings.Join(defaultOrder, ", "))
+		}
+		if seen[g] {
+			return nil, fmt.Errorf("group_order: group %q listed twice", g)
+		}
+		seen[g] = true
+		out = append(out, v)
+	}
+	if len(out) != len(all) {
+		var missed []string
+		for _, g := range defaultOrder {
+			if !seen[g] {
+				missed = append(missed, g)
+			}
+		}
+		return nil, fmt.Errorf("group_order leaves out groups %s", strings.Join(missed, ", "))
+	}
+	return out, nil
+}

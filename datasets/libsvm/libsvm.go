@@ -1,0 +1,280 @@
+// Package libsvm reads and writes the sparse text format of LIBSVM and
+// SVMlight, and registers the "libsvm" dataset plugin:
+//
+//	datasets:
+//	  - name: libsvm
+//	    params: {file: a9a/a9a.txt, test_file: a9a/a9a.t}
+//
+// A line is a label followed by index:value pairs with 1-based, strictly
+// increasing indices; "#" starts a comment, "qid:n" is ignored, blank lines
+// are skipped. Labels are +1/-1, class numbers or real targets.
+package libsvm
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/internal/tabio"
+	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+// The tasks.
+const (
+	TaskAuto           = "auto" // classification when every label is an integer
+	TaskClassification = "classification"
+	TaskRegression     = "regression"
+)
+
+// Options says how to interpret a LIBSVM file.
+type Options struct {
+	// Task is TaskAuto (classification when every label is an integer),
+	// TaskClassification or TaskRegression.
+	Task string
+	// Features is the number of columns; 0 infers the largest index seen.
+	Features int
+}
+
+// Params are the libsvm plugin's parameter declarations.
+var Params = []param.Decl{
+	{Name: "file", Type: param.String, Doc: "LIBSVM/SVMlight file, relative to the data directory (.gz read transparently)"},
+	{Name: "test_file", Type: param.String, Default: "", Doc: "optional second file whose rows form the test part of the given split"},
+	{Name: "task", Type: param.Enum, Default: TaskAuto, Choices: []string{TaskAuto, TaskClassification, TaskRegression}, Doc: "auto: classification when every label is an integer"},
+	{Name: "features", Type: param.Int, Default: 0, Min: param.Bound(0), Doc: "number of features; 0 = the largest index in the files"},
+}
+
+func init() {
+	datasets.Register("libsvm", &datasets.Loader{
+		Doc:    "a LIBSVM/SVMlight sparse file (optionally with a test file: the given split), CSR features",
+		Params: Params,
+		Load: func(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
+			files := []string{p.String("file")}
+			if t := p.String("test_file"); t != "" {
+				files = append(files, t)
+			}
+			paths := make([]string, len(files))
+			for i, f := range files {
+				path, err := env.Path(f, "the experiment's libsvm file parameters")
+				if err != nil {
+					return nil, err
+				}
+				paths[i] = path
+			}
+			return Load(paths, Options{Task: p.String("task"), Features: p.Int("features")})
+		},
+	})
+}
+
+// Load reads one file, or a training file and a test file whose rows are
+// marked as the given split. Files ending in .gz are decompressed.
+func Load(paths []string, o Options) (*datasets.Dataset, error) {
+	if len(paths) == 0 || len(paths) > 2 {
+		return nil, fmt.Errorf("libsvm: want 1 or 2 files, got %d", len(paths))
+	}
+	var parts []*rows
+	for _, path := range paths {
+		f, err := tabio.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		r, err := parse(f, path)
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, r)
+	}
+	return build(parts, paths, o)
+}
+
+// Read parses one file from r; file names it in errors.
+func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
+	rs, err := parse(r, file)
+	if err != nil {
+		return nil, err
+	}
+	return build([]*rows{rs}, []string{file}, o)
+}
+
+type rows struct {
+	labels []float64
+	lines  []int
+	ptr    []int
+	ind    []int
+	val    []float64
+	maxInd int // largest 1-based index
+	maxAt  int // its line
+}
+
+func parse(r io.Reader, file string) (*rows, error) {
+	rs := &rows{ptr: []int{0}}
+	err := tabio.Lines(r, file, func(line int, text string) error {
+		if k := strings.IndexByte(text, '#'); k >= 0 {
+			text = text[:k]
+		}
+		fields := strings.Fields(text)
+		if len(fields) == 0 {
+			return nil
+		}
+		y, err := strconv.ParseFloat(fields[0], 64)
+		if err != nil || math.IsNaN(y) || math.IsInf(y, 0) {
+			return tabio.Errorf(file, line, "label %q is not a finite number (want: label index:value ...)", fields[0])
+		}
+		prev := 0
+		for _, f := range fields[1:] {
+			k := strings.IndexByte(f, ':')
+			if k < 0 {
+				return tabio.Errorf(file, line, "%q: want index:value", f)
+			}
+			if f[:k] == "qid" {
+				continue
+			}
+			j, err := strconv.Atoi(f[:k])
+			if err != nil || j < 1 {
+				return tabio.Errorf(file, line, "%q: index %q is not a positive integer (indices are 1-based)", f, f[:k])
+			}
+			if j <= prev {
+				return tabio.Errorf(file, line, "%q: index %d after %d (indices must strictly increase)", f, j, prev)
+			}
+			v, err := strconv.ParseFloat(f[k+1:], 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return tabio.Errorf(file, line, "%q: value %q is not a finite number", f, f[k+1:])
+			}
+			prev = j
+			if j > rs.maxInd {
+				rs.maxInd, rs.maxAt = j, line
+			}
+			if v != 0 {
+				rs.ind = append(rs.ind, j-1)
+				rs.val = append(rs.val, v)
+			}
+		}
+		rs.labels = append(rs.labels, y)
+		rs.lines = append(rs.lines, line)
+		rs.ptr = append(rs.ptr, len(rs.ind))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(rs.labels) == 0 {
+		return nil, tabio.Errorf(file, 0, "no examples")
+	}
+	return rs, nil
+}
+
+func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) {
+	cols := o.Features
+	if cols < 0 {
+		return nil, fmt.Errorf("libsvm: %d features", cols)
+	}
+	for k, p := range parts {
+		if o.Features == 0 {
+			cols = max(cols, p.maxInd)
+		} else if p.maxInd > o.Features {
+			return nil, tabio.Errorf(files[k], p.maxAt, "index %d exceeds features = %d", p.maxInd, o.Features)
+		}
+	}
+	d := &datasets.Dataset{}
+	m := &matrix.CSR{C: cols, Ptr: []int{0}}
+	for k, p := range parts {
+		base := len(m.Ind)
+		m.Ind = append(m.Ind, p.ind...)
+		m.Val = append(m.Val, p.val...)
+		for _, q := range p.ptr[1:] {
+			m.Ptr = append(m.Ptr, base+q)
+		}
+		m.R += len(p.labels)
+		d.Y = append(d.Y, p.labels...)
+		if len(parts) > 1 {
+			for range p.labels {
+				d.Split = append(d.Split, datasets.Part(min(k, 1)))
+			}
+		}
+	}
+	if err := m.Check(); err != nil {
+		return nil, fmt.Errorf("libsvm: %s: internal error: %w", strings.Join(files, ", "), err)
+	}
+	d.X = m
+	task := o.Task
+	switch task {
+	case "", TaskAuto:
+		task = TaskClassification
+		for _, y := range d.Y {
+			if y != math.Trunc(y) {
+				task = TaskRegression
+				break
+			}
+		}
+	case TaskClassification, TaskRegression:
+	default:
+		return nil, fmt.Errorf("libsvm: task %q: want auto, classification or regression", o.Task)
+	}
+	if task == TaskClassification {
+		distinct := map[float64]bool{}
+		for _, y := range d.Y {
+			distinct[y] = true
+		}
+		vals := make([]float64, 0, len(distinct))
+		for v := range distinct {
+			vals = append(vals, v)
+		}
+		sort.Float64s(vals)
+		index := map[float64]int{}
+		d.Classes = make([]string, len(vals))
+		for k, v := range vals {
+			index[v] = k
+			d.Classes[k] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		for i, y := range d.Y {
+			d.Y[i] = float64(index[y])
+		}
+	}
+	d.Features = make([]string, cols)
+	for j := range d.Features {
+		d.Features[j] = strconv.Itoa(j + 1)
+	}
+	if err := d.Validate(); err != nil {
+		return nil, fmt.Errorf("libsvm: %w", err)
+	}
+	return d, nil
+}
+
+// Write writes the rows of X with labels y in LIBSVM format: 1-based
+// indices, only non-zero values, numbers in the shortest form that reads
+// back exactly. It panics if len(y) differs from the number of rows.
+func Write(w io.Writer, X matrix.Matrix, y []float64) error {
+	r, _ := X.Dims()
+	if len(y) != r {
+		panic(fmt.Sprintf("libsvm: Write: %d labels for %d rows", len(y), r))
+	}
+	bw := bufio.NewWriter(w)
+	var buf []byte
+	for i := 0; i < r; i++ {
+		buf = strconv.AppendFloat(buf[:0], y[i], 'g', -1, 64)
+		X.Row(i, func(j int, v float64) {
+			if v == 0 {
+				return
+			}
+			buf = append(buf, ' ')
+			buf = strconv.AppendInt(buf, int64(j+1), 10)
+			buf = append(buf, ':')
+			buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
+		})
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return fmt.Errorf("libsvm: writing row %d: %w", i, err)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("libsvm: %w", err)
+	}
+	return nil
+}

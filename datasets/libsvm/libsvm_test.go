@@ -1,0 +1,170 @@
+package libsvm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+func dense(m matrix.Matrix) [][]float64 {
+	r, c := m.Dims()
+	out := make([][]float64, r)
+	for i := range out {
+		out[i] = make([]float64, c)
+		m.Row(i, func(j int, v float64) { out[i][j] = v })
+	}
+	return out
+}
+
+func TestRead(t *testing.T) {
+	tests := []struct {
+		name    string
+		in      string
+		o       Options
+		x       [][]float64
+		y       []float64
+		classes []string
+	}{
+		{"binary ±1, comments, qid, blank lines", "# c\n+1 1:0.5 3:2 # x\n-1 qid:7 2:-1\n\n1 1:1 2:0\n", Options{},
+			[][]float64{{0.5, 0, 2}, {0, -1, 0}, {1, 0, 0}}, []float64{1, 0, 1}, []string{"-1", "1"}},
+		{"multi-class sorted numerically; features pads columns", "10 1:1\n2 2:1\n3\n", Options{Features: 4},
+			[][]float64{{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 0, 0}}, []float64{2, 0, 1}, []string{"2", "3", "10"}},
+		{"real labels → regression", "1.5 1:1\n-2 2:3\n", Options{},
+			[][]float64{{1, 0}, {0, 3}}, []float64{1.5, -2}, nil},
+		{"integer labels forced to regression", "3 1:1\n7 2:3\n", Options{Task: TaskRegression},
+			[][]float64{{1, 0}, {0, 3}}, []float64{3, 7}, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := Read(strings.NewReader(tc.in), "t.svm", tc.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := d.X.(*matrix.CSR); !ok {
+				t.Errorf("X is %T, want *matrix.CSR", d.X)
+			}
+			if got := dense(d.X); !reflect.DeepEqual(got, tc.x) {
+				t.Errorf("X = %v, want %v", got, tc.x)
+			}
+			if !reflect.DeepEqual(d.Y, tc.y) || !reflect.DeepEqual(d.Classes, tc.classes) {
+				t.Errorf("Y, Classes = %v %q, want %v %q", d.Y, d.Classes, tc.y, tc.classes)
+			}
+		})
+	}
+}
+
+func TestReadErrors(t *testing.T) {
+	tests := []struct{ name, in, want string }{
+		{"bad label", "1 1:1\nfoo 1:2\n", `t.svm:2: label "foo" is not a finite number`},
+		{"no colon", "1 1:1\n1 2\n", `t.svm:2: "2": want index:value`},
+		{"zero index", "1 0:1\n", `t.svm:1: "0:1": index "0" is not a positive integer (indices are 1-based)`},
+		{"decreasing", "1 1:1\n\n1 3:1 2:1\n", `t.svm:3: "2:1": index 2 after 3`},
+		{"duplicate", "1 3:1 3:1\n", `t.svm:1: "3:1": index 3 after 3`},
+		{"bad value", "1 1:x\n", `t.svm:1: "1:x": value "x" is not a finite number`},
+		{"nan value", "1 1:NaN\n", `t.svm:1: "1:NaN": value "NaN"`},
+		{"empty", "# only a comment\n", "t.svm: no examples"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(strings.NewReader(tc.in), "t.svm", Options{})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	_, err := Read(strings.NewReader("1 1:1\n1 5:1\n"), "t.svm", Options{Features: 4})
+	if err == nil || !strings.Contains(err.Error(), "t.svm:2: index 5 exceeds features = 4") {
+		t.Errorf("error %v, want t.svm:2: index 5 exceeds features = 4", err)
+	}
+}
+
+func TestWriteReadRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const n, c = 40, 9
+	x := matrix.NewDense(n, c, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < c; j++ {
+			if r.Float64() < 0.4 {
+				x.Set(i, j, r.NormFloat64()*math.Pow(10, float64(r.IntN(20)-10)))
+			}
+		}
+		y[i] = r.NormFloat64()
+	}
+	x.Set(0, c-1, 1) // make the last column appear
+	for _, m := range []matrix.Matrix{x, matrix.ToCSR(x)} {
+		var buf bytes.Buffer
+		if err := Write(&buf, m, y); err != nil {
+			t.Fatal(err)
+		}
+		d, err := Read(&buf, "roundtrip", Options{Task: TaskRegression})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(dense(d.X), dense(x)) || !reflect.DeepEqual(d.Y, y) {
+			t.Errorf("%T: read(write(x)) != x", m)
+		}
+	}
+}
+
+func TestWriteFormat(t *testing.T) {
+	var buf bytes.Buffer
+	x := matrix.NewDense(2, 3, []float64{0, 1.5, 0, -2, 0, 1e-20})
+	if err := Write(&buf, x, []float64{1, -1}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "1 2:1.5\n-1 1:-2 3:1e-20\n"; buf.String() != want {
+		t.Errorf("Write = %q, want %q", buf.String(), want)
+	}
+}
+
+func loadPlugin(t *testing.T, p map[string]any) (*datasets.Dataset, error) {
+	t.Helper()
+	l, err := datasets.Lookup("libsvm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := param.Defaults(l.Params)
+	for k, x := range p {
+		decl, _ := param.Find(l.Params, k)
+		if v[k], err = decl.Convert(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return l.Load(context.Background(), datasets.Env{DataDir: "testdata"}, v)
+}
+
+func TestPlugin(t *testing.T) {
+	d, err := loadPlugin(t, map[string]any{"file": "train.txt.gz", "test_file": "test.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]float64{{0.5, 0, 2, 0}, {0, -1, 0, 0}, {1e-3, 0, 0, 7}, {0, 0, 0, 1}, {2, 0, 0, 0}}
+	if !reflect.DeepEqual(dense(d.X), want) {
+		t.Errorf("X = %v, want %v", dense(d.X), want)
+	}
+	if wantSplit := []datasets.Part{0, 0, 0, 1, 1}; !reflect.DeepEqual(d.Split, wantSplit) {
+		t.Errorf("Split = %v, want %v", d.Split, wantSplit)
+	}
+	if !reflect.DeepEqual(d.Y, []float64{1, 0, 1, 0, 1}) {
+		t.Errorf("Y = %v", d.Y)
+	}
+	_, err = loadPlugin(t, map[string]any{"file": "train.txt", "test_file": "nope.txt"})
+	var mf *datasets.MissingFileError
+	if !errors.As(err, &mf) || !strings.HasSuffix(mf.Path, "testdata/nope.txt") {
+		t.Errorf("error %v, want a MissingFileError naming testdata/nope.txt", err)
+	}
+	_, err = loadPlugin(t, map[string]any{"file": "train.txt", "features": 3})
+	if err == nil || !strings.Contains(err.Error(), "testdata/train.txt:5: index 4 exceeds features = 3") {
+		t.Errorf("error %v, want testdata/train.txt:5: index 4 exceeds", err)
+	}
+}

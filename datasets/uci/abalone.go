@@ -1,0 +1,42 @@
+package uci
+
+import (
+	"context"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/csv"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+// AbaloneColumns are the column names of abalone.data (no header).
+var AbaloneColumns = []string{"sex", "length", "diameter", "height", "whole", "shucked", "viscera", "shell", "rings"}
+
+// AbaloneOptions are the csv options of the abalone plugin: rings as a
+// regression target, sex one-hot (F, I, M) as group "sex", and the groups
+// size = length, diameter, height and weight = whole, shucked, viscera,
+// shell of Szafranski et al. 2007, in the order sex, size, weight.
+func AbaloneOptions() csv.Options {
+	o := csv.DefaultOptions()
+	o.Header, o.Columns, o.Label, o.Task = false, AbaloneColumns, "rings", csv.TaskRegression
+	o.Categorical = []string{"sex"}
+	o.Groups = map[string]string{"size": "length,diameter,height", "weight": "whole,shucked,viscera,shell"}
+	o.GroupOrder = []string{"sex", "size", "weight"}
+	return o
+}
+
+func init() {
+	datasets.Register("abalone", &datasets.Loader{
+		Doc: "UCI abalone: rings on sex (one-hot group) and size/weight groups (Szafranski 2007), 4177 × 10",
+		Params: []param.Decl{
+			{Name: "file", Type: param.String, Default: "uci/abalone/abalone.data", Doc: "abalone.data, relative to the data directory"},
+		},
+		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
+			d, err := loadCSV(env, p.String("file"), uciSource+": abalone.data", AbaloneOptions())
+			if err != nil {
+				return nil, err
+			}
+			d.Name = "abalone"
+			return d, nil
+		},
+	})
+}
