@@ -1,0 +1,352 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/repro-ml/repro/methods/metric"
+	"github.com/repro-ml/repro/runner"
+)
+
+// Checked is the outcome of checking an experiment's expect: block against
+// its results: one row per expectation and training size.
+type Checked struct {
+	Rows []CheckRow
+}
+
+// CheckRow is the verdict of one expectation at one training size.
+type CheckRow struct {
+	// Expect is the index of the expectation in Spec.Expect.
+	Expect  int
+	Dataset string
+	// What says what is checked: "hp mse" or "fnr vs ridge LR accuracy".
+	What string
+	// Size is the training size (0 when the check failed before one was
+	// known).
+	Size int
+	// Expected is the paper value with its tolerance, an interval, or a
+	// relation ("≥ ridge LR + 4").
+	Expected string
+	// Measured is the mean over trials (with sd and n), the difference of
+	// a relation with its paired t-test p-value, or why nothing could be
+	// measured.
+	Measured string
+	Pass     bool
+	Source   string
+	Note     string
+}
+
+// Passed returns the number of rows that passed.
+func (c *Checked) Passed() int {
+	n := 0
+	for _, r := range c.Rows {
+		if r.Pass {
+			n++
+		}
+	}
+	return n
+}
+
+// Failed returns the number of rows that failed.
+func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
+
+// Check evaluates spec.Expect against results. A value check passes at a
+// size when the mean over trials of the method series' metric is within
+// Tol (absolute) or RTol (relative to Value) of Value — or, with neither,
+// equal to it at report.digits decimals — and within [Min, Max] when
+// given. A relation passes when Better's mean beats Than's by at least By
+// in the metric's direction (strictly, when By is 0). A series, size or
+// result that is missing is a failure with the reason as its measurement.
+func Check(spec *runner.Spec, results []runner.Result) *Checked {
+	return build(spec, results).check()
+}
+
+func (m *model) check() *Checked {
+	out := &Checked{}
+	for i := range m.spec.Expect {
+		e := &m.spec.Expect[i]
+		var sets []*dataSet
+		if e.Dataset == "" {
+			sets = m.datasets
+		} else {
+			for _, d := range m.datasets {
+				if d.id == e.Dataset {
+					sets = append(sets, d)
+				}
+			}
+		}
+		base := CheckRow{Expect: i, Dataset: e.Dataset, Source: e.Source, Note: e.Note}
+		if e.Better != "" {
+			base.What = e.Better + " vs " + e.Than + " " + e.Metric
+		} else {
+			base.What = e.Method + " " + e.Metric
+		}
+		if len(sets) == 0 {
+			r := base
+			r.Expected = m.expected(e)
+			r.Measured = fmt.Sprintf("no dataset %q in the experiment", e.Dataset)
+			out.Rows = append(out.Rows, r)
+			continue
+		}
+		for _, d := range sets {
+			base.Dataset = d.id
+			out.Rows = append(out.Rows, m.checkOn(d, e, base)...)
+		}
+	}
+	return out
+}
+
+// expected describes what e expects.
+func (m *model) expected(e *runner.Expectation) string {
+	if e.Better != "" {
+		dir := "higher"
+		if mt, err := metric.Lookup(e.Metric); err == nil && !mt.HigherIsBetter {
+			dir = "lower"
+		}
+		if e.By == 0 {
+			return fmt.Sprintf("%s than %s", dir, e.Than)
+		}
+		return fmt.Sprintf("%s than %s by ≥ %s", dir, e.Than, num(e.By))
+	}
+	var s string
+	if e.Value != nil {
+		s = num(*e.Value)
+		switch {
+		case e.Tol != nil && e.RTol != nil:
+			s += fmt.Sprintf(" ± %s or %s%%", num(*e.Tol), num(*e.RTol*100))
+		case e.Tol != nil:
+			s += " ± " + num(*e.Tol)
+		case e.RTol != nil:
+			s += fmt.Sprintf(" ± %s%%", num(*e.RTol*100))
+		default:
+			s += fmt.Sprintf(" (at %d decimals)", m.digits)
+		}
+	}
+	if e.Min != nil || e.Max != nil {
+		if s != "" {
+			s += ", "
+		}
+		switch {
+		case e.Min != nil && e.Max != nil:
+			s += fmt.Sprintf("in [%s, %s]", num(*e.Min), num(*e.Max))
+		case e.Min != nil:
+			s += "≥ " + num(*e.Min)
+		default:
+			s += "≤ " + num(*e.Max)
+		}
+	}
+	if s == "" {
+		s = "(nothing to check)"
+	}
+	return s
+}
+
+// num formats a number from a spec as written: shortest exact form.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// checkOn evaluates e on one dataset.
+func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []CheckRow {
+	base.Expected = m.expected(e)
+	fail := func(size int, why string) []CheckRow {
+		r := base
+		r.Size, r.Measured = size, why
+		return []CheckRow{r}
+	}
+	mt, err := metric.Lookup(e.Metric)
+	if err != nil {
+		return fail(0, err.Error())
+	}
+	var ss []*series
+	names := []string{e.Method}
+	if e.Better != "" {
+		names = []string{e.Better, e.Than}
+	}
+	for _, name := range names {
+		s, err := d.find(name)
+		if err != nil {
+			return fail(0, err.Error())
+		}
+		ss = append(ss, s)
+	}
+	sizes := e.Sizes
+	if len(sizes) == 0 {
+		seen := map[int]bool{}
+		for _, size := range d.sizes {
+			for _, s := range ss {
+				if len(s.cells[size].obsOrNil()) > 0 && !seen[size] {
+					seen[size] = true
+					sizes = append(sizes, size)
+				}
+			}
+		}
+		if len(sizes) == 0 {
+			return fail(0, fmt.Sprintf("no successful trials of %s", ss[0].name))
+		}
+	}
+	var rows []CheckRow
+	for _, size := range sizes {
+		r := base
+		r.Size = size
+		var sts []summary
+		missing := ""
+		for _, s := range ss {
+			vals, _ := s.cells[size].values(e.Metric)
+			st := summarize(vals)
+			if st.N == 0 && missing == "" {
+				missing = fmt.Sprintf("no results of %s at size %d", s.name, size)
+				if f := s.failedAt(size); f > 0 {
+					missing += fmt.Sprintf(" (%d failed trials)", f)
+				}
+			}
+			sts = append(sts, st)
+		}
+		if missing != "" {
+			r.Measured = missing
+			rows = append(rows, r)
+			continue
+		}
+		if e.Better == "" {
+			st := sts[0]
+			r.Measured = m.fmtNum(st.Mean)
+			if st.N > 1 {
+				r.Measured += " ± " + m.fmtNum(st.SD)
+			}
+			r.Measured += fmt.Sprintf(" (n=%d)", st.N)
+			r.Pass = m.valueOK(e, st.Mean)
+		} else {
+			diff := sts[0].Mean - sts[1].Mean
+			if !mt.HigherIsBetter {
+				diff = -diff
+			}
+			a, b := pairs(ss[0].cells[size], ss[1].cells[size], e.Metric)
+			tt := pairedTTest(a, b)
+			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs)", m.fmtNum(sts[0].Mean), m.fmtNum(sts[1].Mean),
+				signed(m, diff), fmtP(tt.P), tt.N)
+			if e.By == 0 {
+				r.Pass = diff > 0
+			} else {
+				r.Pass = diff >= e.By
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+func (c *cell) obsOrNil() []observation {
+	if c == nil {
+		return nil
+	}
+	return c.obs
+}
+
+// signed formats v with an explicit sign.
+func signed(m *model, v float64) string {
+	s := m.fmtNum(v)
+	if v >= 0 && s[0] != '-' {
+		s = "+" + s
+	}
+	return s
+}
+
+// fmtP formats a p-value.
+func fmtP(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "p=n/a"
+	case p < 0.001:
+		return "p<0.001"
+	}
+	return fmt.Sprintf("p=%.3f", p)
+}
+
+// valueOK reports whether mean satisfies e's value and interval checks.
+func (m *model) valueOK(e *runner.Expectation, mean float64) bool {
+	if math.IsNaN(mean) {
+		return false
+	}
+	ok := true
+	if e.Value != nil {
+		v := *e.Value
+		switch {
+		case e.Tol == nil && e.RTol == nil:
+			ok = m.fmtNum(mean) == m.fmtNum(v)
+		default:
+			within := false
+			if e.Tol != nil && math.Abs(mean-v) <= *e.Tol*(1+1e-12) {
+				within = true
+			}
+			if e.RTol != nil && math.Abs(mean-v) <= *e.RTol*math.Abs(v)*(1+1e-12) {
+				within = true
+			}
+			ok = within
+		}
+	}
+	if e.Min != nil && mean < *e.Min {
+		ok = false
+	}
+	if e.Max != nil && mean > *e.Max {
+		ok = false
+	}
+	return ok
+}
+
+// pairs returns the metric values of a and b on the trial indices both
+// cells have, in trial order.
+func pairs(a, b *cell, metricName string) (x, y []float64) {
+	av, at := a.values(metricName)
+	bv, bt := b.values(metricName)
+	byTrial := map[int]float64{}
+	for i, t := range bt {
+		byTrial[t] = bv[i]
+	}
+	for i, t := range at {
+		if v, ok := byTrial[t]; ok {
+			x = append(x, av[i])
+			y = append(y, v)
+		}
+	}
+	return x, y
+}
+
+// WriteCheck writes c as a Markdown table — dataset, check, size,
+// expected, measured, verdict, source — followed by "N passed, M failed",
+// and returns the number of failed rows.
+func WriteCheck(w io.Writer, c *Checked) int {
+	var buf bytes.Buffer
+	writeCheckTable(&buf, c, false)
+	fmt.Fprintf(&buf, "\n%d passed, %d failed\n", c.Passed(), c.Failed())
+	w.Write(buf.Bytes())
+	return c.Failed()
+}
+
+// writeCheckTable writes the rows of c; with notes, a note column too.
+func writeCheckTable(w io.Writer, c *Checked, notes bool) {
+	header := []string{"dataset", "check", "size", "expected", "measured", "verdict", "source"}
+	if notes {
+		header = append(header, "note")
+	}
+	var rows [][]string
+	for _, r := range c.Rows {
+		size := "—"
+		if r.Size > 0 {
+			size = strconv.Itoa(r.Size)
+		}
+		verdict := "FAIL"
+		if r.Pass {
+			verdict = "PASS"
+		}
+		row := []string{r.Dataset, r.What, size, r.Expected, r.Measured, verdict, r.Source}
+		if notes {
+			row = append(row, r.Note)
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return
+	}
+	writeTable(w, header, rows, "llrllll")
+}

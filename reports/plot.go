@@ -1,0 +1,281 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/repro-ml/repro/runner/param"
+)
+
+// Plot size: 7 × 4.5 inches at gonum/plot's 96 dpi PNG default, 672 × 432 pixels.
+const (
+	plotWidth  = 7 * vg.Inch
+	plotHeight = 4.5 * vg.Inch
+)
+
+// curve is one line of a figure: points with optional ± error bars.
+type curve struct {
+	label     string
+	x, y, err []float64 // err may be nil; NaN errors draw no bar
+	dashed    bool
+	points    bool // scatter only
+}
+
+// figure is a plot to render.
+type figure struct {
+	title, xlabel, ylabel string
+	logx                  bool
+	curves                []curve
+}
+
+// errXYs implements plotter.XYer and plotter.YErrorer.
+type errXYs struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// render draws f as a PNG. Points that a log axis cannot show (x ≤ 0) and
+// non-finite points are dropped.
+func (f *figure) render() ([]byte, error) {
+	p := plot.New()
+	p.Title.Text = f.title
+	p.X.Label.Text = f.xlabel
+	p.Y.Label.Text = f.ylabel
+	p.Legend.Top = true
+	p.Legend.Left = true
+	if f.logx {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	p.Add(plotter.NewGrid())
+	any := false
+	entries := 0
+	for i, c := range f.curves {
+		var xys plotter.XYs
+		var errs plotter.YErrors
+		for j := range c.x {
+			x, y := c.x[j], c.y[j]
+			if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) || (f.logx && x <= 0) {
+				continue
+			}
+			e := 0.0
+			if c.err != nil && !math.IsNaN(c.err[j]) && !math.IsInf(c.err[j], 0) {
+				e = c.err[j]
+			}
+			xys = append(xys, plotter.XY{X: x, Y: y})
+			errs = append(errs, struct{ Low, High float64 }{e, e})
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		any = true
+		col := plotutil.Color(i)
+		shape := plotutil.Shape(i)
+		if c.points {
+			s, err := plotter.NewScatter(xys)
+			if err != nil {
+				return nil, fmt.Errorf("plot %q: %w", f.title, err)
+			}
+			s.GlyphStyle.Color, s.GlyphStyle.Shape = col, shape
+			p.Add(s)
+			p.Legend.Add(c.label, s)
+			entries++
+			continue
+		}
+		l, pts, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, fmt.Errorf("plot %q: %w", f.title, err)
+		}
+		l.Color, pts.Color, pts.Shape = col, col, shape
+		l.Width = vg.Points(1.5)
+		if c.dashed {
+			l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+		}
+		p.Add(l, pts)
+		if c.err != nil {
+			eb, err := plotter.NewYErrorBars(errXYs{xys, errs})
+			if err != nil {
+				return nil, fmt.Errorf("plot %q: %w", f.title, err)
+			}
+			eb.Color = col
+			eb.CapWidth = vg.Points(5)
+			p.Add(eb)
+		}
+		p.Legend.Add(c.label, l, pts)
+		entries++
+	}
+	if !any {
+		p.Title.Text += " (no data)"
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 10, 0, 1
+	} else {
+		// Margins keep end points and error bars off the frame, and leave
+		// room above the data for the legend (top left).
+		if f.logx && p.X.Min > 0 {
+			r := math.Pow(p.X.Max/p.X.Min, 0.04)
+			if r == 1 {
+				r = 1.1
+			}
+			p.X.Min, p.X.Max = p.X.Min/r, p.X.Max*r
+		} else {
+			pad := 0.04 * (p.X.Max - p.X.Min)
+			if pad == 0 {
+				pad = 0.5
+			}
+			p.X.Min, p.X.Max = p.X.Min-pad, p.X.Max+pad
+		}
+		span := p.Y.Max - p.Y.Min
+		if span == 0 {
+			span = math.Max(math.Abs(p.Y.Max), 1)
+		}
+		p.Y.Min -= 0.05 * span
+		p.Y.Max += (0.05 + 0.07*float64(entries)) * span
+	}
+	p.Legend.TextStyle.Color = color.Black
+	p.Legend.ThumbnailWidth = vg.Points(24)
+	w, err := p.WriterTo(plotWidth, plotHeight, "png")
+	if err != nil {
+		return nil, fmt.Errorf("plot %q: %w", f.title, err)
+	}
+	var buf bytes.Buffer
+	if _, err := w.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plot %q: %w", f.title, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// curveFigure is the learning curve of one dataset and metric: a line per
+// series, mean ± sd over trials at each training size.
+func (m *model) curveFigure(d *dataSet, metricName string) *figure {
+	f := &figure{
+		title:  d.id + ": " + metricName,
+		xlabel: "training size",
+		ylabel: metricName,
+		logx:   m.spec.Report.LogX,
+	}
+	for _, s := range d.series {
+		c := curve{label: s.display()}
+		for _, size := range d.sizes {
+			vals, _ := s.cells[size].values(metricName)
+			st := summarize(vals)
+			if st.N == 0 {
+				continue
+			}
+			c.x = append(c.x, float64(size))
+			c.y = append(c.y, st.Mean)
+			c.err = append(c.err, st.SD)
+		}
+		if len(c.x) > 0 {
+			f.curves = append(f.curves, c)
+		}
+	}
+	return f
+}
+
+// sweepFigure plots metricName against the method parameter report.x:
+// each fixed-rule method varying that parameter gives one line per setting
+// of its other varying parameters (and per size, when there are several);
+// other series are dashed horizontal lines at their mean.
+func (m *model) sweepFigure(d *dataSet, metricName string) *figure {
+	xname := m.spec.Report.X
+	neglog := m.spec.Report.XTransform == "neglog"
+	f := &figure{title: d.id + ": " + metricName, xlabel: xname, ylabel: metricName, logx: m.spec.Report.LogX}
+	if neglog {
+		f.xlabel = "−ln " + xname
+	}
+	type key struct {
+		label, rest string
+		size        int
+	}
+	lines := map[key]*curve{}
+	var order []key
+	var flat []*series
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	for _, s := range d.series {
+		xv, ok := s.variant[xname]
+		if !ok {
+			flat = append(flat, s)
+			continue
+		}
+		x, ok := toFloat(xv)
+		if !ok {
+			flat = append(flat, s)
+			continue
+		}
+		if neglog {
+			x = -math.Log(x)
+		}
+		rest := param.Values{}
+		for k, v := range s.variant {
+			if k != xname {
+				rest[k] = v
+			}
+		}
+		for _, size := range d.sizes {
+			vals, _ := s.cells[size].values(metricName)
+			st := summarize(vals)
+			if st.N == 0 {
+				continue
+			}
+			k := key{s.label, rest.Label(), size}
+			c := lines[k]
+			if c == nil {
+				label := s.label
+				if k.rest != "" {
+					label += " (" + k.rest + ")"
+				}
+				if len(d.sizes) > 1 {
+					label += fmt.Sprintf(" n=%d", size)
+				}
+				if s.oracle {
+					label += " [oracle]"
+				}
+				c = &curve{label: label}
+				lines[k] = c
+				order = append(order, k)
+			}
+			c.x = append(c.x, x)
+			c.y = append(c.y, st.Mean)
+			c.err = append(c.err, st.SD)
+			xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
+		}
+	}
+	for _, k := range order {
+		c := lines[k]
+		idx := make([]int, len(c.x))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return c.x[idx[a]] < c.x[idx[b]] })
+		s := curve{label: c.label}
+		for _, i := range idx {
+			s.x, s.y, s.err = append(s.x, c.x[i]), append(s.y, c.y[i]), append(s.err, c.err[i])
+		}
+		f.curves = append(f.curves, s)
+	}
+	if xmin > xmax {
+		return f
+	}
+	for _, s := range flat {
+		for _, size := range d.sizes {
+			vals, _ := s.cells[size].values(metricName)
+			st := summarize(vals)
+			if st.N == 0 {
+				continue
+			}
+			label := s.display()
+			if len(d.sizes) > 1 {
+				label += fmt.Sprintf(" n=%d", size)
+			}
+			f.curves = append(f.curves, curve{label: label, x: []float64{xmin, xmax}, y: []float64{st.Mean, st.Mean}, dashed: true})
+		}
+	}
+	return f
+}

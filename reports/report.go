@@ -1,0 +1,707 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/repro-ml/repro/methods/metric"
+	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+// Output file names in the output directory.
+const (
+	ReportFile  = "report.md"
+	SummaryFile = "summary.csv"
+)
+
+// Write renders the reports of spec's results into dir: report.md,
+// summary.csv, one PNG learning curve per dataset and metric
+// (<dataset>-<metric>.png) and one PNG per artifact plot. It reads the
+// dataset facts from dir/datasets.json and the trials' artifacts from
+// dir/artifacts when present. The files are byte-identical for the same
+// spec, results and artifacts.
+func Write(dir string, spec *runner.Spec, results []runner.Result) error {
+	files, err := Render(dir, spec, results)
+	if err != nil {
+		return err
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(dir, name), files[name], 0o644); err != nil {
+			return fmt.Errorf("reports: %w", err)
+		}
+	}
+	return nil
+}
+
+// Render is Write without writing: it returns the content of every report
+// file by name. dir is read for datasets.json and artifacts only.
+func Render(dir string, spec *runner.Spec, results []runner.Result) (map[string][]byte, error) {
+	m := build(spec, results)
+	infos, err := runner.ReadDatasetInfo(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reports: %w", err)
+	}
+	files := map[string][]byte{}
+	var md bytes.Buffer
+	if err := m.writeMarkdown(&md, dir, infos, files); err != nil {
+		return nil, err
+	}
+	files[ReportFile] = md.Bytes()
+	var sum bytes.Buffer
+	if err := m.writeSummary(&sum); err != nil {
+		return nil, err
+	}
+	files[SummaryFile] = sum.Bytes()
+	return files, nil
+}
+
+// fileName makes s safe as part of a file name.
+func fileName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// direction returns whether higher is better for name, and whether the
+// metric is known.
+func direction(name string) (higher, known bool) {
+	mt, err := metric.Lookup(name)
+	if err != nil {
+		return false, false
+	}
+	return mt.HigherIsBetter, true
+}
+
+func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]runner.DatasetInfo, files map[string][]byte) error {
+	spec := m.spec
+	fmt.Fprintf(w, "# %s\n\n", spec.Name)
+	if d := strings.TrimSpace(spec.Description); d != "" {
+		fmt.Fprintf(w, "%s\n\n", d)
+	}
+	m.writeSetup(w)
+	checked := m.check()
+	for _, d := range m.datasets {
+		if err := m.writeDataset(w, d, dir, infos, files); err != nil {
+			return err
+		}
+	}
+	if len(spec.Expect) > 0 {
+		fmt.Fprintf(w, "## Expectations\n\n")
+		writeCheckTable(w, checked, true)
+		fmt.Fprintf(w, "\n%d passed, %d failed.\n\n", checked.Passed(), checked.Failed())
+	}
+	if len(m.failures) > 0 {
+		fmt.Fprintf(w, "## Failed trials\n\n")
+		for i, r := range m.failures {
+			if i == 20 {
+				fmt.Fprintf(w, "- … and %d more (see %s)\n", len(m.failures)-20, runner.ResultsFile)
+				break
+			}
+			msg := r.Error
+			if j := strings.IndexByte(msg, '\n'); j >= 0 {
+				msg = msg[:j] + " …"
+			}
+			size := "size ?"
+			if r.Size > 0 {
+				size = fmt.Sprintf("size %d", r.Size)
+			}
+			fmt.Fprintf(w, "- %s / %s / %s / trial %d: %s\n", r.Dataset, runner.SeriesName(r.Method, param.Values(r.Variant)), size, r.Trial, msg)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+func (m *model) writeSetup(w *bytes.Buffer) {
+	spec := m.spec
+	fmt.Fprintf(w, "## Setup\n\n")
+	fmt.Fprintf(w, "- Seed: %d\n", spec.Seed)
+	sizes := make([]string, len(spec.Curve.Sizes))
+	for i, v := range spec.Curve.Sizes {
+		if v <= 1 {
+			sizes[i] = num(v*100) + "% of the training pool"
+		} else {
+			sizes[i] = num(v)
+		}
+	}
+	fmt.Fprintf(w, "- Training sizes: %s\n", strings.Join(sizes, ", "))
+	fmt.Fprintf(w, "- Trials per size: %d; sampling: %s\n", spec.Curve.Trials, spec.Curve.Sampling)
+	fmt.Fprintf(w, "- Metrics: %s\n", strings.Join(spec.Metrics, ", "))
+	if spec.Baseline != "" {
+		fmt.Fprintf(w, "- Baseline: %s\n", spec.Baseline)
+	}
+	fmt.Fprintln(w)
+	var rows [][]string
+	oracle := false
+	for _, ms := range spec.Methods {
+		label := ms.Label
+		if label == "" {
+			label = ms.Name
+		}
+		rule := ms.Select.Rule
+		switch rule {
+		case "", "fixed":
+			rule = "fixed (each grid point its own series)"
+			if len(ms.Grid) <= 1 {
+				rule = "fixed"
+			}
+		case "cv":
+			rule = fmt.Sprintf("cv (%d folds by %s, refit)", ms.Select.Folds, ms.Select.Metric)
+		case "test":
+			rule = fmt.Sprintf("test set by %s: ORACLE choice", ms.Select.Metric)
+			label += " [oracle]"
+			oracle = true
+		}
+		rows = append(rows, []string{label, ms.Name, paramsText(ms), strconv.Itoa(len(ms.Grid)), rule})
+	}
+	writeTable(w, []string{"method", "plugin", "parameters", "grid points", "select"}, rows, "lllrl")
+	fmt.Fprintln(w)
+	if oracle {
+		fmt.Fprintf(w, "[oracle] marks a method whose hyperparameters were chosen on the test set itself, as some papers do; its results are optimistic.\n\n")
+	}
+}
+
+// paramsText renders a method's params as written, or its single grid point.
+func paramsText(ms runner.MethodSpec) string {
+	if len(ms.Params) > 0 {
+		keys := make([]string, 0, len(ms.Params))
+		for k := range ms.Params {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = k + "=" + param.Format(ms.Params[k])
+		}
+		return strings.Join(parts, " ")
+	}
+	if len(ms.Grid) == 1 {
+		return ms.Grid[0].Label()
+	}
+	return ""
+}
+
+func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[string]runner.DatasetInfo, files map[string][]byte) error {
+	spec := m.spec
+	fmt.Fprintf(w, "## Dataset %s\n\n", d.id)
+	ds := d.spec
+	plug := "- Plugin: " + ds.Name
+	if len(ds.Params) > 0 {
+		plug += " {" + ds.Params.Label() + "}"
+	}
+	fmt.Fprintln(w, plug)
+	for _, t := range ds.Transforms {
+		fmt.Fprintf(w, "- Transform: %s {%s}\n", t.Name, t.Params.Label())
+	}
+	split := ds.Split.Kind
+	if split == "" {
+		split = "rest"
+	}
+	if ds.Split.Kind == "holdout" {
+		split += " (test " + num(ds.Split.Test)
+		if ds.Split.Stratify {
+			split += ", stratified"
+		}
+		split += ")"
+	}
+	fmt.Fprintf(w, "- Split: %s\n", split)
+	if ds.Tasks != "" {
+		fmt.Fprintf(w, "- Tasks: %s\n", ds.Tasks)
+	}
+	if info, ok := infos[d.id]; ok {
+		fmt.Fprintf(w, "- Rows: %d; columns: %d\n", info.Rows, info.Cols)
+		if len(info.Classes) > 0 {
+			fmt.Fprintf(w, "- Classes (%d): %s\n", len(info.Classes), strings.Join(info.Classes, ", "))
+		} else {
+			fmt.Fprintf(w, "- Regression (no classes)\n")
+		}
+		if len(info.Stats) > 0 {
+			keys := make([]string, 0, len(info.Stats))
+			for k := range info.Stats {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			parts := make([]string, len(keys))
+			for i, k := range keys {
+				parts[i] = k + " = " + strconv.FormatFloat(info.Stats[k], 'g', 6, 64)
+			}
+			fmt.Fprintf(w, "- Stats: %s\n", strings.Join(parts, "; "))
+		}
+		for _, n := range info.Notes {
+			fmt.Fprintf(w, "- Note: %s\n", n)
+		}
+	} else {
+		fmt.Fprintf(w, "- (no %s: dataset facts unavailable)\n", runner.DatasetsFile)
+	}
+	fmt.Fprintln(w)
+
+	sweep := spec.Report.X != "" && spec.Report.X != "size"
+	for _, mn := range spec.Metrics {
+		higher, known := direction(mn)
+		dir := "lower is better"
+		if higher {
+			dir = "higher is better"
+		}
+		if !known {
+			dir = "direction unknown"
+		}
+		fmt.Fprintf(w, "### %s (%s)\n\n", mn, dir)
+		fig := m.curveFigure(d, mn)
+		if sweep {
+			fig = m.sweepFigure(d, mn)
+		}
+		png, err := fig.render()
+		if err != nil {
+			return err
+		}
+		name := fileName(d.id) + "-" + fileName(mn) + ".png"
+		files[name] = png
+		fmt.Fprintf(w, "![%s on %s](%s)\n\n", mn, d.id, name)
+		m.writeMetricTable(w, d, mn, higher, known)
+		m.writeWTL(w, d, mn, higher, known)
+	}
+	m.writeChosen(w, d)
+	m.writeTimes(w, d)
+	return m.writeArtifacts(w, d, dir, files)
+}
+
+// cellText formats the mean ± sd of one series at one size.
+func (m *model) cellText(s *series, size int, metricName string) (string, summary) {
+	vals, _ := s.cells[size].values(metricName)
+	st := summarize(vals)
+	failed := s.failedAt(size)
+	if st.N == 0 {
+		if failed > 0 {
+			return fmt.Sprintf("failed (%d)", failed), st
+		}
+		return "", st
+	}
+	txt := m.fmtNum(st.Mean)
+	if st.N > 1 {
+		txt += " ± " + m.fmtNum(st.SD)
+	}
+	var notes []string
+	if st.N < m.spec.Curve.Trials {
+		notes = append(notes, fmt.Sprintf("n=%d", st.N))
+	}
+	if failed > 0 {
+		notes = append(notes, fmt.Sprintf("%d failed", failed))
+	}
+	if len(notes) > 0 {
+		txt += " (" + strings.Join(notes, ", ") + ")"
+	}
+	return txt, st
+}
+
+func sizeHeader(sizes []int) []string {
+	h := make([]string, len(sizes))
+	for i, s := range sizes {
+		h[i] = strconv.Itoa(s)
+	}
+	return h
+}
+
+func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, mn string, higher, known bool) {
+	if len(d.sizes) == 0 {
+		fmt.Fprintf(w, "No results.\n\n")
+		return
+	}
+	texts := make([][]string, len(d.series))
+	best := make([]string, len(d.sizes))
+	for j, size := range d.sizes {
+		bv := math.NaN()
+		for i, s := range d.series {
+			if texts[i] == nil {
+				texts[i] = make([]string, len(d.sizes))
+			}
+			txt, st := m.cellText(s, size, mn)
+			texts[i][j] = txt
+			if st.N > 0 && !math.IsNaN(st.Mean) && (math.IsNaN(bv) || (higher && st.Mean > bv) || (!higher && st.Mean < bv)) {
+				bv = st.Mean
+			}
+		}
+		if known && !math.IsNaN(bv) {
+			best[j] = m.fmtNum(bv)
+		}
+	}
+	var rows [][]string
+	for i, s := range d.series {
+		row := []string{s.display()}
+		for j, size := range d.sizes {
+			txt := texts[i][j]
+			vals, _ := s.cells[size].values(mn)
+			if st := summarize(vals); st.N > 0 && best[j] != "" && m.fmtNum(st.Mean) == best[j] {
+				txt = "**" + txt + "**"
+			}
+			row = append(row, txt)
+		}
+		rows = append(rows, row)
+	}
+	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.sizes)...), rows, "l"+strings.Repeat("r", len(d.sizes)))
+	fmt.Fprintf(w, "\nMean ± standard deviation over trials")
+	if known {
+		fmt.Fprintf(w, "; the best mean per size in bold")
+	}
+	fmt.Fprintf(w, "; n is shown when fewer than the %d planned trials succeeded.\n\n", m.spec.Curve.Trials)
+}
+
+// baseline returns the baseline series of d, if any.
+func (m *model) baseline(d *dataSet) (*series, error) {
+	if m.spec.Baseline == "" {
+		return nil, nil
+	}
+	return d.find(m.spec.Baseline)
+}
+
+func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known bool) {
+	base, err := m.baseline(d)
+	if base == nil && err == nil {
+		return
+	}
+	fmt.Fprintf(w, "#### Win/Tie/Loss against %s (%s)\n\n", m.spec.Baseline, mn)
+	if err != nil {
+		fmt.Fprintf(w, "Not computed: %v.\n\n", err)
+		return
+	}
+	if !known {
+		fmt.Fprintf(w, "Not computed: metric %q has no known direction.\n\n", mn)
+		return
+	}
+	var rows [][]string
+	for _, s := range d.series {
+		if s == base {
+			continue
+		}
+		row := []string{s.display()}
+		win, tie, loss := 0, 0, 0
+		for _, size := range d.sizes {
+			a, b := pairs(s.cells[size], base.cells[size], mn)
+			tt := pairedTTest(a, b)
+			if tt.N < 2 || math.IsNaN(tt.P) {
+				row = append(row, "—")
+				continue
+			}
+			better := tt.Diff > 0
+			if !higher {
+				better = tt.Diff < 0
+			}
+			verdict := "tie"
+			switch {
+			case tt.P < 0.05 && better:
+				verdict = "win"
+				win++
+			case tt.P < 0.05:
+				verdict = "loss"
+				loss++
+			default:
+				tie++
+			}
+			row = append(row, verdict+" ("+fmtP(tt.P)+")")
+		}
+		row = append(row, fmt.Sprintf("%d/%d/%d", win, tie, loss))
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(w, "No other series.\n\n")
+		return
+	}
+	header := append([]string{"series \\ size"}, sizeHeader(d.sizes)...)
+	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.sizes)+1))
+	fmt.Fprintf(w, "\nTwo-sided paired t-test over trials with the same index, p < 0.05.\n\n")
+}
+
+func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
+	var rows [][]string
+	for _, s := range d.series {
+		rule := s.rule()
+		if (rule != "cv" && rule != "test") || (s.method != nil && len(s.method.Grid) < 2) {
+			continue
+		}
+		row := []string{s.display()}
+		for _, size := range d.sizes {
+			counts := map[string]int{}
+			n := 0
+			for _, o := range s.cells[size].obsOrNil() {
+				if len(o.res.Chosen) == 0 {
+					continue
+				}
+				counts[param.Values(o.res.Chosen).Label()]++
+				n++
+			}
+			bestK, bestN := "", 0
+			for k, c := range counts {
+				if c > bestN || (c == bestN && k < bestK) {
+					bestK, bestN = k, c
+				}
+			}
+			if n == 0 {
+				row = append(row, "")
+				continue
+			}
+			row = append(row, fmt.Sprintf("%s (%d/%d)", bestK, bestN, n))
+		}
+		rows = append(rows, row)
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "### Chosen hyperparameters\n\n")
+	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.sizes)...), rows, "")
+	fmt.Fprintf(w, "\nThe most frequent choice per size, with how many trials made it.\n\n")
+}
+
+func (m *model) writeTimes(w *bytes.Buffer, d *dataSet) {
+	var rows [][]string
+	for _, s := range d.series {
+		var fit, sel []float64
+		failed := 0
+		for _, r := range s.results {
+			if r.Failed() {
+				failed++
+				continue
+			}
+			fit = append(fit, r.FitSeconds)
+			sel = append(sel, r.SelectSeconds)
+		}
+		if len(s.results) == 0 {
+			continue
+		}
+		fs, ss := summarize(fit), summarize(sel)
+		selTxt := ""
+		if r := s.rule(); r == "cv" || r == "test" {
+			selTxt = secs(ss.Mean)
+		}
+		rows = append(rows, []string{s.display(), secs(fs.Mean), selTxt, strconv.Itoa(len(fit)), strconv.Itoa(failed)})
+	}
+	if len(rows) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "### Fit time\n\n")
+	writeTable(w, []string{"series", "fit s (mean)", "select s (mean)", "trials", "failed"}, rows, "lrrrr")
+	fmt.Fprintf(w, "\nMean seconds per trial over all sizes; selection (cv or test rule) is timed apart from the final fit.\n\n")
+}
+
+func secs(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// artifactFile is the JSON form of a methods.Artifact the runner saves
+// (NaN as null).
+type artifactFile struct {
+	Name  string
+	Title string
+	Table *struct {
+		Columns []string
+		Rows    []string
+		Values  [][]*float64
+	}
+	Plot *struct {
+		XLabel, YLabel string
+		LogX           bool
+		Series         []struct {
+			Label  string
+			X, Y   []float64
+			Points bool
+		}
+	}
+}
+
+func readArtifact(dir, rel string) (*artifactFile, error) {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	var a artifactFile
+	if err := json.Unmarshal(b, &a); err != nil {
+		return nil, fmt.Errorf("%s: %w", rel, err)
+	}
+	return &a, nil
+}
+
+func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files map[string][]byte) error {
+	header := false
+	head := func() {
+		if !header {
+			fmt.Fprintf(w, "### Artifacts\n\n")
+			header = true
+		}
+	}
+	for _, s := range d.series {
+		var plotted = map[string]bool{}
+		// Plots: the largest size, lowest trial index.
+		for i := len(d.sizes) - 1; i >= 0; i-- {
+			size := d.sizes[i]
+			for _, o := range s.cells[size].obsOrNil() {
+				if o.res.Size != size {
+					continue // a sequential trial's earlier curve point
+				}
+				for _, rel := range o.res.Artifacts {
+					a, err := readArtifact(dir, rel)
+					if err != nil || a.Plot == nil || plotted[a.Name] {
+						continue
+					}
+					plotted[a.Name] = true
+					f := &figure{title: fmt.Sprintf("%s — %s (size %d, trial %d)", titleOf(a), s.display(), size, o.trial),
+						xlabel: a.Plot.XLabel, ylabel: a.Plot.YLabel, logx: a.Plot.LogX}
+					for _, ps := range a.Plot.Series {
+						f.curves = append(f.curves, curve{label: ps.Label, x: ps.X, y: ps.Y, points: ps.Points})
+					}
+					png, err := f.render()
+					if err != nil {
+						return err
+					}
+					name := "artifact-" + fileName(d.id) + "-" + fileName(s.name) + "-" + fileName(a.Name) + ".png"
+					files[name] = png
+					head()
+					fmt.Fprintf(w, "#### %s — %s\n\n![%s](%s)\n\n", titleOf(a), s.display(), cellText(titleOf(a)), name)
+				}
+			}
+		}
+		// Tables: averaged over trials, per size.
+		for _, size := range d.sizes {
+			type acc struct {
+				a      *artifactFile
+				sum    [][]float64
+				cnt    [][]int
+				trials int
+				shape  bool // all trials had the same rows and columns
+			}
+			byName := map[string]*acc{}
+			var order []string
+			for _, o := range s.cells[size].obsOrNil() {
+				if o.res.Size != size {
+					continue
+				}
+				for _, rel := range o.res.Artifacts {
+					a, err := readArtifact(dir, rel)
+					if err != nil || a.Table == nil {
+						continue
+					}
+					ac := byName[a.Name]
+					if ac == nil {
+						ac = &acc{a: a, shape: true}
+						for range a.Table.Rows {
+							ac.sum = append(ac.sum, make([]float64, len(a.Table.Columns)))
+							ac.cnt = append(ac.cnt, make([]int, len(a.Table.Columns)))
+						}
+						byName[a.Name] = ac
+						order = append(order, a.Name)
+					}
+					if !sameStrings(ac.a.Table.Rows, a.Table.Rows) || !sameStrings(ac.a.Table.Columns, a.Table.Columns) {
+						ac.shape = false
+						continue
+					}
+					ac.trials++
+					for i := range a.Table.Values {
+						for j, v := range a.Table.Values[i] {
+							if v != nil && i < len(ac.sum) && j < len(ac.sum[i]) {
+								ac.sum[i][j] += *v
+								ac.cnt[i][j]++
+							}
+						}
+					}
+				}
+			}
+			for _, name := range order {
+				ac := byName[name]
+				head()
+				fmt.Fprintf(w, "#### %s — %s, size %d\n\n", titleOf(ac.a), s.display(), size)
+				cols := append([]string{""}, ac.a.Table.Columns...)
+				var rows [][]string
+				for i, rn := range ac.a.Table.Rows {
+					row := []string{rn}
+					for j := range ac.a.Table.Columns {
+						if ac.cnt[i][j] == 0 {
+							row = append(row, "")
+							continue
+						}
+						row = append(row, strconv.FormatFloat(ac.sum[i][j]/float64(ac.cnt[i][j]), 'g', 4, 64))
+					}
+					rows = append(rows, row)
+				}
+				writeTable(w, cols, rows, "l"+strings.Repeat("r", len(ac.a.Table.Columns)))
+				note := fmt.Sprintf("\nMean over %d trials.", ac.trials)
+				if !ac.shape {
+					note += " Trials whose table had other rows or columns are left out."
+				}
+				fmt.Fprintf(w, "%s\n\n", note)
+			}
+		}
+	}
+	return nil
+}
+
+func titleOf(a *artifactFile) string {
+	if a.Title != "" {
+		return a.Title
+	}
+	return a.Name
+}
+
+func sameStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// writeSummary writes summary.csv: one row per dataset, series, size and
+// metric, in report order.
+func (m *model) writeSummary(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"dataset", "series", "method", "size", "metric", "n", "failed", "mean", "sd", "min", "max"})
+	f := func(v float64) string {
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strconv.FormatFloat(v, 'g', 10, 64)
+	}
+	for _, d := range m.datasets {
+		for _, s := range d.series {
+			for _, size := range d.sizes {
+				c := s.cells[size]
+				if c == nil && s.seqFailed == 0 {
+					continue
+				}
+				for _, mn := range m.spec.Metrics {
+					vals, _ := c.values(mn)
+					st := summarize(vals)
+					cw.Write([]string{d.id, s.name, s.label, strconv.Itoa(size), mn, strconv.Itoa(st.N),
+						strconv.Itoa(s.failedAt(size)), f(st.Mean), f(st.SD), f(st.Min), f(st.Max)})
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

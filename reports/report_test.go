@@ -1,0 +1,245 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+func fp(v float64) *float64 { return &v }
+
+// fixture returns a spec and results covering every report section: a
+// single-point baseline, a fixed grid (two series), a cv rule, an oracle
+// test rule, a sequential method, failed trials and artifacts (written to
+// dir with datasets.json).
+func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
+	spec := &runner.Spec{
+		Name:        "toy2024-fig1-demo",
+		Description: "A toy experiment for the report golden files | with a pipe.",
+		Seed:        7,
+		Datasets: []runner.DatasetSpec{{
+			Name: "csv", ID: "toy", Params: param.Values{"file": "toy.csv", "label": "y"},
+			Transforms: []runner.TransformSpec{{Name: "cooccurrence-graph", Params: param.Values{"k": 5}}},
+			Split:      runner.Split{Kind: "holdout", Test: 100, Stratify: true},
+		}},
+		Methods: []runner.MethodSpec{
+			{Name: "logreg-l2", Label: "ridge LR", Grid: []param.Values{{"C": 1.0}}, Params: map[string]any{"C": 1.0}, Select: runner.Select{Rule: "fixed"}},
+			{Name: "svm", Label: "svm", Grid: []param.Values{{"C": 1.0}, {"C": 10.0}}, Varying: []string{"C"},
+				Params: map[string]any{"C": []any{1.0, 10.0}}, Select: runner.Select{Rule: "fixed"}},
+			{Name: "fnr", Label: "fnr", Grid: []param.Values{{"rho": 0.1}, {"rho": 1.0}}, Varying: []string{"rho"},
+				Params: map[string]any{"rho": []any{0.1, 1.0}}, Select: runner.Select{Rule: "cv", Folds: 5, Metric: "accuracy"}},
+			{Name: "knn", Label: "knn", Grid: []param.Values{{"k": 1}, {"k": 5}}, Varying: []string{"k"},
+				Params: map[string]any{"k": []any{1, 5}}, Select: runner.Select{Rule: "test", Metric: "accuracy"}},
+			{Name: "active", Label: "active", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
+		},
+		Curve:    runner.Curve{Sizes: []float64{20, 50}, Trials: 3, Sampling: "balanced"},
+		Metrics:  []string{"accuracy", "auc"},
+		Baseline: "ridge LR",
+		Expect: []runner.Expectation{
+			{Dataset: "toy", Metric: "accuracy", Method: "fnr", Sizes: []int{50}, Value: fp(80), Tol: fp(2), Source: "Paper, Fig. 1", Note: "read off the plot"},
+			{Metric: "accuracy", Method: "ridge LR", Value: fp(60), RTol: fp(0.01), Source: "Paper, Table 2"},
+			{Metric: "auc", Method: "svm (C=1)", Min: fp(0.5), Max: fp(1)},
+			{Metric: "accuracy", Better: "fnr", Than: "ridge LR", By: 4, Sizes: []int{20, 50}, Source: "Paper, Sec. 5"},
+			{Metric: "accuracy", Method: "svm", Sizes: []int{20}, Value: fp(70), Tol: fp(1)},
+			{Metric: "accuracy", Method: "lasso", Value: fp(70), Tol: fp(1)},
+			{Metric: "accuracy", Method: "svm (C=10)", Sizes: []int{50}, Value: fp(70), Tol: fp(50)},
+		},
+	}
+	// base accuracy per series; trial noise is deterministic.
+	base := map[string]float64{"ridge LR": 60, "svm": 65, "fnr": 72, "knn": 68}
+	noise := []float64{0.5, -1.25, 2}
+	var results []runner.Result
+	add := func(r runner.Result) { r.Key = keyOf(len(results)); results = append(results, r) }
+	for _, m := range spec.Methods {
+		if m.Label == "active" {
+			continue
+		}
+		points := []int{0}
+		if m.Select.Rule == "fixed" && len(m.Varying) > 0 {
+			points = []int{0, 1}
+		}
+		for _, g := range points {
+			for _, size := range []int{20, 50} {
+				for tr := 0; tr < 3; tr++ {
+					r := runner.Result{Dataset: "toy", Method: m.Label, Plugin: m.Name, Size: size, Trial: tr,
+						TrainRows: size, TestRows: 100, FitSeconds: 0.125 * float64(tr+1) * float64(g+1)}
+					if m.Select.Rule == "fixed" && len(m.Varying) > 0 {
+						r.Variant = map[string]any{"C": m.Grid[g]["C"]}
+					}
+					acc := base[m.Label] + float64(size)/5 + noise[tr]*float64(size)/20 + 3*float64(g)
+					r.Metrics = map[string]float64{"accuracy": acc, "auc": acc / 100}
+					switch m.Select.Rule {
+					case "cv":
+						r.SelectSeconds = 1.5
+						r.Chosen = map[string]any{"rho": []float64{0.1, 1, 0.1}[tr]}
+						if size == 50 {
+							r.Chosen = map[string]any{"rho": 1.0}
+						}
+					case "test":
+						r.Oracle = true
+						r.SelectSeconds = 0.5
+						r.Chosen = map[string]any{"k": 5.0}
+					}
+					if m.Label == "svm" && g == 1 && size == 50 && tr == 2 {
+						r.Metrics = nil
+						r.Error = "svm: solver did not converge\nafter 1000 iterations"
+					}
+					if m.Label == "ridge LR" {
+						r.Artifacts = writeArtifacts(t, dir, len(results), tr)
+					}
+					add(r)
+				}
+			}
+		}
+	}
+	// An unsized failure: the split failed before the size was known.
+	add(runner.Result{Dataset: "toy", Method: "knn", Plugin: "knn", Trial: 2, Error: "split: empty"})
+	// Sequential: one result per trial with a curve over the sizes.
+	for tr := 0; tr < 3; tr++ {
+		r := runner.Result{Dataset: "toy", Method: "active", Plugin: "active", Trial: tr, Size: 50, FitSeconds: 2}
+		if tr == 1 {
+			r.Error = "panic: index out of range"
+			add(r)
+			continue
+		}
+		for _, size := range []int{20, 50} {
+			acc := 70 + float64(size)/4 + float64(tr)
+			r.Curve = append(r.Curve, runner.CurvePoint{Size: size, Metrics: map[string]float64{"accuracy": acc, "auc": acc / 100}})
+		}
+		r.Metrics = r.Curve[1].Metrics
+		add(r)
+	}
+	info := map[string]runner.DatasetInfo{"toy": {Plugin: "csv", Rows: 300, Cols: 12, Classes: []string{"neg", "pos"},
+		Stats: map[string]float64{"graph_edges": 1234, "density": 0.125}, Notes: []string{"12 rows with missing values dropped"}}}
+	b, err := json.Marshal(info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, runner.DatasetsFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return spec, results
+}
+
+func keyOf(i int) string { return "k" + strings.Repeat("0", 3-len(itoa(i))) + itoa(i) }
+
+func itoa(i int) string {
+	s := ""
+	for {
+		s = string(rune('0'+i%10)) + s
+		if i /= 10; i == 0 {
+			return s
+		}
+	}
+}
+
+// writeArtifacts writes a coefficient table (with a null cell) and a path
+// plot for result i.
+func writeArtifacts(t testing.TB, dir string, i, trial int) []string {
+	key := keyOf(i)
+	if err := os.MkdirAll(filepath.Join(dir, "artifacts", key), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tr := float64(trial)
+	table := map[string]any{"Name": "coefficients", "Title": "Coefficients",
+		"Table": map[string]any{"Columns": []string{"weight", "se"}, "Rows": []string{"x1", "x|2"},
+			"Values": [][]any{{1 + tr, 0.1}, {-2 * tr, nil}}}}
+	plot := map[string]any{"Name": "path", "Title": "Regularization path",
+		"Plot": map[string]any{"XLabel": "C", "YLabel": "weight", "LogX": true,
+			"Series": []map[string]any{{"Label": "x1", "X": []float64{0.1, 1, 10}, "Y": []float64{0.1, 0.5, 1 + tr}},
+				{"Label": "x2", "X": []float64{0.1, 1, 10}, "Y": []float64{0, -1, -2}, "Points": true}}}}
+	var rels []string
+	for _, a := range []map[string]any{table, plot} {
+		rel := "artifacts/" + key + "/" + a["Name"].(string) + ".json"
+		b, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, rel), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		rels = append(rels, rel)
+	}
+	return rels
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s (run go test -update after checking the change):\n%s", name, path, got)
+	}
+}
+
+func TestWriteGolden(t *testing.T) {
+	dir := t.TempDir()
+	spec, results := fixture(t, dir)
+	if err := Write(dir, spec, results); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{ReportFile, SummaryFile} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden(t, name, b)
+	}
+	var out bytes.Buffer
+	failed := WriteCheck(&out, Check(spec, results))
+	golden(t, "check.txt", out.Bytes())
+	if failed != 5 {
+		t.Errorf("WriteCheck returned %d failed, want 5", failed)
+	}
+
+	// Every PNG decodes with the plot size and renders identically again.
+	again, err := Render(dir, spec, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantPNG := []string{"artifact-toy-ridge_LR-path.png", "toy-accuracy.png", "toy-auc.png"}
+	var gotPNG []string
+	for name := range again {
+		if strings.HasSuffix(name, ".png") {
+			gotPNG = append(gotPNG, name)
+		}
+	}
+	if len(gotPNG) != len(wantPNG) {
+		t.Errorf("PNG files %v, want %v", gotPNG, wantPNG)
+	}
+	for _, name := range wantPNG {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if sz := img.Bounds().Size(); sz.X != 672 || sz.Y != 432 {
+			t.Errorf("%s: %v pixels, want 672×432", name, sz)
+		}
+		if !bytes.Equal(b, again[name]) {
+			t.Errorf("%s differs between two renders", name)
+		}
+	}
+}
