@@ -1,0 +1,47 @@
+package kernel
+
+import (
+	"fmt"
+
+	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/methods"
+)
+
+// TrainDots returns the training rows' inner products, computed once per
+// training set through env's memo (env may be nil).
+func TrainDots(env *methods.Env, X matrix.Matrix) (*Dots, error) {
+	v, err := env.Remember(DotsKey, func() (any, error) { return NewDots(X, X), nil })
+	if err != nil {
+		return nil, err
+	}
+	d, ok := v.(*Dots)
+	if !ok {
+		return nil, fmt.Errorf("kernel: memo key %q holds a %T", DotsKey, v)
+	}
+	return d, nil
+}
+
+// CachedGram returns the Gram matrix of k on the training rows X, computed
+// once per training set (and kernel) through env's memo and shared by every
+// grid point that asks for it. Callers must not modify it.
+func CachedGram(env *methods.Env, X matrix.Matrix, k Kernel, normalize bool) ([]float64, error) {
+	key := Key(k, normalize)
+	v, err := env.Remember(key, func() (any, error) {
+		d, err := TrainDots(env, X)
+		if err != nil {
+			return nil, err
+		}
+		if r, _ := X.Dims(); d.R != r {
+			return nil, fmt.Errorf("kernel: cached dots have %d rows, training set %d", d.R, r)
+		}
+		return d.Matrix(k, normalize), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	g, ok := v.([]float64)
+	if !ok {
+		return nil, fmt.Errorf("kernel: memo key %q holds a %T", key, v)
+	}
+	return g, nil
+}

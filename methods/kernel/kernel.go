@@ -1,0 +1,242 @@
+// Package kernel holds the base kernels shared by the svm and med method
+// plugins: their textual specifications ("linear", "poly:2", "rbf:10"),
+// evaluation from dot products, normalization to k(x,x) = 1, and Gram and
+// cross-kernel matrices.
+//
+// Conventions:
+//
+//	linear   k(a,b) = a·b
+//	poly:p   k(a,b) = (1 + a·b)^p          (Jebara's "polynomial of order p")
+//	rbf:σ    k(a,b) = exp(−‖a−b‖² / (2σ²))
+//
+// Normalization replaces k(a,b) by k(a,b)/√(k(a,a)·k(b,b)) (Jebara 2004,
+// §4); a row whose self-kernel is not positive (a zero vector under the
+// linear kernel) normalizes to the zero function.
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/repro-ml/repro/datasets/matrix"
+)
+
+// Kind is the family of a base kernel.
+type Kind int
+
+// The kernel families.
+const (
+	Linear Kind = iota
+	Poly
+	RBF
+)
+
+// Kernel is one base kernel.
+type Kernel struct {
+	Kind   Kind
+	Degree int     // Poly: the order p ≥ 1
+	Sigma  float64 // RBF: the width σ > 0
+}
+
+// Parse reads a kernel specification: "linear", "poly:p" (integer p ≥ 1) or
+// "rbf:σ" (σ > 0).
+func Parse(s string) (Kernel, error) {
+	name, arg, hasArg := strings.Cut(strings.TrimSpace(s), ":")
+	switch strings.ToLower(name) {
+	case "linear":
+		if hasArg {
+			return Kernel{}, fmt.Errorf("kernel %q: linear takes no argument", s)
+		}
+		return Kernel{Kind: Linear}, nil
+	case "poly":
+		p, err := strconv.Atoi(arg)
+		if err != nil || p < 1 {
+			return Kernel{}, fmt.Errorf("kernel %q: want poly:p with an integer order p ≥ 1", s)
+		}
+		return Kernel{Kind: Poly, Degree: p}, nil
+	case "rbf":
+		sg, err := strconv.ParseFloat(arg, 64)
+		if err != nil || !(sg > 0) || math.IsInf(sg, 0) {
+			return Kernel{}, fmt.Errorf("kernel %q: want rbf:σ with a width σ > 0", s)
+		}
+		return Kernel{Kind: RBF, Sigma: sg}, nil
+	}
+	return Kernel{}, fmt.Errorf("kernel %q: unknown kernel (want linear, poly:p or rbf:σ)", s)
+}
+
+// ParseAll parses a list of kernel specifications.
+func ParseAll(specs []string) ([]Kernel, error) {
+	if len(specs) == 0 {
+		return nil, fmt.Errorf("kernel: empty kernel list")
+	}
+	out := make([]Kernel, len(specs))
+	for i, s := range specs {
+		k, err := Parse(s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = k
+	}
+	return out, nil
+}
+
+// String returns the specification Parse reads.
+func (k Kernel) String() string {
+	switch k.Kind {
+	case Poly:
+		return "poly:" + strconv.Itoa(k.Degree)
+	case RBF:
+		return "rbf:" + strconv.FormatFloat(k.Sigma, 'g', -1, 64)
+	}
+	return "linear"
+}
+
+// FromDot evaluates k(a,b) from a·b and the squared norms ‖a‖², ‖b‖².
+func (k Kernel) FromDot(dot, aa, bb float64) float64 {
+	switch k.Kind {
+	case Poly:
+		return math.Pow(1+dot, float64(k.Degree))
+	case RBF:
+		d2 := aa + bb - 2*dot
+		if d2 < 0 {
+			d2 = 0
+		}
+		return math.Exp(-d2 / (2 * k.Sigma * k.Sigma))
+	}
+	return dot
+}
+
+// Self returns k(a,a) for a row of squared norm aa.
+func (k Kernel) Self(aa float64) float64 { return k.FromDot(aa, aa, aa) }
+
+// Eval returns k(a,b) for two dense vectors (normalized if normalize).
+func (k Kernel) Eval(a, b []float64, normalize bool) float64 {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("kernel: Eval of vectors of lengths %d and %d", len(a), len(b)))
+	}
+	var dot, aa, bb float64
+	for i := range a {
+		dot += a[i] * b[i]
+		aa += a[i] * a[i]
+		bb += b[i] * b[i]
+	}
+	v := k.FromDot(dot, aa, bb)
+	if normalize {
+		return scale(v, k.Self(aa), k.Self(bb))
+	}
+	return v
+}
+
+func scale(v, ka, kb float64) float64 {
+	if !(ka > 0) || !(kb > 0) {
+		return 0
+	}
+	return v / math.Sqrt(ka*kb)
+}
+
+// Dots holds the inner products of the rows of A with the rows of B and
+// the squared norms of both, from which every base kernel is computed.
+type Dots struct {
+	R, C   int
+	Dot    []float64 // R×C row-major: A_i · B_j
+	NA, NB []float64 // ‖A_i‖², ‖B_j‖²
+}
+
+// NewDots computes the inner products between the rows of A and B, which
+// must have the same number of columns. B == A computes a Gram matrix,
+// using symmetry.
+func NewDots(A, B matrix.Matrix) *Dots {
+	ra, ca := A.Dims()
+	rb, cb := B.Dims()
+	if ca != cb {
+		panic(fmt.Sprintf("kernel: NewDots of matrices with %d and %d columns", ca, cb))
+	}
+	d := &Dots{R: ra, C: rb, Dot: make([]float64, ra*rb), NA: RowNorms2(A), NB: RowNorms2(B)}
+	same := A == B
+	if same {
+		d.NB = d.NA
+	}
+	work := make([]float64, ca)
+	for i := 0; i < ra; i++ {
+		A.Row(i, func(j int, v float64) { work[j] = v })
+		j0 := 0
+		if same {
+			j0 = i
+		}
+		row := d.Dot[i*rb : (i+1)*rb]
+		for j := j0; j < rb; j++ {
+			row[j] = B.RowDot(j, work)
+		}
+		A.Row(i, func(j int, v float64) { work[j] = 0 })
+	}
+	if same {
+		for i := 0; i < ra; i++ {
+			for j := 0; j < i; j++ {
+				d.Dot[i*rb+j] = d.Dot[j*rb+i]
+			}
+		}
+	}
+	return d
+}
+
+// RowNorms2 returns the squared Euclidean norm of every row of X.
+func RowNorms2(X matrix.Matrix) []float64 {
+	r, _ := X.Dims()
+	out := make([]float64, r)
+	for i := range out {
+		var s float64
+		X.Row(i, func(_ int, v float64) { s += v * v })
+		out[i] = s
+	}
+	return out
+}
+
+// Matrix returns the R×C matrix of k between the rows of A and B
+// (row-major), normalized to k(x,x) = 1 if normalize.
+func (d *Dots) Matrix(k Kernel, normalize bool) []float64 {
+	out := make([]float64, d.R*d.C)
+	var sa, sb []float64
+	if normalize {
+		sa, sb = selfs(k, d.NA), selfs(k, d.NB)
+	}
+	for i := 0; i < d.R; i++ {
+		for j := 0; j < d.C; j++ {
+			v := k.FromDot(d.Dot[i*d.C+j], d.NA[i], d.NB[j])
+			if normalize {
+				v = scale(v, sa[i], sb[j])
+			}
+			out[i*d.C+j] = v
+		}
+	}
+	return out
+}
+
+func selfs(k Kernel, norms []float64) []float64 {
+	out := make([]float64, len(norms))
+	for i, n := range norms {
+		out[i] = k.Self(n)
+	}
+	return out
+}
+
+// Gram returns the n×n matrix k(X_i, X_j), normalized if normalize.
+func Gram(k Kernel, X matrix.Matrix, normalize bool) []float64 {
+	return NewDots(X, X).Matrix(k, normalize)
+}
+
+// Cross returns the rows(A)×rows(B) matrix k(A_i, B_j), normalized if
+// normalize.
+func Cross(k Kernel, A, B matrix.Matrix, normalize bool) []float64 {
+	return NewDots(A, B).Matrix(k, normalize)
+}
+
+// Key names the Gram matrix of k (with normalization) for a memo cache
+// shared by the fits on one training set.
+func Key(k Kernel, normalize bool) string {
+	return "kernel.gram:" + k.String() + ":normalize=" + strconv.FormatBool(normalize)
+}
+
+// DotsKey names the training set's Dots in a memo cache.
+const DotsKey = "kernel.dots"

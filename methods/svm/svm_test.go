@@ -1,0 +1,207 @@
+package svm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/kernel"
+)
+
+// blobs returns two noisy Gaussian classes in d dimensions.
+func blobs(n, d int, seed uint64) (*matrix.Dense, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	X := matrix.NewDense(n, d, nil)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		y[i] = 1
+		if i%2 == 0 {
+			y[i] = -1
+		}
+		for j := 0; j < d; j++ {
+			X.Set(i, j, rng.NormFloat64()+0.8*y[i]*float64(j%2))
+		}
+	}
+	return X, y
+}
+
+// kktViolation recomputes the gradient from scratch and returns
+// max_{I_up} −yG − min_{I_low} −yG, the box and equality residuals.
+func kktViolation(K []float64, y, alpha []float64, C float64) (viol, box, eq float64) {
+	n := len(y)
+	up, low := math.Inf(-1), math.Inf(1)
+	for t := 0; t < n; t++ {
+		g := -1.0
+		for s := 0; s < n; s++ {
+			g += y[t] * y[s] * K[t*n+s] * alpha[s]
+		}
+		v := -y[t] * g
+		inUp := (y[t] > 0 && alpha[t] < C) || (y[t] < 0 && alpha[t] > 0)
+		inLow := (y[t] > 0 && alpha[t] > 0) || (y[t] < 0 && alpha[t] < C)
+		if inUp {
+			up = math.Max(up, v)
+		}
+		if inLow {
+			low = math.Min(low, v)
+		}
+		box = math.Max(box, math.Max(-alpha[t], alpha[t]-C))
+		eq += y[t] * alpha[t]
+	}
+	return up - low, box, math.Abs(eq)
+}
+
+func TestSMOKKT(t *testing.T) {
+	X, y := blobs(80, 5, 1)
+	tests := []struct {
+		kern string
+		C    float64
+		norm bool
+	}{
+		{"linear", 0.01, false}, {"linear", 1, false}, {"linear", 100, false},
+		{"poly:3", 1, true}, {"rbf:2", 10, false}, {"rbf:0.5", 1, false},
+	}
+	for _, tc := range tests {
+		k, _ := kernel.Parse(tc.kern)
+		s := &SVM{C: tc.C, Kernel: k, Normalize: tc.norm, Bias: true, Tol: 1e-6, MaxIter: 1e7}
+		m, err := s.FitBinary(context.Background(), X, y, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		K := kernel.Gram(k, X, tc.norm)
+		viol, box, eq := kktViolation(K, y, m.Alpha, tc.C)
+		if viol > 1e-6 || box > 0 || eq > 1e-9 {
+			t.Errorf("%s C=%g: KKT violation %g, box %g, equality %g", tc.kern, tc.C, viol, box, eq)
+		}
+		// Free support vectors lie on the margin: y f(x) = 1.
+		f := m.Decision(X)
+		for i, a := range m.Alpha {
+			if a > 1e-8 && a < tc.C-1e-8 && math.Abs(y[i]*f[i]-1) > 1e-5 {
+				t.Errorf("%s C=%g: free vector %d has margin %g", tc.kern, tc.C, i, y[i]*f[i])
+			}
+		}
+		if !m.Info().Converged {
+			t.Errorf("%s: not converged", tc.kern)
+		}
+	}
+}
+
+func TestDCDKKT(t *testing.T) {
+	X, y := blobs(60, 4, 2)
+	k, _ := kernel.Parse("rbf:1")
+	s := &SVM{C: 2, Kernel: k, Bias: false, Tol: 1e-8, MaxIter: 1e8}
+	m, err := s.FitBinary(context.Background(), X, y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	K := kernel.Gram(k, X, false)
+	for i := range y {
+		g := -1.0
+		for j := range y {
+			g += y[i] * y[j] * K[i*60+j] * m.Alpha[j]
+		}
+		pg := g
+		if m.Alpha[i] <= 0 {
+			pg = math.Min(g, 0)
+		} else if m.Alpha[i] >= 2 {
+			pg = math.Max(g, 0)
+		}
+		if math.Abs(pg) > 1e-7 {
+			t.Fatalf("projected gradient %g at %d", pg, i)
+		}
+	}
+	if m.B != 0 {
+		t.Errorf("bias %g without bias", m.B)
+	}
+}
+
+func TestClosedForm(t *testing.T) {
+	// Two points ±(1,0): the maximum-margin separator is w = (1,0), b = 0,
+	// α = (½, ½) for C ≥ ½; for C < ½ both are bounded at C.
+	X := matrix.NewDense(2, 2, []float64{1, 0, -1, 0})
+	y := []float64{1, -1}
+	for _, C := range []float64{0.1, 10} {
+		s := &SVM{C: C, Kernel: kernel.Kernel{}, Bias: true, Tol: 1e-10, MaxIter: 1000}
+		m, err := s.FitBinary(context.Background(), X, y, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := math.Min(C, 0.5)
+		if math.Abs(m.Alpha[0]-a) > 1e-12 || math.Abs(m.Alpha[1]-a) > 1e-12 || math.Abs(m.W[0]-2*a) > 1e-12 || math.Abs(m.B) > 1e-12 {
+			t.Errorf("C=%g: alpha %v w %v b %g, want alpha %g", C, m.Alpha, m.W, m.B, a)
+		}
+	}
+}
+
+func TestLinearPrimalMatchesKernel(t *testing.T) {
+	X, y := blobs(40, 3, 3)
+	lin := &SVM{C: 1, Bias: true, Tol: 1e-6, MaxIter: 1e6}
+	m, _ := lin.FitBinary(context.Background(), X, y, nil)
+	W := m.W
+	m.W = nil
+	f1 := m.Decision(X)
+	m.W = W
+	f2 := m.Decision(X)
+	for i := range f1 {
+		if math.Abs(f1[i]-f2[i]) > 1e-9 {
+			t.Fatalf("row %d: kernel decision %g, primal %g", i, f1[i], f2[i])
+		}
+	}
+}
+
+func TestFitDatasetDeterministic(t *testing.T) {
+	X, y := blobs(50, 4, 4)
+	lab := make([]float64, len(y))
+	for i, v := range y {
+		if v > 0 {
+			lab[i] = 1
+		}
+	}
+	ds := &datasets.Dataset{Name: "blobs", X: X, Y: lab, Classes: []string{"a", "b"}}
+	meth, err := methods.New("svm", map[string]any{"C": 1.0, "kernel": "rbf", "degree": 2, "sigma": 2.0, "normalize": false, "bias": true, "tol": 1e-3, "max_iter": 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prev []float64
+	for r := 0; r < 2; r++ {
+		m, err := meth.Fit(context.Background(), ds, &methods.Env{Memo: &methods.Memo{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := m.Predict(X)
+		correct := 0
+		for i := range lab {
+			if p.Label(i) == int(lab[i]) {
+				correct++
+			}
+		}
+		if correct < 40 {
+			t.Errorf("training accuracy %d/50", correct)
+		}
+		if prev != nil {
+			for i := range prev {
+				if prev[i] != p.Scores[i] {
+					t.Fatal("two fits differ")
+				}
+			}
+		}
+		prev = p.Scores
+	}
+	bad := &datasets.Dataset{Name: "3c", X: X, Y: make([]float64, 50), Classes: []string{"a", "b", "c"}}
+	if _, err := meth.Fit(context.Background(), bad, nil); err == nil {
+		t.Error("no error on a 3-class dataset")
+	}
+}
+
+func ExampleSVM_FitBinary() {
+	X := matrix.NewDense(4, 1, []float64{-2, -1, 1, 2})
+	s := &SVM{C: 10, Bias: true, Tol: 1e-8, MaxIter: 1000}
+	m, _ := s.FitBinary(context.Background(), X, []float64{-1, -1, 1, 1}, nil)
+	f := m.Decision(matrix.NewDense(1, 1, []float64{0.5}))
+	fmt.Printf("w=%.3f f(0.5)=%.3f\n", m.W[0], f[0])
+	// Output: w=1.000 f(0.5)=0.500
+}
