@@ -9,6 +9,7 @@ import (
 	_ "github.com/repro-ml/repro/datasets/libsvm"
 	_ "github.com/repro-ml/repro/datasets/linqs"
 	_ "github.com/repro-ml/repro/datasets/uci"
+	_ "github.com/repro-ml/repro/methods/linear"
 	_ "github.com/repro-ml/repro/methods/med"
 	_ "github.com/repro-ml/repro/methods/metric"
 	_ "github.com/repro-ml/repro/methods/svm"

@@ -1,0 +1,20 @@
+// Package linear provides repro's linear model plugins and the losses they
+// minimize:
+//
+//   - logreg-l2: L2-regularized logistic regression in liblinear's
+//     convention, min ½‖w‖² + C Σ log(1+exp(−yᵢ(wᵀxᵢ+b))) with an
+//     unpenalized intercept b, solved by L-BFGS (methods/optim); multi-class
+//     one-vs-rest (as liblinear) or multinomial (softmax).
+//   - logreg-l1: L1-regularized logistic regression, min ‖w‖₁ + C Σ
+//     log(1+exp(−yᵢ(wᵀxᵢ+b))), solved by newGLMNET (Yuan, Ho and Lin 2012;
+//     liblinear -s 6): coordinate descent on a quadratic model of the loss
+//     with an Armijo line search, over a column-major copy of the features.
+//   - ridge: ridge least squares for regression, min ‖y − Xw − b‖² + λ‖w‖²,
+//     by Cholesky of XᵀX+λI or of the kernel form XXᵀ+λI on dense features,
+//     and by conjugate gradients on the normal equations on sparse ones.
+//
+// Every solver works on *matrix.Dense and *matrix.CSR through the
+// matrix.Matrix interface and never densifies sparse data. The losses are
+// exported (LogisticLoss, SoftmaxLoss) so that other plugins can add their
+// own penalties, e.g. a feature-network quadratic wᵀMw.
+package linear

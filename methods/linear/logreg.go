@@ -1,0 +1,210 @@
+package linear
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/optim"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+func init() {
+	methods.Register("logreg-l2", &methods.Plugin{
+		Doc:   "L2-regularized logistic regression, ½‖w‖² + C·Σ log-loss, unpenalized intercept (L-BFGS); one-vs-rest as liblinear -s 0, or multinomial",
+		Kinds: methods.Classification,
+		Params: []param.Decl{
+			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "weight of the summed log-loss against ½‖w‖² (liblinear's C)"},
+			{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept b"},
+			{Name: "multiclass", Type: param.Enum, Default: "ovr", Choices: []string{"ovr", "softmax"}, Doc: "ovr: one binary model per class, scores are decision values (liblinear); softmax: multinomial with penalty ½Σₖ‖wₖ‖²"},
+			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "L-BFGS iteration cap per binary (or multinomial) problem"},
+			{Name: "tol", Type: param.Float, Default: 1e-5, Min: param.Bound(0), Exclusive: true, Doc: "stop when ‖∇f‖∞ ≤ tol·max(1, |f|)"},
+		},
+		New: newLogRegL2,
+	})
+	methods.Register("logreg-l1", &methods.Plugin{
+		Doc:   "L1-regularized logistic regression, ‖w‖₁ + C·Σ log-loss, unpenalized intercept (newGLMNET as liblinear -s 6); one-vs-rest",
+		Kinds: methods.Classification,
+		Params: []param.Decl{
+			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "weight of the summed log-loss against ‖w‖₁ (liblinear's C)"},
+			{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept b"},
+			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "newGLMNET (outer Newton) iteration cap per binary problem"},
+			{Name: "tol", Type: param.Float, Default: 1e-4, Min: param.Bound(0), Exclusive: true, Doc: "stop when the minimum-norm subgradient's ∞-norm ≤ tol (the optimality conditions hold to tol)"},
+		},
+		New: newLogRegL1,
+	})
+}
+
+// logRegL2 is the logreg-l2 method: L2-regularized logistic regression.
+type logRegL2 struct {
+	C         float64
+	Intercept bool
+	Softmax   bool
+	MaxIter   int
+	Tol       float64
+}
+
+func newLogRegL2(p param.Values) (methods.Method, error) {
+	return &logRegL2{
+		C:         p.Float("C"),
+		Intercept: p.Bool("intercept"),
+		Softmax:   p.String("multiclass") == "softmax",
+		MaxIter:   p.Int("max_iter"),
+		Tol:       p.Float("tol"),
+	}, nil
+}
+
+func checkClassification(train *datasets.Dataset) error {
+	if !train.IsClassification() {
+		return errors.New("needs a classification dataset")
+	}
+	if len(train.Classes) < 2 {
+		return fmt.Errorf("needs at least 2 classes, dataset has %d", len(train.Classes))
+	}
+	if train.Rows() == 0 {
+		return errors.New("empty training set")
+	}
+	return nil
+}
+
+// Fit trains one binary model (two classes), K one-vs-rest models or one
+// multinomial model.
+func (m *logRegL2) Fit(ctx context.Context, train *datasets.Dataset, _ *methods.Env) (methods.Model, error) {
+	if err := checkClassification(train); err != nil {
+		return nil, fmt.Errorf("logreg-l2: %w", err)
+	}
+	var (
+		model *classifier
+		err   error
+	)
+	if m.Softmax {
+		model, err = m.fitSoftmax(ctx, train)
+	} else {
+		model, err = fitOVR(train.X, train.Y, len(train.Classes), func(X matrix.Matrix, y []float64) ([]float64, float64, methods.Info, error) {
+			return m.fitBinary(ctx, X, y)
+		})
+	}
+	if err != nil {
+		return nil, fmt.Errorf("logreg-l2: %w", err)
+	}
+	return model, nil
+}
+
+func (m *logRegL2) settings() optim.Settings {
+	return optim.Settings{MaxIter: m.MaxIter, GradTol: m.Tol}
+}
+
+// fitBinary minimizes ½‖w‖² + C·LogisticLoss over θ = (w, b).
+func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y []float64) ([]float64, float64, methods.Info, error) {
+	_, d := X.Dims()
+	f := func(theta, grad []float64) float64 {
+		w := theta[:d]
+		if grad == nil {
+			grad = make([]float64, d+1)
+		}
+		v := m.C * LogisticLoss(X, y, w, theta[d], grad)
+		for j, wj := range w {
+			grad[j] = m.C*grad[j] + wj
+			v += 0.5 * wj * wj
+		}
+		grad[d] *= m.C
+		if !m.Intercept {
+			grad[d] = 0
+		}
+		return v
+	}
+	res, err := optim.Minimize(ctx, f, make([]float64, d+1), m.settings())
+	if err != nil {
+		return nil, 0, methods.Info{}, err
+	}
+	return res.X[:d:d], res.X[d], methods.Info{Iterations: res.Iterations, Converged: res.Converged, Objective: res.F}, nil
+}
+
+// fitSoftmax minimizes ½Σₖ‖wₖ‖² + C·SoftmaxLoss over the classes present
+// in train.
+func (m *logRegL2) fitSoftmax(ctx context.Context, train *datasets.Dataset) (*classifier, error) {
+	K := len(train.Classes)
+	_, d := train.X.Dims()
+	model := &classifier{d: d, K: K, kind: softmaxScores, W: make([][]float64, K), B: make([]float64, K), present: make([]bool, K)}
+	var idx []int // present class → class index
+	local := make([]int, K)
+	for _, y := range train.Y {
+		model.present[int(y)] = true
+	}
+	for k, p := range model.present {
+		if p {
+			local[k] = len(idx)
+			idx = append(idx, k)
+		}
+	}
+	if len(idx) == 1 {
+		model.W[idx[0]] = make([]float64, d)
+		model.info.Converged = true
+		return model, nil
+	}
+	y := make([]int, len(train.Y))
+	for i, v := range train.Y {
+		y[i] = local[int(v)]
+	}
+	Kp := len(idx)
+	f := func(theta, grad []float64) float64 {
+		if grad == nil {
+			grad = make([]float64, len(theta))
+		}
+		W := theta[:Kp*d]
+		v := m.C * SoftmaxLoss(train.X, y, W, theta[Kp*d:], grad)
+		for j, wj := range W {
+			grad[j] = m.C*grad[j] + wj
+			v += 0.5 * wj * wj
+		}
+		for k := Kp * d; k < len(grad); k++ {
+			grad[k] *= m.C
+			if !m.Intercept {
+				grad[k] = 0
+			}
+		}
+		return v
+	}
+	res, err := optim.Minimize(ctx, f, make([]float64, Kp*(d+1)), m.settings())
+	if err != nil {
+		return nil, err
+	}
+	for c, k := range idx {
+		model.W[k] = res.X[c*d : (c+1)*d : (c+1)*d]
+		model.B[k] = res.X[Kp*d+c]
+	}
+	model.info = methods.Info{Iterations: res.Iterations, Converged: res.Converged, Objective: res.F}
+	return model, nil
+}
+
+// logRegL1 is the logreg-l1 method: L1-regularized logistic regression.
+type logRegL1 struct {
+	s l1Settings
+}
+
+func newLogRegL1(p param.Values) (methods.Method, error) {
+	return &logRegL1{s: l1Settings{
+		C:         p.Float("C"),
+		Intercept: p.Bool("intercept"),
+		MaxIter:   p.Int("max_iter"),
+		Tol:       p.Float("tol"),
+	}}, nil
+}
+
+// Fit trains one binary model (two classes) or K one-vs-rest models.
+func (m *logRegL1) Fit(ctx context.Context, train *datasets.Dataset, _ *methods.Env) (methods.Model, error) {
+	if err := checkClassification(train); err != nil {
+		return nil, fmt.Errorf("logreg-l1: %w", err)
+	}
+	cols := newColMajor(train.X)
+	model, err := fitOVR(train.X, train.Y, len(train.Classes), func(X matrix.Matrix, y []float64) ([]float64, float64, methods.Info, error) {
+		return fitL1(ctx, X, cols, y, m.s)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("logreg-l1: %w", err)
+	}
+	return model, nil
+}

@@ -1,0 +1,118 @@
+package linear
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/repro-ml/repro/datasets/matrix"
+)
+
+// log1pexp returns log(1+exp(t)) without overflow.
+func log1pexp(t float64) float64 {
+	if t > 0 {
+		return t + math.Log1p(math.Exp(-t))
+	}
+	return math.Log1p(math.Exp(t))
+}
+
+// sigmoid returns 1/(1+exp(−t)) without overflow.
+func sigmoid(t float64) float64 {
+	if t >= 0 {
+		return 1 / (1 + math.Exp(-t))
+	}
+	e := math.Exp(t)
+	return e / (1 + e)
+}
+
+// LogisticLoss returns the logistic loss Σᵢ log(1+exp(−yᵢ(wᵀxᵢ+b))) of the
+// rows xᵢ of X with labels yᵢ ∈ {−1,+1}. If grad is not nil it must have
+// length d+1 (d = columns of X); LogisticLoss then writes the gradient with
+// respect to w into grad[:d] and the derivative with respect to b into
+// grad[d]. It makes two passes over X (MulVec and MulTransVec), so it costs
+// O(nnz) on sparse data.
+//
+// A regularized objective is C·LogisticLoss plus its penalty; logreg-l2
+// minimizes ½‖w‖² + C·LogisticLoss.
+func LogisticLoss(X matrix.Matrix, y, w []float64, b float64, grad []float64) float64 {
+	n, d := X.Dims()
+	if len(y) != n || len(w) != d || (grad != nil && len(grad) != d+1) {
+		panic(fmt.Sprintf("linear: LogisticLoss: X is %d×%d, len(y)=%d, len(w)=%d, len(grad)=%d (want nil or d+1)", n, d, len(y), len(w), len(grad)))
+	}
+	z := make([]float64, n)
+	X.MulVec(z, w)
+	loss := 0.0
+	for i, zi := range z {
+		m := y[i] * (zi + b)
+		loss += log1pexp(-m)
+		// ∂/∂zᵢ log(1+exp(−yᵢzᵢ)) = −yᵢ σ(−yᵢzᵢ).
+		z[i] = -y[i] * sigmoid(-m)
+	}
+	if grad != nil {
+		X.MulTransVec(grad[:d], z)
+		s := 0.0
+		for _, r := range z {
+			s += r
+		}
+		grad[d] = s
+	}
+	return loss
+}
+
+// SoftmaxLoss returns the multinomial logistic loss
+// Σᵢ [log Σₖ exp(W_kᵀxᵢ+b_k) − (W_{yᵢ}ᵀxᵢ+b_{yᵢ})] of the rows of X with
+// class indices yᵢ ∈ [0, K). W holds K weight vectors of length d row-major
+// (class k's weights are W[k*d:(k+1)*d]) and b the K intercepts. If grad is
+// not nil it must have length K*d+K: SoftmaxLoss writes the gradient with
+// respect to W into grad[:K*d] (same layout) and with respect to b into
+// grad[K*d:]. It makes 2K passes over X.
+func SoftmaxLoss(X matrix.Matrix, y []int, W, b, grad []float64) float64 {
+	n, d := X.Dims()
+	K := len(b)
+	if len(y) != n || len(W) != K*d || (grad != nil && len(grad) != K*d+K) {
+		panic(fmt.Sprintf("linear: SoftmaxLoss: X is %d×%d, K=%d, len(y)=%d, len(W)=%d, len(grad)=%d (want nil or K*d+K)", n, d, K, len(y), len(W), len(grad)))
+	}
+	// z[k] holds the scores of class k for every row, then the residuals
+	// p_ik − 1[yᵢ=k].
+	z := make([][]float64, K)
+	for k := range z {
+		z[k] = make([]float64, n)
+		X.MulVec(z[k], W[k*d:(k+1)*d])
+		for i := range z[k] {
+			z[k][i] += b[k]
+		}
+	}
+	loss := 0.0
+	for i := 0; i < n; i++ {
+		mx := math.Inf(-1)
+		for k := 0; k < K; k++ {
+			mx = math.Max(mx, z[k][i])
+		}
+		s := 0.0
+		for k := 0; k < K; k++ {
+			s += math.Exp(z[k][i] - mx)
+		}
+		lse := mx + math.Log(s)
+		if y[i] < 0 || y[i] >= K {
+			panic(fmt.Sprintf("linear: SoftmaxLoss: label %d of row %d out of range [0,%d)", y[i], i, K))
+		}
+		loss += lse - z[y[i]][i]
+		for k := 0; k < K; k++ {
+			p := math.Exp(z[k][i] - lse)
+			if k == y[i] {
+				p--
+			}
+			z[k][i] = p
+		}
+	}
+	if grad != nil {
+		for k := 0; k < K; k++ {
+			X.MulTransVec(grad[k*d:(k+1)*d], z[k])
+			s := 0.0
+			for _, r := range z[k] {
+				s += r
+			}
+			grad[K*d+k] = s
+		}
+	}
+	return loss
+}

@@ -1,0 +1,117 @@
+package linear
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/repro-ml/repro/datasets/matrix"
+)
+
+// fdCheck compares grad with central finite differences of f at x.
+func fdCheck(t *testing.T, name string, f func(x []float64) float64, x, grad []float64) {
+	t.Helper()
+	const h = 1e-6
+	for j := range x {
+		old := x[j]
+		x[j] = old + h
+		fp := f(x)
+		x[j] = old - h
+		fm := f(x)
+		x[j] = old
+		fd := (fp - fm) / (2 * h)
+		if math.Abs(fd-grad[j]) > 1e-5*math.Max(1, math.Abs(fd)) {
+			t.Errorf("%s: ∂/∂x[%d] = %.9g, finite difference %.9g", name, j, grad[j], fd)
+		}
+	}
+}
+
+func TestLogisticLossGradient(t *testing.T) {
+	data := synthClass(3, 40, 6, 2, 1, 0.3)
+	y := pm(data.Y)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		name string
+		X    matrix.Matrix
+	}{{"dense", data.X}, {"csr", matrix.ToCSR(data.X)}} {
+		_, d := tc.X.Dims()
+		theta := make([]float64, d+1)
+		for j := range theta {
+			theta[j] = rng.NormFloat64()
+		}
+		grad := make([]float64, d+1)
+		LogisticLoss(tc.X, y, theta[:d], theta[d], grad)
+		fdCheck(t, tc.name, func(x []float64) float64 { return LogisticLoss(tc.X, y, x[:d], x[d], nil) }, theta, grad)
+	}
+}
+
+func TestSoftmaxLossGradient(t *testing.T) {
+	data := synthClass(4, 45, 5, 3, 1, 0.3)
+	y := data.Labels()
+	rng := rand.New(rand.NewPCG(1, 3))
+	const K = 3
+	for _, tc := range []struct {
+		name string
+		X    matrix.Matrix
+	}{{"dense", data.X}, {"csr", matrix.ToCSR(data.X)}} {
+		_, d := tc.X.Dims()
+		theta := make([]float64, K*d+K)
+		for j := range theta {
+			theta[j] = rng.NormFloat64()
+		}
+		grad := make([]float64, len(theta))
+		SoftmaxLoss(tc.X, y, theta[:K*d], theta[K*d:], grad)
+		fdCheck(t, tc.name, func(x []float64) float64 { return SoftmaxLoss(tc.X, y, x[:K*d], x[K*d:], nil) }, theta, grad)
+	}
+}
+
+// TestLossesAgree checks the two-class softmax loss against the binary
+// logistic loss of the difference of the class weights, and extreme
+// margins against their asymptotes.
+func TestLossesAgree(t *testing.T) {
+	data := synthClass(5, 30, 4, 2, 1, 0)
+	d := 4
+	w0 := []float64{0.3, -0.2, 0.1, 0.5}
+	w1 := []float64{-0.1, 0.4, 0.2, -0.3}
+	b := []float64{0.2, -0.4}
+	soft := SoftmaxLoss(data.X, data.Labels(), append(append([]float64{}, w0...), w1...), b, nil)
+	diff := make([]float64, d)
+	for j := range diff {
+		diff[j] = w1[j] - w0[j]
+	}
+	bin := LogisticLoss(data.X, pm(data.Y), diff, b[1]-b[0], nil)
+	if math.Abs(soft-bin) > 1e-10*bin {
+		t.Errorf("softmax loss %v, logistic loss %v", soft, bin)
+	}
+	// One row, huge margins: no overflow.
+	X := matrix.NewDense(1, 1, []float64{1})
+	for _, tc := range []struct{ w, y, want float64 }{
+		{1000, 1, 0}, {-1000, 1, 1000}, {1000, -1, 1000}, {0, 1, math.Ln2},
+	} {
+		if got := LogisticLoss(X, []float64{tc.y}, []float64{tc.w}, 0, nil); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("LogisticLoss(w=%v, y=%v) = %v, want %v", tc.w, tc.y, got, tc.want)
+		}
+	}
+}
+
+func ExampleLogisticLoss() {
+	// Two examples, one feature: at w = 0, b = 0 each costs log 2 and the
+	// gradient is −½Σ yᵢxᵢ (and −½Σ yᵢ for b).
+	X := matrix.NewDense(2, 1, []float64{1, 3})
+	y := []float64{1, -1}
+	grad := make([]float64, 2)
+	loss := LogisticLoss(X, y, []float64{0}, 0, grad)
+	fmt.Printf("loss %.4f = 2 log 2, gradient %v\n", loss, grad)
+	// Output: loss 1.3863 = 2 log 2, gradient [1 0]
+}
+
+func ExampleSoftmaxLoss() {
+	// Three classes, all scores zero: each example costs log 3.
+	X := matrix.NewDense(2, 1, []float64{1, 2})
+	W := make([]float64, 3) // K×d = 3×1
+	b := make([]float64, 3)
+	loss := SoftmaxLoss(X, []int{0, 2}, W, b, nil)
+	fmt.Printf("%.4f %.4f\n", loss, 2*math.Log(3))
+	// Output: 2.1972 2.1972
+}

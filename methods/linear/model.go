@@ -1,0 +1,157 @@
+package linear
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/methods"
+)
+
+// scoreKind says how a classifier's decision functions become scores.
+type scoreKind int
+
+const (
+	// binaryScores: one decision function f for class 1; scores (−f, f).
+	binaryScores scoreKind = iota
+	// ovrScores: one decision function per class, one-vs-rest.
+	ovrScores
+	// softmaxScores: one linear logit per class; classes absent from the
+	// training set score below every present class.
+	softmaxScores
+)
+
+// classifier is a fitted linear classifier: decision functions
+// fₖ(x) = W[k]ᵀx + B[k].
+type classifier struct {
+	d       int
+	K       int // number of classes
+	kind    scoreKind
+	W       [][]float64
+	B       []float64
+	present []bool // softmaxScores: classes seen in training
+	info    methods.Info
+}
+
+// Info reports the fit's total iterations, whether every sub-problem
+// converged, and the sum of the sub-problems' objective values.
+func (m *classifier) Info() methods.Info { return m.info }
+
+// Predict returns n×K scores: decision values (OneVsRest) for the binary
+// and one-vs-rest models, linear logits for the multinomial one.
+func (m *classifier) Predict(X matrix.Matrix) *methods.Prediction {
+	n, d := X.Dims()
+	if d != m.d {
+		panic(fmt.Sprintf("linear: Predict: %d columns, model has %d", d, m.d))
+	}
+	p := &methods.Prediction{K: m.K, Scores: make([]float64, n*m.K), OneVsRest: m.kind != softmaxScores}
+	z := make([]float64, n)
+	switch m.kind {
+	case binaryScores:
+		X.MulVec(z, m.W[0])
+		for i, v := range z {
+			f := v + m.B[0]
+			p.Scores[2*i], p.Scores[2*i+1] = -f, f
+		}
+	default:
+		for k := range m.W {
+			if m.W[k] == nil {
+				continue
+			}
+			X.MulVec(z, m.W[k])
+			for i, v := range z {
+				p.Scores[i*m.K+k] = v + m.B[k]
+			}
+		}
+		if m.kind == softmaxScores {
+			for i := 0; i < n; i++ {
+				row := p.Scores[i*m.K : (i+1)*m.K]
+				lo := math.Inf(1)
+				for k, v := range row {
+					if m.present[k] {
+						lo = math.Min(lo, v)
+					}
+				}
+				for k := range row {
+					if !m.present[k] {
+						row[k] = lo - 1
+					}
+				}
+			}
+		}
+	}
+	return p
+}
+
+// signs returns the ±1 targets of the one-vs-rest task for class c.
+func signs(y []float64, c int) []float64 {
+	out := make([]float64, len(y))
+	for i, v := range y {
+		out[i] = -1
+		if int(v) == c {
+			out[i] = 1
+		}
+	}
+	return out
+}
+
+// oneSided reports whether all targets are +1 (or all −1), returning the
+// constant decision value a model should then output.
+func oneSided(y []float64) (bool, float64) {
+	pos, neg := 0, 0
+	for _, v := range y {
+		if v > 0 {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	switch {
+	case neg == 0:
+		return true, 1
+	case pos == 0:
+		return true, -1
+	}
+	return false, 0
+}
+
+// binaryFit fits one binary problem with ±1 targets, returning w, b and how
+// the fit went.
+type binaryFit func(X matrix.Matrix, y []float64) (w []float64, b float64, info methods.Info, err error)
+
+// fitOVR fits a binary model (K = 2) or K one-vs-rest models with fit. A
+// task whose targets are all of one sign (a class absent from the training
+// sample, or the only class present) gets the constant model w = 0, b = ±1.
+func fitOVR(X matrix.Matrix, y []float64, K int, fit binaryFit) (*classifier, error) {
+	_, d := X.Dims()
+	m := &classifier{d: d, K: K, kind: ovrScores, info: methods.Info{Converged: true}}
+	tasks := K
+	if K == 2 {
+		m.kind, tasks = binaryScores, 1
+	}
+	for t := 0; t < tasks; t++ {
+		c := t
+		if K == 2 {
+			c = 1
+		}
+		yt := signs(y, c)
+		if one, b := oneSided(yt); one {
+			m.W = append(m.W, make([]float64, d))
+			m.B = append(m.B, b)
+			continue
+		}
+		w, b, info, err := fit(X, yt)
+		if err != nil {
+			if K == 2 {
+				return nil, err
+			}
+			return nil, fmt.Errorf("class %d vs rest: %w", c, err)
+		}
+		m.W = append(m.W, w)
+		m.B = append(m.B, b)
+		m.info.Iterations += info.Iterations
+		m.info.Converged = m.info.Converged && info.Converged
+		m.info.Objective += info.Objective
+	}
+	return m, nil
+}
