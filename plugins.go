@@ -6,8 +6,10 @@ package main
 import (
 	_ "github.com/repro-ml/repro/datasets/csv"
 	_ "github.com/repro-ml/repro/datasets/embedded"
+	_ "github.com/repro-ml/repro/datasets/graph"
 	_ "github.com/repro-ml/repro/datasets/libsvm"
 	_ "github.com/repro-ml/repro/datasets/linqs"
+	_ "github.com/repro-ml/repro/datasets/text"
 	_ "github.com/repro-ml/repro/datasets/uci"
 	_ "github.com/repro-ml/repro/methods/linear"
 	_ "github.com/repro-ml/repro/methods/med"

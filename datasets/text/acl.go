@@ -1,0 +1,187 @@
+package text
+
+import (
+	"bufio"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+const aclSource = "Blitzer et al.'s Multi-Domain Sentiment Dataset, processed_acl.tar.gz (https://www.cs.jhu.edu/~mdredze/datasets/sentiment/)"
+
+func init() {
+	datasets.Register("processed-acl", &datasets.Loader{
+		Doc: "Blitzer's multi-domain Amazon reviews, processed_acl format (token:count … #label#:positive); labels negative/positive",
+		Params: append([]param.Decl{
+			{Name: "domain", Type: param.Enum, Choices: []string{"books", "dvd", "electronics", "kitchen"},
+				Doc: "product domain"},
+			{Name: "dir", Type: param.String, Default: "amazon/processed_acl",
+				Doc: "directory with <domain>/{positive,negative}.review(.gz), relative to the data dir"},
+			{Name: "unlabeled", Type: param.Bool, Default: true,
+				Doc: "if <domain>/unlabeled.review(.gz) exists, count its reviews in min_df/min_count (they are not rows)"},
+		}, PipelineParams("none", 1, 2)...),
+		Load: loadACL,
+	})
+}
+
+// aclFile opens dir/name or dir/name.gz, whichever exists.
+func aclFile(env datasets.Env, dir, name string) (io.ReadCloser, string, error) {
+	rel := filepath.Join(dir, name)
+	p, err := env.Path(rel+".gz", aclSource)
+	gz := err == nil
+	if err != nil {
+		var miss *datasets.MissingFileError
+		if !errors.As(err, &miss) {
+			return nil, "", err
+		}
+		if p, err = env.Path(rel, aclSource); err != nil {
+			return nil, "", err
+		}
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, "", err
+	}
+	if !gz {
+		return f, p, nil
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		f.Close()
+		return nil, "", fmt.Errorf("%s: %w", p, err)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{zr, f}, p, nil
+}
+
+// ParseACLLine parses one review of the processed_acl format:
+// space-separated "term:count" pairs and a "#label#:<label>" pair. The term
+// is everything before the last colon. label is "" if the line has none.
+func ParseACLLine(line string) (terms []string, counts []float64, label string, err error) {
+	for _, f := range strings.Fields(line) {
+		i := strings.LastIndexByte(f, ':')
+		if i <= 0 {
+			return nil, nil, "", fmt.Errorf("field %q: want term:count", f)
+		}
+		term, v := f[:i], f[i+1:]
+		if term == "#label#" {
+			label = v
+			continue
+		}
+		c, err := strconv.ParseFloat(v, 64)
+		if err != nil || c < 0 {
+			return nil, nil, "", fmt.Errorf("field %q: count is not a non-negative number", f)
+		}
+		terms = append(terms, term)
+		counts = append(counts, c)
+	}
+	return terms, counts, label, nil
+}
+
+func loadACL(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
+	domain := p.String("domain")
+	dir := filepath.Join(p.String("dir"), domain)
+	opt, err := OptionsFrom(p)
+	if err != nil {
+		return nil, fmt.Errorf("processed-acl %s: %w", domain, err)
+	}
+	ngrams := opt.NGrams
+	stop := opt.StopWords
+	// keepTerm applies n-gram length and stop words to Blitzer's terms,
+	// which are words and bigrams already joined by "_": a term is dropped
+	// if it has more than ngrams words or any word is a stop word.
+	keepTerm := func(t string) bool {
+		if splitNGram(t) > ngrams {
+			return false
+		}
+		if stop != nil {
+			for _, w := range strings.Split(t, "_") {
+				if stop[w] {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	vec := NewVectorizer(opt)
+	d := &datasets.Dataset{Name: "processed-acl-" + domain, Classes: []string{"negative", "positive"}}
+	var unlabeled int
+	for _, part := range []string{"negative", "positive", "unlabeled"} {
+		if part == "unlabeled" && !p.Bool("unlabeled") {
+			continue
+		}
+		rc, path, err := aclFile(env, dir, part+".review")
+		if err != nil {
+			var miss *datasets.MissingFileError
+			if part == "unlabeled" && errors.As(err, &miss) {
+				continue
+			}
+			return nil, fmt.Errorf("processed-acl %s: %w", domain, err)
+		}
+		err = func() error {
+			defer rc.Close()
+			sc := bufio.NewScanner(rc)
+			sc.Buffer(make([]byte, 1<<20), 64<<20)
+			for n := 1; sc.Scan(); n++ {
+				if n%256 == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
+				line := sc.Text()
+				if strings.TrimSpace(line) == "" {
+					continue
+				}
+				terms, counts, label, err := ParseACLLine(line)
+				if err != nil {
+					return fmt.Errorf("line %d: %w", n, err)
+				}
+				kt, kc := terms[:0], counts[:0]
+				for i, t := range terms {
+					if keepTerm(t) {
+						kt, kc = append(kt, t), append(kc, counts[i])
+					}
+				}
+				if part == "unlabeled" {
+					vec.AddReference(kt, kc)
+					unlabeled++
+					continue
+				}
+				if label != part {
+					return fmt.Errorf("line %d: label %q in the %s file", n, label, part)
+				}
+				vec.AddCounts(kt, kc)
+				y := 0.0
+				if part == "positive" {
+					y = 1
+				}
+				d.Y = append(d.Y, y)
+			}
+			return sc.Err()
+		}()
+		if err != nil {
+			return nil, fmt.Errorf("processed-acl %s: %s: %w", domain, path, err)
+		}
+	}
+	x, vocab, err := vec.Build()
+	if err != nil {
+		return nil, fmt.Errorf("processed-acl %s: %w", domain, err)
+	}
+	d.X, d.Features = x, vocab
+	counts := d.ClassCounts()
+	d.Stats = map[string]float64{"reviews": float64(len(d.Y)), "reviews.unlabeled": float64(unlabeled), "vocabulary": float64(len(vocab))}
+	d.Notes = []string{
+		fmt.Sprintf("Blitzer processed_acl %s: %d negative + %d positive labelled reviews, %d unlabelled reviews counted in the vocabulary", domain, counts[0], counts[1], unlabeled),
+		"terms are Blitzer's own tokens (unigrams and bigrams joined by _, not re-tokenized); " + describe(p) + fmt.Sprintf(": %d terms", len(vocab)),
+	}
+	return d, d.Validate()
+}
