@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"sort"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -51,9 +52,11 @@ func (f *figure) render() ([]byte, error) {
 	p.Y.Label.Text = f.ylabel
 	p.Legend.Top = true
 	p.Legend.Left = true
+	p.Y.Tick.Marker = niceTicks{}
+	p.X.Tick.Marker = niceTicks{}
 	if f.logx {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = logTicks{}
 	}
 	p.Add(plotter.NewGrid())
 	any := false
@@ -278,4 +281,64 @@ func (m *model) sweepFigure(d *dataSet, metricName string) *figure {
 		}
 	}
 	return f
+}
+
+// niceTicks labels about six round values (steps of 1, 2 or 5 times a
+// power of ten) with unlabelled minor ticks between them; gonum's default
+// labels only three, which is too coarse to read a curve off.
+type niceTicks struct{}
+
+func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) || math.IsInf(hi-lo, 0) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	raw := (hi - lo) / 6
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	prec := max(0, -int(math.Floor(math.Log10(step))))
+	var ticks []plot.Tick
+	minor := step / 2
+	for v := math.Ceil(lo/minor) * minor; v <= hi+minor*1e-9; v += minor {
+		v = math.Round(v/minor) * minor
+		t := plot.Tick{Value: v}
+		if r := v / step; math.Abs(r-math.Round(r)) < 1e-9 {
+			t.Label = strconv.FormatFloat(v, 'f', prec, 64)
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// logTicks labels 1, 2 and 5 times each power of ten on a log axis (so a
+// curve over sizes 20 … 800 shows 20, 50, 100, 200, 500), with unlabelled
+// ticks at the other integer multiples.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if !(lo > 0) || !(hi > lo) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	var ticks []plot.Tick
+	decades := math.Log10(hi / lo)
+	for e := math.Floor(math.Log10(lo)); math.Pow(10, e) <= hi; e++ {
+		base := math.Pow(10, e)
+		for m := 1.0; m < 10; m++ {
+			v := base * m
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || (decades < 4 && (m == 2 || m == 5)) {
+				t.Label = strconv.FormatFloat(v, 'g', 4, 64)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
 }
