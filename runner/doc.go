@@ -1,6 +1,7 @@
 // Package runner turns a YAML experiment into trials and runs them.
 //
-// Load parses and validates a spec (spec.go, validate.go); Plan expands it
+// Load parses and validates a spec (spec.go, load.go, decode.go, validate.go,
+// override.go for --set; Marshal in marshal.go writes it back); Plan expands it
 // into trials — dataset × method variant × training size × trial index —
 // each with a key hashed from its identity (plan.go); Run executes the trials
 // not already in the result store on a pool of workers and appends each result

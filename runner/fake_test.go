@@ -215,3 +215,49 @@ func (panicMethod) Fit(context.Context, *datasets.Dataset, *methods.Env) (method
 	m["boom"]++ // a nil-map write: a real runtime panic
 	return nil, nil
 }
+
+// More fixtures for the spec tests: a transform with a required param, a
+// method with list, enum, map and required string params, and a method
+// whose New panics.
+func init() {
+	datasets.RegisterTransform("fake-scale", &datasets.Transform{
+		Doc: "multiplies every feature by factor (test fixture)",
+		Params: []param.Decl{
+			{Name: "factor", Type: param.Float, Min: param.Bound(0), Exclusive: true, Doc: "the multiplier"},
+		},
+		Version: 1,
+		Apply: func(_ context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
+			r, c := d.X.Dims()
+			X := matrix.NewDense(r, c, nil)
+			f := p.Float("factor")
+			for i := 0; i < r; i++ {
+				d.X.Row(i, func(j int, v float64) { X.Set(i, j, f*v) })
+			}
+			out := *d
+			out.X = X
+			return &out, nil
+		},
+	})
+	methods.Register("fake-knobs", &methods.Plugin{
+		Doc:   "nearest centroid with many kinds of params (test fixture)",
+		Kinds: methods.Classification,
+		Params: []param.Decl{
+			{Name: "tag", Type: param.String, Doc: "a required string"},
+			{Name: "widths", Type: param.IntList, Default: []int{1}, Doc: "a list param"},
+			{Name: "mode", Type: param.Enum, Default: "a", Choices: []string{"a", "b"}, Doc: "an enum"},
+			{Name: "cols", Type: param.Map, Default: map[string]string{}, Doc: "a map"},
+			{Name: "rate", Type: param.Float, Default: 1, Min: param.Bound(0), Doc: "a float with an int default"},
+		},
+		New: func(p param.Values) (methods.Method, error) {
+			_ = p.String("tag")
+			_ = p.Ints("widths")
+			_ = p.Float("rate")
+			return &centroid{}, nil
+		},
+	})
+	methods.Register("fake-newpanic", &methods.Plugin{
+		Doc:   "panics in New (test fixture)",
+		Kinds: methods.Classification,
+		New:   func(param.Values) (methods.Method, error) { panic("fake-newpanic: New panics") },
+	})
+}

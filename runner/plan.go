@@ -47,6 +47,17 @@ func (t *Trial) Variant() param.Values {
 // the label, followed for a fixed-rule grid point by its varying params.
 func (t *Trial) Series() string { return SeriesName(t.Method.Label, t.Variant()) }
 
+// seedName names the trial's method for its method seed: the label, and
+// for a fixed-rule point every param value of the point. Unlike Series it
+// does not depend on which params vary, so adding a value to a grid keeps
+// the seeds (as it keeps the keys) of the existing points.
+func (t *Trial) seedName() string {
+	if t.Point < 0 {
+		return t.Method.Label
+	}
+	return SeriesName(t.Method.Label, t.Method.Grid[t.Point])
+}
+
 // SeriesName formats a method label and variant as reports show it:
 // "label (a=1 b=x)", or the label alone when variant is empty.
 func SeriesName(label string, variant param.Values) string {
@@ -66,15 +77,20 @@ type Plan struct {
 // NewPlan expands spec into trials.
 func NewPlan(spec *Spec) (*Plan, error) {
 	p := &Plan{Spec: spec}
+	seqs := make([]bool, len(spec.Methods))
+	for mi := range spec.Methods {
+		seq, err := isSequential(&spec.Methods[mi])
+		if err != nil {
+			return nil, err
+		}
+		seqs[mi] = seq
+	}
 	for di := range spec.Datasets {
 		ds := &spec.Datasets[di]
 		dkey := datasetIdentity(ds)
 		for mi := range spec.Methods {
 			m := &spec.Methods[mi]
-			seq, err := isSequential(m)
-			if err != nil {
-				return nil, err
-			}
+			seq := seqs[mi]
 			points := []int{-1}
 			if m.Select.Rule == "" || m.Select.Rule == "fixed" {
 				points = points[:0]
@@ -100,13 +116,20 @@ func NewPlan(spec *Spec) (*Plan, error) {
 	return p, nil
 }
 
-func isSequential(m *MethodSpec) (bool, error) {
+// isSequential builds the method at its first grid point to see whether it
+// is methods.Sequential. A plugin's New that panics is reported as an error.
+func isSequential(m *MethodSpec) (seq bool, err error) {
 	if len(m.Grid) == 0 {
 		return false, fmt.Errorf("method %q: empty grid", m.Label)
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			seq, err = false, fmt.Errorf("method %q: plugin %s panicked building its method: %v", m.Label, m.Name, p)
+		}
+	}()
 	meth, err := methods.New(m.Name, m.Grid[0])
 	if err != nil {
-		return false, err
+		return false, fmt.Errorf("method %q: %w", m.Label, err)
 	}
 	_, ok := meth.(methods.Sequential)
 	return ok, nil
@@ -118,9 +141,13 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 	for i, t := range ds.Transforms {
 		tr[i] = map[string]any{"name": t.Name, "params": canonical(t.Params)}
 	}
+	split := ds.Split
+	if split.Kind == "" {
+		split.Kind = "rest"
+	}
 	return map[string]any{
 		"id": ds.ID, "plugin": ds.Name, "params": canonical(ds.Params),
-		"transforms": tr, "split": ds.Split, "tasks": ds.Tasks,
+		"transforms": tr, "split": split, "tasks": ds.Tasks,
 	}
 }
 
@@ -146,12 +173,16 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 		}
 		grid = g
 	}
+	sel := m.Select
+	if sel.Rule == "" {
+		sel.Rule = "fixed"
+	}
 	metrics := append([]string(nil), spec.Metrics...)
 	sort.Strings(metrics)
 	id := map[string]any{
 		"seed":     spec.Seed,
 		"dataset":  dkey,
-		"method":   map[string]any{"plugin": m.Name, "label": m.Label, "grid": grid, "select": m.Select},
+		"method":   map[string]any{"plugin": m.Name, "label": m.Label, "grid": grid, "select": sel},
 		"size":     t.Size,
 		"trial":    t.Index,
 		"sampling": spec.Curve.Sampling,

@@ -274,7 +274,7 @@ func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *
 		Trial: t.Index, Variant: t.Variant(),
 	}
 	res.Seeds.Sample = Derive(spec.Seed, "sample", t.Dataset.ID, itoa(t.Index))
-	res.Seeds.Method = Derive(spec.Seed, "method", t.Dataset.ID, t.Series(), param.Format(t.Size), itoa(t.Index))
+	res.Seeds.Method = Derive(spec.Seed, "method", t.Dataset.ID, t.seedName(), param.Format(t.Size), itoa(t.Index))
 	defer func() {
 		if p := recover(); p != nil {
 			res.Metrics, res.Curve = nil, nil

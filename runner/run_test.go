@@ -104,9 +104,18 @@ func TestRunDeterministicAcrossWorkers(t *testing.T) {
 			t.Errorf("%s: accuracy %v not better than chance on separable blobs", r.Method, acc)
 		}
 	}
-	// 0.5 of the 180-row pool is 90 rows.
-	if last := a.Results[2]; last.Size != 90 {
-		t.Errorf("fraction 0.5 resolved to %d rows, want 90", last.Size)
+	// 0.5 of the 180-row pool is 90 rows. Results are in plan order.
+	n := 0
+	for i, tr := range a.Plan.Trials {
+		if tr.Size == 0.5 {
+			n++
+			if got := a.Results[i].Size; got != 90 {
+				t.Errorf("fraction 0.5 resolved to %d rows, want 90", got)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no trial of size 0.5 in the plan")
 	}
 }
 
@@ -333,5 +342,49 @@ func TestDeriveStable(t *testing.T) {
 	}
 	if Derive(1, "x") == Derive(2, "x") {
 		t.Error("Derive ignores the seed")
+	}
+}
+
+func TestRunGrownGridKeepsResultsAndSeeds(t *testing.T) {
+	// A one-value grid grown to two values keeps the trial keys of the old
+	// point; its stored results must then look exactly like a fresh run's:
+	// the same method seed (noise > 0 uses it) and the new variant label.
+	one := blobsSpec()
+	one.Methods = []MethodSpec{method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0}, []any{0.5})}
+	two := blobsSpec()
+	two.Methods = []MethodSpec{method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5}, []any{0.5})}
+	dir := t.TempDir()
+	runSpec(t, one, dir, 2, nil)
+	grown := runSpec(t, two, dir, 2, nil)
+	if grown.Skipped != 9 || grown.Ran != 9 {
+		t.Errorf("grown grid: skipped %d ran %d, want 9 and 9", grown.Skipped, grown.Ran)
+	}
+	fresh := runSpec(t, two, t.TempDir(), 2, nil)
+	if !reflect.DeepEqual(strip(grown.Results), strip(fresh.Results)) {
+		for i := range fresh.Results {
+			if a, b := strip(grown.Results)[i], strip(fresh.Results)[i]; !reflect.DeepEqual(a, b) {
+				t.Errorf("result %d differs:\nresumed %+v\nfresh   %+v", i, a, b)
+				break
+			}
+		}
+	}
+}
+
+func TestForPlanTypesChosenFromGrid(t *testing.T) {
+	// A cv result read back from JSON holds float64 values; ForPlan gives
+	// them the grid's types, so stored and fresh results compare equal.
+	spec := blobsSpec()
+	spec.Methods = []MethodSpec{method("fake-fail", "f", "cv", []string{"at"}, []any{-1, -2})}
+	plan, err := NewPlan(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Result{Key: plan.Trials[0].Key, Chosen: map[string]any{"at": float64(-2)}}
+	got := ForPlan(plan, []Result{r})
+	if len(got) != 1 || got[0].Chosen["at"] != -2 || got[0].Method != "f" || got[0].Dataset != "blobs" {
+		t.Errorf("ForPlan gave %+v", got)
+	}
+	if r.Chosen["at"] != float64(-2) {
+		t.Error("ForPlan modified its input")
 	}
 }

@@ -13,7 +13,9 @@ import (
 //
 //	Derive(seed, "sample", dataset, trial)           — split and training order
 //	Derive(sample, "cv")                             — cross-validation folds
-//	Derive(seed, "method", dataset, method, size, trial) — the method's randomness
+//	Derive(seed, "method", dataset, method, size, trial) — the method's randomness,
+//	                                                     where method is the label and, for a fixed-rule
+//	                                                     grid point, all its param values
 //
 // The sample seed does not involve the method, so every method sees the
 // same training sets and folds (paired comparisons), and does not involve

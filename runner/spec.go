@@ -100,8 +100,8 @@ type Select struct {
 
 // Curve is the training-size curve.
 type Curve struct {
-	// Sizes are training-set sizes: counts (≥ 1) or fractions of the
-	// training pool (< 1).
+	// Sizes are training-set sizes: counts (whole numbers > 1) or
+	// fractions in (0, 1] of the training pool (1 is the whole pool).
 	Sizes  []float64 `yaml:"sizes"`
 	Trials int       `yaml:"trials"`
 	// Sampling is random, stratified (class proportions kept) or balanced

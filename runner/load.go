@@ -1,0 +1,419 @@
+package runner
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/repro-ml/repro/runner/param"
+)
+
+// Load reads the spec at path, applies the --set overrides in sets (each
+// "key.path=value", the value parsed as YAML) and decodes and validates the
+// result. An invalid spec gives a *SpecError listing every problem found,
+// each as FILE:LINE:COL: field.path: what is wrong; what was expected.
+func Load(path string, sets []string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	return Parse(path, data, sets)
+}
+
+// Parse is Load for a spec already in memory; name is the file name used in
+// error messages and Spec.File.
+func Parse(name string, data []byte, sets []string) (spec *Spec, err error) {
+	defer func() {
+		// Load must never panic on any input; a panic here is a bug, but
+		// it is reported as an invalid spec rather than a crash.
+		if p := recover(); p != nil {
+			spec, err = nil, &SpecError{Errs: []FieldError{{File: name, Msg: fmt.Sprintf("internal error while reading the spec: %v; please report it", p)}}}
+		}
+	}()
+	d := &decoder{file: name, sets: map[*yaml.Node]string{}, setOrder: map[string]int{}}
+	root, fe := parseYAML(name, data)
+	if fe != nil {
+		return nil, &SpecError{Errs: []FieldError{*fe}}
+	}
+	for i, s := range sets {
+		d.setOrder[s] = i
+		if fe := d.applySet(root, s); fe != nil {
+			d.errs = append(d.errs, *fe)
+		}
+	}
+	if len(d.errs) > 0 {
+		return nil, d.err()
+	}
+	spec = d.spec(root)
+	if len(d.errs) > 0 {
+		return nil, d.err()
+	}
+	return spec, nil
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// parseYAML parses data as one YAML document and returns its root node.
+func parseYAML(name string, data []byte) (*yaml.Node, *FieldError) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &FieldError{File: name, Msg: "empty spec; want a mapping with name, datasets, methods, curve and metrics"}
+		}
+		fe := &FieldError{File: name, Msg: "invalid YAML: " + err.Error()}
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			fe.Line, _ = strconv.Atoi(m[1])
+			fe.Msg = "invalid YAML: " + strings.TrimPrefix(err.Error(), m[0])
+		}
+		return nil, fe
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &FieldError{File: name, Line: extra.Line, Column: extra.Column, Msg: "a second YAML document; want one experiment per file"}
+	} else if !errors.Is(err, io.EOF) {
+		fe := &FieldError{File: name, Msg: "invalid YAML: " + err.Error()}
+		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+			fe.Line, _ = strconv.Atoi(m[1])
+			fe.Msg = "invalid YAML: " + strings.TrimPrefix(err.Error(), m[0])
+		}
+		return nil, fe
+	}
+	root := &doc
+	if root.Kind == yaml.DocumentNode {
+		if len(root.Content) == 0 {
+			return nil, &FieldError{File: name, Msg: "empty spec; want a mapping with name, datasets, methods, curve and metrics"}
+		}
+		root = root.Content[0]
+	}
+	return root, nil
+}
+
+// nodeBudget bounds the work of decoding one spec, so that aliases that
+// refer to aliases cannot make it explode.
+const nodeBudget = 1 << 20
+
+// decoder decodes a yaml.Node tree into a Spec, collecting every error.
+type decoder struct {
+	file     string
+	errs     []FieldError
+	sets     map[*yaml.Node]string // nodes that came from a --set value, by argument
+	setOrder map[string]int
+	work     int
+	overrun  bool
+}
+
+func (d *decoder) err() error {
+	sortErrs(d.errs, d.setOrder)
+	return &SpecError{Errs: d.errs}
+}
+
+// errorf records an error about node n (nil: no position) at path.
+func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
+	fe := FieldError{File: d.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+	if n != nil {
+		if s, ok := d.sets[n]; ok {
+			fe.Set = s
+		} else {
+			fe.Line, fe.Column = n.Line, n.Column
+		}
+	}
+	d.errs = append(d.errs, fe)
+}
+
+// resolve follows aliases and counts work; it returns nil once the budget
+// is spent (after reporting it once).
+func (d *decoder) resolve(n *yaml.Node) *yaml.Node {
+	for i := 0; n != nil && n.Kind == yaml.AliasNode; i++ {
+		if i > 100 {
+			return nil
+		}
+		n = n.Alias
+	}
+	d.work++
+	if d.work > nodeBudget {
+		if !d.overrun {
+			d.overrun = true
+			d.errorf(nil, "", "the spec expands to more than %d YAML nodes (aliases); want a smaller spec", nodeBudget)
+		}
+		return nil
+	}
+	return n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
+}
+
+// kindName describes a node's kind for error messages.
+func kindName(n *yaml.Node) string {
+	if n == nil {
+		return "nothing"
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if isNull(n) {
+			return "null"
+		}
+		if n.ShortTag() == "!!str" {
+			return strconv.Quote(n.Value)
+		}
+		return n.Value
+	}
+	return "an alias"
+}
+
+// fields is a decoded YAML mapping: its values by key, with the key nodes
+// for positions.
+type fields struct {
+	node *yaml.Node
+	path string
+	vals map[string]*yaml.Node
+	keys map[string]*yaml.Node
+}
+
+// get returns the value under key, resolved, or nil if absent or null.
+func (f *fields) get(d *decoder, key string) *yaml.Node {
+	if f == nil {
+		return nil
+	}
+	v := d.resolve(f.vals[key])
+	if isNull(v) {
+		return nil
+	}
+	return v
+}
+
+// sub joins a field path and a key.
+func sub(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+
+// mapping decodes n as a mapping with the given known keys, reporting
+// unknown and duplicate keys. A null node is an empty mapping. It returns
+// nil (after reporting) if n is not a mapping.
+func (d *decoder) mapping(n *yaml.Node, path string, known []string) *fields {
+	n = d.resolve(n)
+	f := &fields{node: n, path: path, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
+	if isNull(n) {
+		return f
+	}
+	if n.Kind != yaml.MappingNode {
+		d.errorf(n, path, "got %s; want a mapping with keys %s", kindName(n), strings.Join(known, ", "))
+		return nil
+	}
+	d.collect(n, path, f, true, 0)
+	if known != nil {
+		names := make([]string, 0, len(f.keys))
+		for k := range f.keys {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if !contains(known, k) {
+				msg := "unknown field"
+				if s := param.Closest(k, known); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				d.errorf(f.keys[k], sub(path, k), "%s; want one of %s", msg, strings.Join(known, ", "))
+				delete(f.vals, k)
+			}
+		}
+	}
+	return f
+}
+
+// collect adds the pairs of mapping n to f. Explicit keys win over merged
+// ones (<<: *anchor); explicit duplicates are errors.
+func (d *decoder) collect(n *yaml.Node, path string, f *fields, explicit bool, depth int) {
+	if depth > 10 {
+		d.errorf(n, path, "merge keys nested too deeply; want at most 10 levels")
+		return
+	}
+	var merges []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			merges = append(merges, v)
+			continue
+		}
+		kr := d.resolve(k)
+		if kr == nil {
+			return
+		}
+		if kr.Kind != yaml.ScalarNode || isNull(kr) {
+			d.errorf(kr, path, "a key that is %s; want a name", kindName(kr))
+			continue
+		}
+		if prev, dup := f.keys[kr.Value]; dup {
+			if explicit {
+				d.errorf(kr, sub(path, kr.Value), "duplicate key; first given at line %d", prev.Line)
+			}
+			continue
+		}
+		f.keys[kr.Value], f.vals[kr.Value] = kr, v
+	}
+	for _, m := range merges {
+		m = d.resolve(m)
+		if m == nil {
+			return
+		}
+		switch m.Kind {
+		case yaml.MappingNode:
+			d.collect(m, path, f, false, depth+1)
+		case yaml.SequenceNode:
+			for _, e := range m.Content {
+				if e = d.resolve(e); e != nil && e.Kind == yaml.MappingNode {
+					d.collect(e, path, f, false, depth+1)
+				} else {
+					d.errorf(m, path, "merge (<<) of %s; want a mapping or a list of mappings", kindName(e))
+				}
+			}
+		default:
+			d.errorf(m, path, "merge (<<) of %s; want a mapping or a list of mappings", kindName(m))
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// sequence returns the resolved elements of list node n (nil for null). A
+// single scalar is an error.
+func (d *decoder) sequence(n *yaml.Node, path, want string) ([]*yaml.Node, bool) {
+	n = d.resolve(n)
+	if isNull(n) {
+		return nil, true
+	}
+	if n.Kind != yaml.SequenceNode {
+		d.errorf(n, path, "got %s; want a list of %s", kindName(n), want)
+		return nil, false
+	}
+	out := make([]*yaml.Node, 0, len(n.Content))
+	for _, e := range n.Content {
+		e = d.resolve(e)
+		if e == nil {
+			return nil, false
+		}
+		out = append(out, e)
+	}
+	return out, true
+}
+
+// scalar checks that n is a non-null scalar.
+func (d *decoder) scalar(n *yaml.Node, path, want string) bool {
+	if n == nil || n.Kind != yaml.ScalarNode || isNull(n) {
+		d.errorf(n, path, "got %s; want %s", kindName(n), want)
+		return false
+	}
+	return true
+}
+
+// str decodes a string field; any scalar is taken literally.
+func (d *decoder) str(n *yaml.Node, path string) (string, bool) {
+	if !d.scalar(n, path, "a string") {
+		return "", false
+	}
+	return n.Value, true
+}
+
+// float decodes a finite number.
+func (d *decoder) float(n *yaml.Node, path string) (float64, bool) {
+	if !d.scalar(n, path, "a number") {
+		return 0, false
+	}
+	var f float64
+	if t := n.ShortTag(); t != "!!int" && t != "!!float" || n.Decode(&f) != nil {
+		d.errorf(n, path, "got %s; want a number", kindName(n))
+		return 0, false
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		d.errorf(n, path, "%s is not finite; want a number", n.Value)
+		return 0, false
+	}
+	return f, true
+}
+
+// integer decodes an int in [lo, hi].
+func (d *decoder) integer(n *yaml.Node, path string, lo, hi int64) (int64, bool) {
+	if !d.scalar(n, path, "an integer") {
+		return 0, false
+	}
+	var i int64
+	if n.ShortTag() != "!!int" || n.Decode(&i) != nil {
+		var f float64
+		if n.ShortTag() == "!!float" && n.Decode(&f) == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			i = int64(f)
+		} else {
+			d.errorf(n, path, "got %s; want an integer", kindName(n))
+			return 0, false
+		}
+	}
+	if i < lo || i > hi {
+		d.errorf(n, path, "%d is out of range; want an integer in [%d, %d]", i, lo, hi)
+		return 0, false
+	}
+	return i, true
+}
+
+// boolean decodes true or false.
+func (d *decoder) boolean(n *yaml.Node, path string) (bool, bool) {
+	if !d.scalar(n, path, "true or false") {
+		return false, false
+	}
+	var b bool
+	if n.ShortTag() != "!!bool" || n.Decode(&b) != nil {
+		d.errorf(n, path, "got %s; want true or false", kindName(n))
+		return false, false
+	}
+	return b, true
+}
+
+// oneOf decodes a string that must be one of choices.
+func (d *decoder) oneOf(n *yaml.Node, path string, choices ...string) (string, bool) {
+	s, ok := d.str(n, path)
+	if !ok {
+		return "", false
+	}
+	if !contains(choices, s) {
+		msg := fmt.Sprintf("unknown value %q", s)
+		if c := param.Closest(s, choices); c != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		}
+		d.errorf(n, path, "%s; want one of %s", msg, strings.Join(choices, ", "))
+		return "", false
+	}
+	return s, true
+}
+
+// posOf returns the position of n.
+func posOf(n *yaml.Node) Pos {
+	if n == nil {
+		return Pos{}
+	}
+	return Pos{Line: n.Line, Column: n.Column}
+}
