@@ -521,6 +521,9 @@ func (x *executor) score(pred *methods.Prediction, test *datasets.Dataset, ovr b
 			return nil, err
 		}
 		out[name] = v
+		for part, pv := range metric.Details(name, pred, test) {
+			out[name+"/"+part] = pv
+		}
 	}
 	return out, nil
 }

@@ -313,6 +313,18 @@ func TestRunOneVsRest(t *testing.T) {
 		if be < 0 || be > 90 {
 			t.Errorf("binary_errors = %v out of plausible range", be)
 		}
+		// The per-task parts are stored beside the total and add up to it.
+		parts := 0.0
+		for _, c := range []string{"a", "b", "c"} {
+			v, ok := r.Metrics["binary_errors/"+c]
+			if !ok {
+				t.Fatalf("no binary_errors/%s in %v", c, r.Metrics)
+			}
+			parts += v
+		}
+		if parts != be {
+			t.Errorf("per-task errors sum to %v, total %v", parts, be)
+		}
 	}
 }
 
