@@ -58,7 +58,8 @@ func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 // Tol (absolute) or RTol (relative to Value) of Value — or, with neither,
 // equal to it at report.digits decimals — and within [Min, Max] when
 // given. A relation passes when Better's mean beats Than's by at least By
-// in the metric's direction (strictly, when By is 0). A series, size or
+// in the metric's direction (strictly, when By is 0), or, with Within, when
+// Better trails Than by at most Within (a parity claim). A series, size or
 // result that is missing is a failure with the reason as its measurement.
 func Check(spec *runner.Spec, results []runner.Result) *Checked {
 	return build(spec, results).check()
@@ -105,6 +106,9 @@ func (m *model) expected(e *runner.Expectation) string {
 		dir := "higher"
 		if mt, err := metric.Lookup(e.Metric); err == nil && !mt.HigherIsBetter {
 			dir = "lower"
+		}
+		if e.Within != nil {
+			return fmt.Sprintf("at par with %s (trails by ≤ %s)", e.Than, num(*e.Within))
 		}
 		if e.By == 0 {
 			return fmt.Sprintf("%s than %s", dir, e.Than)
@@ -225,9 +229,12 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 			tt := pairedTTest(a, b)
 			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs)", m.fmtNum(sts[0].Mean), m.fmtNum(sts[1].Mean),
 				signed(m, diff), fmtP(tt.P), tt.N)
-			if e.By == 0 {
+			switch {
+			case e.Within != nil:
+				r.Pass = diff >= -*e.Within
+			case e.By == 0:
 				r.Pass = diff > 0
-			} else {
+			default:
 				r.Pass = diff >= e.By
 			}
 		}

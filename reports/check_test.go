@@ -52,6 +52,10 @@ func TestCheck(t *testing.T) {
 		{"better by", runner.Expectation{Metric: "accuracy", Better: "a", Than: "b", By: 5.5}, true},
 		{"better by too much", runner.Expectation{Metric: "accuracy", Better: "a", Than: "b", By: 5.6}, false},
 		{"worse", runner.Expectation{Metric: "accuracy", Better: "b", Than: "a"}, false},
+		// Parity: b trails a by 5.5 points.
+		{"at par within", runner.Expectation{Metric: "accuracy", Better: "b", Than: "a", Within: fp(5.5)}, true},
+		{"at par too far", runner.Expectation{Metric: "accuracy", Better: "b", Than: "a", Within: fp(5.4)}, false},
+		{"at par when ahead", runner.Expectation{Metric: "accuracy", Better: "a", Than: "b", Within: fp(0)}, true},
 		// mse: lower is better, so b beats a.
 		{"lower is better", runner.Expectation{Metric: "mse", Better: "b", Than: "a", By: 5}, true},
 		{"lower is better, reversed", runner.Expectation{Metric: "mse", Better: "a", Than: "b"}, false},

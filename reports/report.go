@@ -282,6 +282,11 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 		m.writeMetricTable(w, d, mn, higher, known)
 		m.writeWTL(w, d, mn, higher, known)
 	}
+	var info *runner.DatasetInfo
+	if in, ok := infos[d.id]; ok {
+		info = &in
+	}
+	m.writeTasks(w, d, info)
 	m.writeChosen(w, d)
 	m.writeTimes(w, d)
 	return m.writeArtifacts(w, d, dir, files)

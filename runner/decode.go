@@ -25,7 +25,7 @@ var (
 	selectKeys    = []string{"rule", "folds", "metric"}
 	curveKeys     = []string{"sizes", "trials", "sampling"}
 	reportKeys    = []string{"logx", "x", "x_transform", "digits"}
-	expectKeys    = []string{"dataset", "metric", "sizes", "method", "value", "tol", "rtol", "min", "max", "better", "than", "by", "source", "note"}
+	expectKeys    = []string{"dataset", "metric", "sizes", "method", "value", "tol", "rtol", "min", "max", "better", "than", "by", "within", "source", "note"}
 )
 
 // The choices of the enumerated fields.
@@ -534,10 +534,11 @@ func (d *decoder) expectation(n *yaml.Node, path string) *Expectation {
 	if v := numField("by"); v != nil {
 		x.By = *v
 	}
+	x.Within = numField("within")
 	for _, k := range []struct {
 		key string
 		v   *float64
-	}{{"tol", x.Tol}, {"rtol", x.RTol}, {"by", func() *float64 {
+	}{{"tol", x.Tol}, {"rtol", x.RTol}, {"within", x.Within}, {"by", func() *float64 {
 		if f.get(d, "by") != nil {
 			return &x.By
 		}
@@ -574,8 +575,10 @@ func (d *decoder) expectation(n *yaml.Node, path string) *Expectation {
 		if x.Min != nil && x.Max != nil && *x.Min > *x.Max {
 			d.errorf(f.get(d, "min"), sub(path, "min"), "min %s is above max %s; want min ≤ max", param.Format(*x.Min), param.Format(*x.Max))
 		}
-		if v := f.get(d, "by"); v != nil {
-			d.errorf(v, sub(path, "by"), "by belongs to a relation; want better and than with it, or no by")
+		for _, k := range []string{"by", "within"} {
+			if v := f.get(d, k); v != nil {
+				d.errorf(v, sub(path, k), "%s belongs to a relation; want better and than with it, or no %s", k, k)
+			}
 		}
 	case isRel:
 		if f.get(d, "better") == nil {
@@ -583,6 +586,9 @@ func (d *decoder) expectation(n *yaml.Node, path string) *Expectation {
 		}
 		if f.get(d, "than") == nil {
 			d.errorf(f.node, sub(path, "than"), "missing; want the method label it should beat")
+		}
+		if by, w := f.get(d, "by"), f.get(d, "within"); by != nil && w != nil {
+			d.errorf(w, sub(path, "within"), "both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them")
 		}
 		if x.Better != "" && x.Better == x.Than {
 			d.errorf(f.get(d, "than"), sub(path, "than"), "%q is compared with itself; want two different methods", x.Than)

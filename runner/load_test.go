@@ -391,6 +391,22 @@ metrics: [accuracy]
 expect:
   - {method: fake-centroid, metric: accuracy, value: 90}
 `, `t.yaml:7:54: expect[0].value: no tolerance; want tol (absolute) or rtol (relative) beside value`},
+		{"expect by and within", `name: t
+datasets: [{name: fake-blobs}]
+methods: [{name: fake-centroid, label: a}, {name: fake-centroid, label: b}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+expect:
+  - {better: a, than: b, metric: accuracy, by: 1, within: 2}
+`, `t.yaml:7:59: expect[0].within: both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them`},
+		{"expect within on a value check", `name: t
+datasets: [{name: fake-blobs}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+expect:
+  - {method: fake-centroid, metric: accuracy, min: 50, within: 1}
+`, `t.yaml:7:64: expect[0].within: within belongs to a relation; want better and than with it, or no within`},
 		{"root is a list", "- a\n- b\n", `t.yaml:1:1: got a list; want a mapping with keys name,`},
 		{"invalid YAML", "name: t\ndatasets: [{name: fake-blobs}\nmethods: x\n", `t.yaml:1: invalid YAML: did not find expected ',' or ']'`},
 		{"empty file", "\n# nothing\n", `t.yaml: empty spec; want a mapping`},

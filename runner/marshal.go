@@ -303,6 +303,9 @@ func marshalExpect(x *Expectation) *yaml.Node {
 		if x.By != 0 {
 			add(n, "by", value(x.By))
 		}
+		if x.Within != nil {
+			add(n, "within", value(*x.Within))
+		}
 	}
 	if len(x.Sizes) > 0 {
 		sizes := seqNode(true)

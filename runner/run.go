@@ -69,6 +69,9 @@ type Summary struct {
 // each result to the store as it finishes. Failed trials are retried. When
 // ctx is cancelled Run stops starting trials, lets running ones see the
 // cancellation, keeps what finished and returns with Interrupted set.
+//
+// Run holds the lock of opts.Dir (see LockDir) while it runs: a second Run
+// on the same directory fails at once with a *LockedError.
 func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
@@ -80,6 +83,11 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	unlock, err := LockDir(opts.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	if opts.Fresh {
 		for _, name := range []string{ResultsFile, DatasetsFile, "artifacts"} {
 			if err := os.RemoveAll(filepath.Join(opts.Dir, name)); err != nil {

@@ -146,6 +146,10 @@ type Expectation struct {
 	Better string  `yaml:"better,omitempty"`
 	Than   string  `yaml:"than,omitempty"`
 	By     float64 `yaml:"by,omitempty"`
+	// Within turns the relation into a parity (non-inferiority) check:
+	// Better may trail Than by at most Within, in the metric's units — the
+	// form of a paper's "at par with" claim. Exclusive with By.
+	Within *float64 `yaml:"within,omitempty"`
 
 	// Source cites the paper figure or table the value comes from.
 	Source string `yaml:"source,omitempty"`

@@ -1,0 +1,104 @@
+package reports
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/runner/param"
+)
+
+// ovrFixture is a one-vs-rest experiment over three classes with the given
+// training sizes: per-task binary errors of two series, trial noise
+// deterministic.
+func ovrFixture(t *testing.T, dir string, tasks string, sizes []int) (*runner.Spec, []runner.Result) {
+	spec := &runner.Spec{
+		Name: "ovr", Seed: 1,
+		Datasets: []runner.DatasetSpec{{Name: "iris", ID: "iris", Tasks: tasks, Split: runner.Split{Kind: "holdout", Test: 60}}},
+		Methods: []runner.MethodSpec{
+			{Name: "logreg-l2", Label: "LR", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
+			{Name: "med", Label: "MED", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
+		},
+		Curve:   runner.Curve{Trials: 2, Sampling: "random"},
+		Metrics: []string{"accuracy", "binary_errors"},
+	}
+	for _, s := range sizes {
+		spec.Curve.Sizes = append(spec.Curve.Sizes, float64(s))
+	}
+	// Classes in datasets.json order the tasks (not alphabetical).
+	info := map[string]runner.DatasetInfo{"iris": {Plugin: "iris", Rows: 150, Cols: 4, Classes: []string{"setosa", "versicolor", "virginica"}}}
+	b, _ := json.Marshal(info)
+	if err := os.WriteFile(filepath.Join(dir, runner.DatasetsFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var results []runner.Result
+	for mi, m := range []string{"LR", "MED"} {
+		for _, size := range sizes {
+			for tr := 0; tr < 2; tr++ {
+				// Errors fall with size; MED makes fewer; trial 1 one more.
+				base := 60 / float64(size) * float64(2-mi)
+				per := map[string]float64{"setosa": 0, "versicolor": base + float64(tr), "virginica": base/2 + float64(tr)}
+				r := runner.Result{Key: keyOf(len(results)), Dataset: "iris", Method: m, Plugin: "x", Size: size, Trial: tr,
+					Metrics: map[string]float64{"accuracy": 90}}
+				sum := 0.0
+				for k, v := range per {
+					r.Metrics["binary_errors/"+k] = v
+					sum += v
+				}
+				r.Metrics["binary_errors"] = sum
+				results = append(results, r)
+			}
+		}
+	}
+	return spec, results
+}
+
+// section returns the "### binary_errors per task" section of a report.
+func section(md string) string {
+	i := strings.Index(md, "### binary_errors per task")
+	if i < 0 {
+		return ""
+	}
+	rest := md[i:]
+	if j := strings.Index(rest[1:], "\n### "); j >= 0 {
+		rest = rest[:j+2]
+	}
+	return rest
+}
+
+func TestTasksTable(t *testing.T) {
+	tests := []struct {
+		name   string
+		tasks  string
+		sizes  []int
+		golden string // "" = no section
+	}{
+		{"few sizes", "one-vs-rest", []int{10, 20}, "tasks.md"},
+		{"many sizes", "one-vs-rest", []int{10, 20, 30, 40, 60}, "tasks-largest.md"},
+		{"not one-vs-rest", "", []int{10, 20}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			spec, results := ovrFixture(t, dir, tt.tasks, tt.sizes)
+			files, err := Render(dir, spec, results)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := section(string(files[ReportFile]))
+			if tt.golden == "" {
+				if got != "" {
+					t.Errorf("per-task section for a dataset without tasks:\n%s", got)
+				}
+				return
+			}
+			if got == "" {
+				t.Fatalf("no per-task section in\n%s", files[ReportFile])
+			}
+			golden(t, tt.golden, []byte(got))
+		})
+	}
+}
