@@ -64,14 +64,31 @@ func cmdList(stdout, stderr io.Writer, args []string) int {
 	return exitOK
 }
 
+// listPlugin prints a plugin's name and doc, then one line per parameter:
+// name, type and range, default ("required" when there is none) and doc,
+// aligned in columns.
 func listPlugin(w io.Writer, name, doc string, params []param.Decl) {
-	fmt.Fprintf(w, "  %s — %s\n", name, doc)
+	fmt.Fprintf(w, "  %s — %s\n", name, oneLine(doc))
 	if len(params) == 0 {
+		fmt.Fprintf(w, "      (no parameters)\n")
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, d := range params {
-		fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\n", d.Name, d.Range(), "default "+d.DefaultString(), d.Doc)
+		def := "required"
+		if !d.Required() {
+			def = "default " + param.Format(d.Default)
+			if s, ok := d.Default.(string); ok && s == "" {
+				def = `default ""`
+			}
+		}
+		fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\n", d.Name, oneLine(d.Range()), oneLine(def), oneLine(d.Doc))
 	}
 	tw.Flush()
+}
+
+// oneLine collapses runs of white space (line breaks included) into single
+// spaces, so that a doc never breaks the listing's columns.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
 }

@@ -11,8 +11,10 @@ import (
 	"github.com/repro-ml/repro/runner"
 )
 
-// progress reports a run on stderr: a live bar with done/total and ETA on a
-// terminal, plain periodic lines otherwise (CI logs).
+// progress reports a run on stderr: a live bar with done/total, failures
+// and ETA on a terminal (redrawn in place, also between trials so that the
+// clock moves), plain lines otherwise (CI logs, a file): one every 10% of
+// the trials or every 30 seconds, and one at the end.
 type progress struct {
 	w        io.Writer
 	tty      bool
@@ -20,14 +22,22 @@ type progress struct {
 	total    int
 	done     int
 	failed   int
-	skipped  int
 	start    time.Time
-	last     time.Time
+	lastDone time.Time // when the last trial finished
+	lastLine time.Time // when the last plain line was printed
 	lastFrac int
+	printed  int  // trials done at the last plain line
+	drawn    bool // the bar is on screen
+	stop     chan struct{}
+	stopped  chan struct{}
+	now      func() time.Time
 }
 
+// tick is how often the bar is redrawn between trials.
+const tick = time.Second
+
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w}
+	p := &progress{w: w, now: time.Now}
 	if f, ok := w.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 			p.tty = os.Getenv("TERM") != "dumb"
@@ -36,18 +46,45 @@ func newProgress(w io.Writer) *progress {
 	return p
 }
 
+// Start implements runner.Progress.
 func (p *progress) Start(total, done int) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.total, p.skipped = total, done
-	p.start = time.Now()
-	if done > 0 {
+	p.total = total
+	p.start = p.now()
+	p.lastDone, p.lastLine = p.start, p.start
+	switch {
+	case done > 0 && total == 0:
+		fmt.Fprintf(p.w, "all %d trials already done\n", done)
+	case done > 0:
 		fmt.Fprintf(p.w, "%d trials already done, %d to run\n", done, total)
-	} else {
+	default:
 		fmt.Fprintf(p.w, "%d trials to run\n", total)
+	}
+	if p.tty && total > 0 {
+		p.draw()
+		p.stop, p.stopped = make(chan struct{}), make(chan struct{})
+		go p.ticker()
 	}
 }
 
+func (p *progress) ticker() {
+	defer close(p.stopped)
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			p.draw()
+			p.mu.Unlock()
+		}
+	}
+}
+
+// Done implements runner.Progress.
 func (p *progress) Done(r *runner.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -55,49 +92,83 @@ func (p *progress) Done(r *runner.Result) {
 	if r.Failed() {
 		p.failed++
 	}
-	now := time.Now()
+	now := p.now()
+	p.lastDone = now
 	if p.tty {
-		if now.Sub(p.last) >= 100*time.Millisecond || p.done == p.total {
-			p.last = now
-			fmt.Fprintf(p.w, "\r%s", p.bar(now))
-		}
+		p.draw()
 		return
 	}
-	// Plain lines: every 10% or every 30 seconds.
 	frac := 0
 	if p.total > 0 {
 		frac = 10 * p.done / p.total
 	}
-	if frac > p.lastFrac || now.Sub(p.last) >= 30*time.Second || p.done == p.total {
-		p.lastFrac, p.last = frac, now
+	if frac > p.lastFrac || now.Sub(p.lastLine) >= 30*time.Second || p.done == p.total {
+		p.lastFrac, p.lastLine, p.printed = frac, now, p.done
 		fmt.Fprintln(p.w, p.line(now))
 	}
 }
 
+// Finish implements runner.Progress: the bar is left on its own line, as
+// last drawn (no trailing garbage), and a plain log gets a final line if
+// the run stopped early.
 func (p *progress) Finish() {
+	if p.stop != nil {
+		close(p.stop)
+		<-p.stopped
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.tty && p.total > 0 {
-		fmt.Fprintln(p.w)
+	if p.tty {
+		if p.drawn {
+			p.draw()
+			fmt.Fprintln(p.w)
+		}
+		return
+	}
+	if p.done != p.printed {
+		fmt.Fprintln(p.w, p.line(p.now()))
 	}
 }
 
+func (p *progress) draw() {
+	fmt.Fprintf(p.w, "\r%s\033[K", p.bar(p.now()))
+	p.drawn = true
+}
+
+// eta estimates the time left from the mean time per finished trial. On a
+// terminal it counts down between trials; it is left out before the first
+// trial finishes, and when the estimate has run out (the remaining trials
+// are slower than the finished ones, as larger training sizes are).
 func (p *progress) eta(now time.Time) string {
 	if p.done == 0 || p.done >= p.total {
 		return ""
 	}
-	el := now.Sub(p.start)
-	left := time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))
-	return " ETA " + left.Round(time.Second).String()
+	per := float64(p.lastDone.Sub(p.start)) / float64(p.done)
+	left := time.Duration(per*float64(p.total-p.done)) - now.Sub(p.lastDone)
+	if left <= 0 {
+		return ""
+	}
+	return ", ETA " + fmtDur(left)
+}
+
+// fmtDur rounds d for display: tenths of a second under 10 s, seconds
+// under an hour, minutes above.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d < 10*time.Second:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	case d < time.Hour:
+		return d.Round(time.Second).String()
+	}
+	return d.Round(time.Minute).String()
 }
 
 func (p *progress) line(now time.Time) string {
-	s := fmt.Sprintf("%d/%d trials (%d%%) in %s%s", p.done, p.total, 100*p.done/max(p.total, 1),
-		now.Sub(p.start).Round(time.Second), p.eta(now))
+	s := fmt.Sprintf("%d/%d trials (%d%%)", p.done, p.total, 100*p.done/max(p.total, 1))
 	if p.failed > 0 {
 		s += fmt.Sprintf(", %d failed", p.failed)
 	}
-	return s
+	return s + ", " + fmtDur(now.Sub(p.start)) + p.eta(now)
 }
 
 func (p *progress) bar(now time.Time) string {
@@ -107,5 +178,5 @@ func (p *progress) bar(now time.Time) string {
 	if fill < width {
 		b += ">" + strings.Repeat(" ", width-fill-1)
 	}
-	return b + "] " + p.line(now) + "\033[K"
+	return b + "] " + p.line(now)
 }

@@ -3,14 +3,15 @@
 //
 // Usage:
 //
-//	repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh]
+//	repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]
 //	repro report DIR
 //	repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
 //	repro validate FILE.yaml [--set key.path=value ...]
 //	repro list [methods|datasets|transforms|metrics]
 //
-// Exit codes: 0 success, 1 a failed check or failed trials, 2 bad usage or
-// an invalid spec, 130 interrupted (rerun to resume).
+// Exit codes: 0 success, 1 a failed check, failed trials or another
+// failure (e.g. DIR in use by another run), 2 bad usage or an invalid spec,
+// 130 interrupted (rerun to resume).
 package main
 
 import (
@@ -22,12 +23,14 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/reports"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/runner/param"
 )
 
 // Exit codes.
@@ -48,8 +51,9 @@ func main() {
 const usage = `repro reproduces machine-learning papers from YAML experiments.
 
 Usage:
-  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh]
-        run every trial not already finished in DIR (default out/<name>), then write the reports
+  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]
+        run every trial not already finished in DIR (default out/<name>), then write the reports;
+        one run at a time per DIR (DIR/.lock)
   repro report DIR
         re-render the reports in DIR from its stored results (no training)
   repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
@@ -127,7 +131,7 @@ func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh]")
+	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]")
 	workers := fs.Int("j", runtime.NumCPU(), "number of trials run at once")
 	out := fs.String("o", "", "output directory (default out/<experiment name>)")
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
@@ -143,9 +147,18 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	spec, err := runner.Load(pos[0], sets)
+	if *workers < 1 {
+		fmt.Fprintf(stderr, "repro run: -j %d: want at least 1 trial at a time\n", *workers)
+		return exitUsage
+	}
+	if *data != "" {
+		if fi, err := os.Stat(*data); err != nil || !fi.IsDir() {
+			fmt.Fprintf(stderr, "repro run: --data %s: not a directory\n", *data)
+			return exitUsage
+		}
+	}
+	spec, err := loadSpec(pos[0], sets, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
 	dir := outDir(*out, spec)
@@ -155,7 +168,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	sum, err := runner.Run(ctx, spec, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "repro: %v\n", err)
+		fmt.Fprintf(stderr, "repro: %s: %v\n", pos[0], err)
 		if ctx.Err() != nil {
 			return exitInterrupted
 		}
@@ -164,8 +177,15 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	for _, w := range sum.Warnings {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
+	// Render from the resolved spec stored in dir, as repro report does,
+	// so that both write the same files.
+	if stored, err := loadDir(dir, nil); err != nil {
+		fmt.Fprintf(stderr, "warning: reading back %s: %v\n", filepath.Join(dir, runner.SpecFile), err)
+	} else {
+		spec = stored
+	}
 	if err := reports.Write(dir, spec, sum.Results); err != nil {
-		fmt.Fprintf(stderr, "repro: writing reports: %v\n", err)
+		fmt.Fprintf(stderr, "repro: writing the reports in %s: %v\n", dir, err)
 		return exitFailed
 	}
 	fmt.Fprintf(stdout, "%s: %d trials: %d ran now, %d already done, %d failed\n",
@@ -181,13 +201,20 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		reports.WriteCheck(stdout, reports.Check(spec, sum.Results))
 	}
 	if sum.Failed > 0 {
-		printFailures(stderr, sum.Results)
+		printFailures(stderr, sum.Plan, sum.Results)
 		return exitFailed
 	}
 	return exitOK
 }
 
-func printFailures(w io.Writer, results []runner.Result) {
+// printFailures lists the first failed trials. A trial that failed before
+// its training set was drawn has no size; the plan gives the size the spec
+// asked for.
+func printFailures(w io.Writer, plan *runner.Plan, results []runner.Result) {
+	specSize := map[string]float64{}
+	for _, t := range plan.Trials {
+		specSize[t.Key] = t.Size
+	}
 	n := 0
 	for _, r := range results {
 		if !r.Failed() {
@@ -200,7 +227,11 @@ func printFailures(w io.Writer, results []runner.Result) {
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i] + " …"
 		}
-		fmt.Fprintf(w, "failed: %s / %s / size %d / trial %d: %s\n", r.Dataset, runner.SeriesName(r.Method, r.Variant), r.Size, r.Trial, msg)
+		size := strconv.Itoa(r.Size)
+		if r.Size == 0 {
+			size = param.Format(specSize[r.Key])
+		}
+		fmt.Fprintf(w, "failed: %s / %s / size %s / trial %d: %s\n", r.Dataset, runner.SeriesName(r.Method, r.Variant), size, r.Trial, msg)
 	}
 	if n > 5 {
 		fmt.Fprintf(w, "… and %d more failed trials (see results.jsonl)\n", n-5)
@@ -214,28 +245,62 @@ func outDir(flagDir string, spec *runner.Spec) string {
 	return filepath.Join("out", spec.Name)
 }
 
-// loadDir reads the spec and the results stored in an output directory.
-func loadDir(dir string, stderr io.Writer) (*runner.Spec, []runner.Result, error) {
+// loadSpec loads the experiment file path with the --set overrides, and
+// prints why it cannot on stderr.
+func loadSpec(path string, sets []string, stderr io.Writer) (*runner.Spec, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		err := fmt.Errorf("%s is a directory; want an experiment FILE.yaml", path)
+		fmt.Fprintf(stderr, "repro: %v\n", err)
+		return nil, err
+	}
+	spec, err := runner.Load(path, sets)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return nil, err
+	}
+	return spec, nil
+}
+
+// errNotOutput reports a directory that holds no run of an experiment.
+func errNotOutput(dir string) error {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s: no such directory", dir)
+	}
+	return fmt.Errorf("%s is not a repro output directory (it has no %s)", dir, runner.SpecFile)
+}
+
+// loadDir reads the spec stored in an output directory, with the --set
+// overrides applied.
+func loadDir(dir string, sets []string) (*runner.Spec, error) {
 	specPath := filepath.Join(dir, runner.SpecFile)
-	if _, err := os.Stat(specPath); err != nil {
-		return nil, nil, fmt.Errorf("%s is not a repro output directory: %w", dir, err)
+	if fi, err := os.Stat(specPath); err != nil || fi.IsDir() {
+		return nil, errNotOutput(dir)
 	}
-	spec, err := runner.Load(specPath, nil)
-	if err != nil {
-		return nil, nil, err
+	return runner.Load(specPath, sets)
+}
+
+// loadResults reads the results of spec's plan stored in dir, reporting
+// torn and corrupt lines on stderr.
+func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]runner.Result, error) {
+	path := filepath.Join(dir, runner.ResultsFile)
+	if _, err := os.Stat(path); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, runner.SpecFile)); err != nil {
+			return nil, errNotOutput(dir)
+		}
+		return nil, fmt.Errorf("%s: no results yet", dir)
 	}
-	results, warns, err := runner.ReadResults(filepath.Join(dir, runner.ResultsFile))
+	results, warns, err := runner.ReadResults(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
 	plan, err := runner.NewPlan(spec)
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	return spec, runner.ForPlan(plan, runner.Latest(results)), nil
+	return runner.ForPlan(plan, runner.Latest(results)), nil
 }
 
 func cmdReport(stdout, stderr io.Writer, args []string) int {
@@ -248,13 +313,18 @@ func cmdReport(stdout, stderr io.Writer, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	spec, results, err := loadDir(pos[0], stderr)
+	spec, err := loadDir(pos[0], nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "repro: %v\n", err)
+		fmt.Fprintf(stderr, "repro report: %v\n", err)
+		return exitUsage
+	}
+	results, err := loadResults(pos[0], spec, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "repro report: %v\n", err)
 		return exitUsage
 	}
 	if err := reports.Write(pos[0], spec, results); err != nil {
-		fmt.Fprintf(stderr, "repro: %v\n", err)
+		fmt.Fprintf(stderr, "repro report: writing the reports in %s: %v\n", pos[0], err)
 		return exitFailed
 	}
 	fmt.Fprintf(stdout, "report: %s (%d results)\n", filepath.Join(pos[0], "report.md"), len(results))
@@ -274,18 +344,29 @@ func cmdCheck(stdout, stderr io.Writer, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
+	// A FILE.yaml is checked with its own expect: block (edited after the
+	// run or not) against the results in its output directory; a DIR with
+	// the spec stored there.
+	var spec *runner.Spec
 	dir := pos[0]
-	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
-		spec, err := runner.Load(pos[0], sets)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
+	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+		if *out != "" {
+			fmt.Fprintf(stderr, "repro check: -o is for FILE.yaml; %s is a directory\n", dir)
+			return exitUsage
+		}
+		if spec, err = loadDir(dir, sets); err != nil {
+			fmt.Fprintf(stderr, "repro check: %v\n", err)
+			return exitUsage
+		}
+	} else {
+		if spec, err = loadSpec(pos[0], sets, stderr); err != nil {
 			return exitUsage
 		}
 		dir = outDir(*out, spec)
 	}
-	spec, results, err := loadDir(dir, stderr)
+	results, err := loadResults(dir, spec, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "repro: %v (run the experiment first)\n", err)
+		fmt.Fprintf(stderr, "repro check: %v (run the experiment first)\n", err)
 		return exitUsage
 	}
 	if len(spec.Expect) == 0 {
@@ -310,9 +391,8 @@ func cmdValidate(stdout, stderr io.Writer, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	spec, err := runner.Load(pos[0], sets)
+	spec, err := loadSpec(pos[0], sets, stderr)
 	if err != nil {
-		fmt.Fprintln(stderr, err)
 		return exitUsage
 	}
 	plan, err := runner.NewPlan(spec)
