@@ -5,8 +5,9 @@
 //     min_{β,b} ‖y − b − Xβ‖² + ν Σ_k d_k^{1/4} (Σ_{j∈J_k} |β_j|^{4/3})^{3/4};
 //   - kernel-hp: their multiple kernel regression (5), the same criterion with
 //     the design [K_{h_1} … K_{h_K}] of Gaussian kernels
-//     κ_h(x, x') = exp(−(x − x')²/(2h²)) between the training inputs, one
-//     group of n coefficients per bandwidth.
+//     κ_h(x, x') = exp(−(x − x')²/(2h²)) between the training inputs (param
+//     width: or /h², which reproduces the paper's Fig. 3, or /h), one group
+//     of n coefficients per bandwidth.
 //
 // Scaling of ν: the loss is the residual sum of squares itself (no ½, no
 // 1/n), as in the paper's equation (5), so ν in an experiment is the paper's

@@ -19,16 +19,18 @@ var DefaultBandwidths = []float64{0.1, 0.31622776601683794, 1, 3.162277660168379
 func init() {
 	methods.Register("kernel-hp", &methods.Plugin{
 		Doc: "multiple kernel regression with hierarchical penalization (Szafranski 2007 §4.3): one-input Gaussian kernels " +
-			"exp(−(x−x')²/(2h²)) at each bandwidth, each bandwidth a group of n coefficients",
+			"exp(−(x−x')²/(2h²)) (or /h², /h: param width) at each bandwidth, each bandwidth a group of n coefficients",
 		Kinds: methods.Regression,
 		Params: append([]param.Decl{
 			{Name: "nu", Type: param.Float, Default: 25.0, Min: param.Bound(0), Doc: "ν of RSS + ν Σ_k n^{1/4}(Σ_j|β_kj|^{4/3})^{3/4} (the paper's criterion (5))"},
 			{Name: "bandwidths", Type: param.FloatList, Default: DefaultBandwidths, Min: param.Bound(0), Exclusive: true, Doc: "kernel bandwidths h (input units)"},
+			{Name: "width", Type: param.Enum, Default: "2h^2", Choices: []string{"2h^2", "h^2", "h"},
+				Doc: "denominator of the Gaussian kernel exp(−(x−x')²/width): 2h² (h is the standard deviation), h², or h (the paper does not say)"},
 			{Name: "grid", Type: param.Int, Default: 400, Min: param.Bound(2), Doc: "number of points of the fitted-curve artifact"},
 			{Name: "batch", Type: param.Bool, Default: true, Doc: "step D also adds every violating variable of the already-active groups at once (same solution, fewer Newton solves)"},
 		}, solverParams...),
 		New: func(p param.Values) (methods.Method, error) {
-			return &kernelMethod{nu: p.Float("nu"), h: p.Floats("bandwidths"), grid: p.Int("grid"), intercept: p.Bool("intercept"),
+			return &kernelMethod{nu: p.Float("nu"), h: p.Floats("bandwidths"), width: p.String("width"), grid: p.Int("grid"), intercept: p.Bool("intercept"),
 				opt: Options{Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Batch: p.Bool("batch")}}, nil
 		},
 	})
@@ -37,6 +39,7 @@ func init() {
 type kernelMethod struct {
 	nu        float64
 	h         []float64
+	width     string
 	grid      int
 	intercept bool
 	opt       Options
@@ -44,13 +47,19 @@ type kernelMethod struct {
 
 // KernelDesign returns the n×(K·n) matrix [K_{h_1} … K_{h_K}] with
 // K_h[i][j] = exp(−(x_i − z_j)²/(2h²)) for inputs x and centres z.
-func KernelDesign(x, z, h []float64) *matrix.Dense {
+func KernelDesign(x, z, h []float64) *matrix.Dense { return KernelDesignWidth(x, z, h, "2h^2") }
+
+// KernelDesignWidth is KernelDesign with the kernel
+// exp(−(x − z)²/w(h)), where width names w: "2h^2" (w = 2h², h is the
+// standard deviation), "h^2" (w = h²) or "h" (w = h). It panics on another
+// width.
+func KernelDesignWidth(x, z, h []float64, width string) *matrix.Dense {
 	n, m := len(x), len(z)
 	out := matrix.NewDense(n, len(h)*m, nil)
 	for i, xi := range x {
 		row := out.RawRow(i)
 		for k, hk := range h {
-			c := -1 / (2 * hk * hk)
+			c := -1 / widthOf(hk, width)
 			for j, zj := range z {
 				d := xi - zj
 				row[k*m+j] = math.Exp(c * d * d)
@@ -58,6 +67,19 @@ func KernelDesign(x, z, h []float64) *matrix.Dense {
 		}
 	}
 	return out
+}
+
+// widthOf returns the kernel denominator w(h) of exp(−d²/w(h)).
+func widthOf(h float64, width string) float64 {
+	switch width {
+	case "2h^2", "":
+		return 2 * h * h
+	case "h^2":
+		return h * h
+	case "h":
+		return h
+	}
+	panic("hp: unknown kernel width " + strconv.Quote(width))
 }
 
 func bandwidthName(h float64) string { return "h=" + strconv.FormatFloat(h, 'g', 4, 64) }
@@ -77,9 +99,9 @@ func (m *kernelMethod) Fit(ctx context.Context, train *datasets.Dataset, env *me
 	for i := range x {
 		x[i] = train.X.At(i, 0)
 	}
-	key := fmt.Sprintf("kernel-hp.design/h=%v/intercept=%t", m.h, m.intercept)
+	key := fmt.Sprintf("kernel-hp.design/h=%v/width=%s/intercept=%t", m.h, m.width, m.intercept)
 	v, err := env.Remember(key, func() (any, error) {
-		return lasso.NewDesign(KernelDesign(x, x, m.h), train.Y, false, m.intercept)
+		return lasso.NewDesign(KernelDesignWidth(x, x, m.h, m.width), train.Y, false, m.intercept)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kernel-hp: dataset %q: %w", train.Name, err)
@@ -96,16 +118,19 @@ func (m *kernelMethod) Fit(ctx context.Context, train *datasets.Dataset, env *me
 		return nil, fmt.Errorf("kernel-hp: dataset %q: %w", train.Name, err)
 	}
 	beta, b := ds.Coefficients(sol.Beta)
-	km := &KernelModel{X: x, H: m.h, Beta: beta, Intercept: b,
+	km := &KernelModel{X: x, H: m.h, Width: m.width, Beta: beta, Intercept: b,
 		info: methods.Info{Iterations: sol.Newton, Converged: sol.Converged, Objective: sol.Objective}}
 	km.artifacts = km.makeArtifacts(train, groups, m.grid)
 	return km, nil
 }
 
 // KernelModel is a fitted kernel-hp model:
-// f(x) = Intercept + Σ_k Σ_j Beta[k·n+j] κ_{H[k]}(x, X[j]).
+// f(x) = Intercept + Σ_k Σ_j Beta[k·n+j] κ_{H[k]}(x, X[j]), with
+// κ_h(x, z) = exp(−(x − z)²/w(h)) and w named by Width (see
+// KernelDesignWidth; "" means "2h^2").
 type KernelModel struct {
 	X, H      []float64
+	Width     string
 	Beta      []float64
 	Intercept float64
 	info      methods.Info
@@ -115,7 +140,7 @@ type KernelModel struct {
 // Contribution returns Σ_j β_kj κ_{h_k}(x, x_j), bandwidth k's part of f(x).
 func (m *KernelModel) Contribution(k int, x float64) float64 {
 	n := len(m.X)
-	c := -1 / (2 * m.H[k] * m.H[k])
+	c := -1 / widthOf(m.H[k], m.Width)
 	s := 0.0
 	for j, z := range m.X {
 		if b := m.Beta[k*n+j]; b != 0 {
