@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/repro-ml/repro/datasets/matrix"
 	"github.com/repro-ml/repro/methods"
@@ -21,6 +22,14 @@ func TrainDots(env *methods.Env, X matrix.Matrix) (*Dots, error) {
 	return d, nil
 }
 
+// gramsComputed counts the training Gram matrices CachedGram computed.
+var gramsComputed atomic.Int64
+
+// GramsComputed returns how many training Gram matrices CachedGram has
+// computed in this process (cache misses; hits are not counted). Tests use
+// it to check that grid points share their kernel matrices.
+func GramsComputed() int64 { return gramsComputed.Load() }
+
 // CachedGram returns the Gram matrix of k on the training rows X, computed
 // once per training set (and kernel) through env's memo and shared by every
 // grid point that asks for it. Callers must not modify it.
@@ -34,6 +43,7 @@ func CachedGram(env *methods.Env, X matrix.Matrix, k Kernel, normalize bool) ([]
 		if r, _ := X.Dims(); d.R != r {
 			return nil, fmt.Errorf("kernel: cached dots have %d rows, training set %d", d.R, r)
 		}
+		gramsComputed.Add(1)
 		return d.Matrix(k, normalize), nil
 	})
 	if err != nil {

@@ -119,7 +119,7 @@ func TestOptimality(t *testing.T) {
 	for _, sel := range []string{"features", "kernels"} {
 		for _, rho := range []float64{1, 1e-2} {
 			p := newProblem(t, sel, true, rho, 2)
-			if _, conv, err := p.solve(context.Background(), 1e-9, 100000); err != nil || !conv {
+			if _, conv, err := p.solveNewton(context.Background(), 1e-9, 100000); err != nil || !conv {
 				t.Fatalf("%s rho=%g: converged %v, %v", sel, rho, conv, err)
 			}
 			g := p.Gradient()
@@ -328,7 +328,7 @@ func TestFitDeterministicAndArtifacts(t *testing.T) {
 	}
 	ds := &datasets.Dataset{Name: "s", X: X, Y: lab, Classes: []string{"neg", "pos"}}
 	meth, err := methods.New("med", map[string]any{"c": 10.0, "rho": 1e-3, "sigma2": 1.0, "select": "features", "tasks": "independent",
-		"kernels": []string{"linear"}, "normalize": true, "tol": 1e-4, "max_iter": 100000})
+		"kernels": []string{"linear"}, "normalize": true, "tol": 1e-4, "max_iter": 100000, "solver": "newton"})
 	if err != nil {
 		t.Fatal(err)
 	}

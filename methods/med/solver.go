@@ -59,7 +59,8 @@ type problem struct {
 	B   []float64     // Σ_t y_mt λ_mt
 	u   [][]float64   // features: M×D
 	g   [][][]float64 // kernels: M×D×T, g_md = K_d v_m
-	q   [][]float64   // S×D
+	q   [][]float64   // S×D: q_sd = Σ_{m∈s} qm_md
+	qm  [][]float64   // M×D: task m's part ½ v_mᵀ K_d v_m
 }
 
 func (p *problem) features() bool { return p.rows != nil }
@@ -83,8 +84,10 @@ func (p *problem) init() {
 	for s := range p.q {
 		p.q[s] = make([]float64, p.D)
 	}
+	p.qm = make([][]float64, p.M)
 	for m := range p.lam {
 		p.lam[m] = make([]float64, p.T)
+		p.qm[m] = make([]float64, p.D)
 	}
 	if p.features() {
 		p.u = make([][]float64, p.M)
@@ -125,6 +128,7 @@ func (p *problem) refresh() {
 				}
 			}
 			for d, v := range u {
+				p.qm[m][d] = v * v / 2
 				p.q[p.sw(m)][d] += v * v / 2
 			}
 			continue
@@ -147,6 +151,7 @@ func (p *problem) refresh() {
 			for t, l := range p.lam[m] {
 				q += l * p.y[m][t] * g[t]
 			}
+			p.qm[m][d] = q / 2
 			p.q[p.sw(m)][d] += q / 2
 		}
 	}
@@ -281,9 +286,11 @@ func (p *problem) apply(m, t int, delta float64, cs []coef) {
 		p.lam[m][t] = 0
 	}
 	p.B[m] += delta * y
-	q := p.q[p.sw(m)]
+	q, qm := p.q[p.sw(m)], p.qm[m]
 	for _, c := range cs {
-		q[c.d] += delta*c.a + delta*delta*c.b/2
+		dq := delta*c.a + delta*delta*c.b/2
+		q[c.d] += dq
+		qm[c.d] += dq
 		if q[c.d] < 0 {
 			q[c.d] = 0
 		}
@@ -304,11 +311,11 @@ func (p *problem) apply(m, t int, delta float64, cs []coef) {
 	}
 }
 
-// solve maximizes J by cyclic coordinate ascent with an exact 1-D Newton
+// solveCD maximizes J by cyclic coordinate ascent with an exact 1-D Newton
 // step per coordinate. It stops after the first sweep in which every
 // coordinate's projected slope (measured before its update) is ≤ tol, and
 // returns the number of sweeps.
-func (p *problem) solve(ctx context.Context, tol float64, maxIter int) (iters int, converged bool, err error) {
+func (p *problem) solveCD(ctx context.Context, tol float64, maxIter int) (iters int, converged bool, err error) {
 	p.init()
 	p.refresh()
 	var cs []coef

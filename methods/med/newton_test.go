@@ -1,0 +1,183 @@
+package med
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/repro-ml/repro/datasets/embedded"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/kernel"
+	"github.com/repro-ml/repro/methods/svm"
+)
+
+// TestFullHessianFiniteDifferences checks every entry of the Hessian of J
+// (all task blocks, including the cross-task blocks of shared switches)
+// against central differences of the analytic gradient. The Newton solver
+// uses the diagonal blocks H_mm of hessBlock.
+func TestFullHessianFiniteDifferences(t *testing.T) {
+	for _, sel := range []string{"features", "kernels"} {
+		for _, shared := range []bool{false, true} {
+			for _, rho := range []float64{1, 0.1, 1e-4} {
+				for _, M := range []int{1, 3} {
+					name := fmt.Sprintf("%s/shared=%v/rho=%g/M=%d", sel, shared, rho, M)
+					p := newProblem(t, sel, shared, rho, M)
+					H := make([][][][]float64, M)
+					for m := 0; m < M; m++ {
+						H[m] = make([][][]float64, M)
+						for n := 0; n < M; n++ {
+							H[m][n] = p.hessBlock(m, n, nil, nil)
+						}
+					}
+					const h = 1e-6
+					for n := 0; n < M; n++ {
+						for r := 0; r < p.T; r++ {
+							old := p.lam[n][r]
+							p.lam[n][r] = old + h
+							p.refresh()
+							gp := p.Gradient()
+							p.lam[n][r] = old - h
+							p.refresh()
+							gm := p.Gradient()
+							p.lam[n][r] = old
+							p.refresh()
+							for m := 0; m < M; m++ {
+								for i := 0; i < p.T; i++ {
+									fd := (gp[m][i] - gm[m][i]) / (2 * h)
+									if got := H[m][n][i][r]; math.Abs(fd-got) > 1e-5*(1+math.Abs(fd)) {
+										t.Fatalf("%s: ∂²J/∂λ[%d][%d]∂λ[%d][%d] = %g, finite difference %g", name, m, i, n, r, got, fd)
+									}
+								}
+							}
+						}
+					}
+					// A restricted block is the sub-matrix of the full one.
+					rows := []int{1, 4, 7}
+					sub := p.hessBlock(0, 0, rows, rows)
+					for i, a := range rows {
+						for j, b := range rows {
+							if sub[i][j] != H[0][0][a][b] {
+								t.Fatalf("%s: restricted block [%d][%d] = %g, full %g", name, i, j, sub[i][j], H[0][0][a][b])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestNewtonMatchesCoordinateAscent: both solvers reach the same maximum.
+func TestNewtonMatchesCoordinateAscent(t *testing.T) {
+	for _, sel := range []string{"features", "kernels"} {
+		for _, shared := range []bool{false, true} {
+			for _, rho := range []float64{1, 1e-3} {
+				name := fmt.Sprintf("%s/shared=%v/rho=%g", sel, shared, rho)
+				a := newProblem(t, sel, shared, rho, 2)
+				b := newProblem(t, sel, shared, rho, 2)
+				_, ca, err := a.solveNewton(context.Background(), 1e-9, 1000)
+				if err != nil || !ca {
+					t.Fatalf("%s: newton converged %v, %v", name, ca, err)
+				}
+				_, cb, err := b.solveCD(context.Background(), 1e-9, 1000000)
+				if err != nil || !cb {
+					t.Fatalf("%s: cd converged %v, %v", name, cb, err)
+				}
+				if ja, jb := a.Objective(), b.Objective(); math.Abs(ja-jb) > 1e-9*(1+math.Abs(ja)) {
+					t.Errorf("%s: J newton %.12g, cd %.12g", name, ja, jb)
+				}
+				for m := range a.lam {
+					for i := range a.lam[m] {
+						if d := math.Abs(a.lam[m][i] - b.lam[m][i]); d > 1e-5 {
+							t.Errorf("%s: λ[%d][%d] newton %g, cd %g", name, m, i, a.lam[m][i], b.lam[m][i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSpliceRhoOneMatchesSVM is the check on the splice task (the
+// embedded StatLog copy, ei vs ie, one-hot): MED feature selection at
+// ρ = 1 is the SVM; its test accuracy is within one point of svm's at the
+// same C (MED c = C + 1: the barrier's slope at zero is 1 − 1/c), on a
+// random 200-row training set with the rest as test.
+func TestSpliceRhoOneMatchesSVM(t *testing.T) {
+	ds, err := embedded.DNASplice([]string{"ei", "ie"}, embedded.EncodingOneHot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := ds.Rows()
+	perm := rand.New(rand.NewPCG(2004, 1)).Perm(n)
+	train, test := ds.Subset(perm[:200]), ds.Subset(perm[200:])
+	accuracy := func(scores []float64) float64 {
+		ok := 0
+		for i := 0; i < test.Rows(); i++ {
+			pred := 0
+			if scores[2*i+1] > scores[2*i] {
+				pred = 1
+			}
+			if pred == test.Label(i) {
+				ok++
+			}
+		}
+		return 100 * float64(ok) / float64(test.Rows())
+	}
+	for _, C := range []float64{1, 10, 100} {
+		s := &svm.SVM{C: C, Kernel: kernel.Kernel{Kind: kernel.Linear}, Bias: true, Tol: 1e-3, MaxIter: 1e7}
+		sm, err := s.Fit(context.Background(), train, &methods.Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &MED{C: C + 1, Rho: 1, Sigma2: 10, Select: "features", Tol: 1e-4, MaxIter: 10000}
+		mm, err := e.Fit(context.Background(), train, &methods.Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		as, am := accuracy(sm.Predict(test.X).Scores), accuracy(mm.Predict(test.X).Scores)
+		t.Logf("C=%g: svm %.2f %%, med(ρ=1, c=%g) %.2f %%", C, as, C+1, am)
+		if math.Abs(as-am) > 1 || as < 85 {
+			t.Errorf("C=%g: svm %.2f %%, med(ρ=1) %.2f %%: want within 1 point", C, as, am)
+		}
+	}
+}
+
+// TestGramsSharedAcrossGrid: a grid of MED kernel-selection fits (c × ρ,
+// independent and shared switches) and SVMs with one of the same kernels,
+// all through one memo, computes each base kernel's Gram matrix once.
+func TestGramsSharedAcrossGrid(t *testing.T) {
+	X, Y := synth(40, 6, 2, 3, 12)
+	ks := mustKernels("poly:1", "poly:2", "poly:3", "poly:4", "rbf:10", "rbf:1", "rbf:0.1", "rbf:0.01")
+	env := &methods.Env{Memo: &methods.Memo{}}
+	before := kernel.GramsComputed()
+	for _, shared := range []bool{false, true} {
+		for _, c := range []float64{2, 11} {
+			for _, rho := range []float64{1, 1e-2} {
+				e := &MED{C: c, Rho: rho, Sigma2: 1, Select: "kernels", Shared: shared, Kernels: ks, Normalize: true, Tol: 1e-3, MaxIter: 1000}
+				if _, err := e.FitTasks(context.Background(), X, Y, nil, env); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for _, C := range []float64{1, 10} {
+		s := &svm.SVM{C: C, Kernel: ks[4], Normalize: true, Bias: true, Tol: 1e-3, MaxIter: 1e6}
+		if _, err := s.FitBinary(context.Background(), X, Y[0], env); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := kernel.GramsComputed() - before; got != int64(len(ks)) {
+		t.Errorf("%d Gram matrices computed for 8 fits × %d kernels and 2 SVMs; want %d", got, len(ks), len(ks))
+	}
+	// A fresh memo (another training set) computes them again.
+	e := &MED{C: 2, Rho: 1e-2, Sigma2: 1, Select: "kernels", Kernels: ks, Normalize: true, Tol: 1e-3, MaxIter: 1000}
+	if _, err := e.FitTasks(context.Background(), X, Y, nil, &methods.Env{Memo: &methods.Memo{}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := kernel.GramsComputed() - before; got != 2*int64(len(ks)) {
+		t.Errorf("after a second memo: %d Gram matrices, want %d", got, 2*len(ks))
+	}
+}
