@@ -226,6 +226,9 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 		}
 		split += ")"
 	}
+	if ds.Split.Kind == "train" {
+		split += " (in-sample: metrics are training-set values, not test-set values)"
+	}
 	fmt.Fprintf(w, "- Split: %s\n", split)
 	if ds.Tasks != "" {
 		fmt.Fprintf(w, "- Tasks: %s\n", ds.Tasks)

@@ -30,7 +30,7 @@ var (
 
 // The choices of the enumerated fields.
 var (
-	splitKinds  = []string{"given", "holdout", "rest"}
+	splitKinds  = []string{"given", "holdout", "rest", "train"}
 	selectRules = []string{"fixed", "cv", "test"}
 	samplings   = []string{string(datasets.Random), string(datasets.Stratified), string(datasets.Balanced)}
 	taskModes   = []string{"one-vs-rest"}

@@ -331,8 +331,11 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 	}
 	trainRows := append([]int(nil), order[:n]...)
 	sort.Ints(trainRows)
-	if t.Dataset.Split.Kind == "rest" {
+	switch t.Dataset.Split.Kind {
+	case "rest":
 		test = datasets.Complement(d.Indices(), trainRows)
+	case "train":
+		test = trainRows // in-sample: for figures of a fit, not for generalization
 	}
 	if len(test) == 0 {
 		return fmt.Errorf("dataset %q: empty test set", t.Dataset.ID)
@@ -440,7 +443,7 @@ func splitRows(d *datasets.Dataset, ds *DatasetSpec, seed uint64) (pool, test []
 		sort.Ints(test)
 		sort.Ints(pool)
 		return pool, test, nil
-	case "rest", "":
+	case "rest", "", "train":
 		return all, nil, nil
 	}
 	return nil, nil, fmt.Errorf("unknown split kind %q", ds.Split.Kind)

@@ -279,6 +279,7 @@ func TestRunSplits(t *testing.T) {
 		{Split{Kind: "given"}, true, 50, 50, 80},              // 240 rows, last third test
 		{Split{Kind: "holdout", Test: 40}, false, 1, 200, 40}, // whole pool
 		{Split{Kind: "rest"}, false, 100, 100, 140},
+		{Split{Kind: "train"}, false, 1, 240, 240}, // in-sample: test = training rows
 	}
 	for _, tt := range tests {
 		spec := blobsSpec()

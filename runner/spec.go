@@ -56,7 +56,10 @@ type Split struct {
 	//   holdout — a random test set of Test rows per trial (fraction if < 1),
 	//             the rest is the training pool;
 	//   rest    — no fixed test set: each trial's training sample is drawn
-	//             from all rows and every other row is the test set.
+	//             from all rows and every other row is the test set;
+	//   train   — no test set: metrics are computed on the training sample
+	//             itself (in-sample), for papers that show a fit to all the
+	//             data (Szafranski's Fig. 3); reports flag it.
 	Kind string `yaml:"kind"`
 	// Test is the holdout size: a count (≥ 1) or a fraction of the rows (< 1).
 	Test float64 `yaml:"test,omitempty"`
