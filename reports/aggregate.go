@@ -130,18 +130,6 @@ type model struct {
 	failures []*runner.Result
 }
 
-// variantOf returns the varying params of a fixed-rule grid point.
-func variantOf(m *runner.MethodSpec, g int) param.Values {
-	if len(m.Varying) == 0 {
-		return nil
-	}
-	v := param.Values{}
-	for _, name := range m.Varying {
-		v[name] = m.Grid[g][name]
-	}
-	return v
-}
-
 // build arranges results by dataset and series in spec order.
 func build(spec *runner.Spec, results []runner.Result) *model {
 	m := &model{spec: spec, digits: spec.Report.Digits}
@@ -171,15 +159,10 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 			if label == "" {
 				label = ms.Name
 			}
-			rule := ms.Select.Rule
-			if (rule == "" || rule == "fixed") && len(ms.Varying) > 0 {
-				for g := range ms.Grid {
-					v := variantOf(ms, g)
-					addSeries(d, &series{name: runner.SeriesName(label, v), label: label, method: ms, variant: v})
-				}
-				continue
+			oracle := ms.Select.Rule == "test"
+			for _, v := range ms.Variants() {
+				addSeries(d, &series{name: runner.SeriesName(label, v.Values), label: label, method: ms, variant: v.Values, oracle: oracle})
 			}
-			addSeries(d, &series{name: label, label: label, method: ms, oracle: rule == "test"})
 		}
 	}
 

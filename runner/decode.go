@@ -22,7 +22,7 @@ var (
 	transformKeys = []string{"name", "params"}
 	splitKeys     = []string{"kind", "test", "stratify"}
 	methodKeys    = []string{"name", "label", "params", "select"}
-	selectKeys    = []string{"rule", "folds", "metric"}
+	selectKeys    = []string{"rule", "folds", "metric", "over"}
 	curveKeys     = []string{"sizes", "trials", "sampling"}
 	reportKeys    = []string{"logx", "x", "x_transform", "digits"}
 	expectKeys    = []string{"dataset", "metric", "sizes", "method", "value", "tol", "rtol", "min", "max", "better", "than", "by", "within", "source", "note"}
@@ -354,7 +354,11 @@ func (d *decoder) method(n *yaml.Node, path string, metrics []string) (*MethodSp
 		d.mapping(pn, sub(path, "params"), nil)
 	}
 	if sn := f.get(d, "select"); sn != nil {
-		m.Select = d.selectRule(sn, sub(path, "select"), metrics)
+		var over *yaml.Node
+		m.Select, over = d.selectRule(sn, sub(path, "select"), metrics)
+		if over != nil {
+			d.selectOver(m, over, sub(sub(path, "select"), "over"))
+		}
 	}
 	if !ok {
 		return nil, nil
@@ -362,11 +366,13 @@ func (d *decoder) method(n *yaml.Node, path string, metrics []string) (*MethodSp
 	return m, labelNode
 }
 
-func (d *decoder) selectRule(n *yaml.Node, path string, metrics []string) Select {
+// selectRule decodes a method's select mapping; it returns the node of
+// select.over, which needs the method's grid to be checked.
+func (d *decoder) selectRule(n *yaml.Node, path string, metrics []string) (Select, *yaml.Node) {
 	s := Select{Rule: "fixed"}
 	f := d.mapping(n, path, selectKeys)
 	if f == nil {
-		return s
+		return s, nil
 	}
 	if rn := f.get(d, "rule"); rn != nil {
 		if r, ok := d.oneOf(rn, sub(path, "rule"), selectRules...); ok {
@@ -410,7 +416,52 @@ func (d *decoder) selectRule(n *yaml.Node, path string, metrics []string) Select
 	if s.Rule != "fixed" && s.Metric == "" && mn == nil {
 		d.errorf(f.node, sub(path, "metric"), "missing for rule %s and no metrics: to default to; want a metric", s.Rule)
 	}
-	return s
+	return s, f.get(d, "over")
+}
+
+// selectOver decodes select.over: varying params of m, for a cv or test rule.
+func (d *decoder) selectOver(m *MethodSpec, n *yaml.Node, path string) {
+	if m.Select.Rule != "cv" && m.Select.Rule != "test" {
+		d.errorf(n, path, "only used by rules cv and test, not %s; want no over", m.Select.Rule)
+		return
+	}
+	list, ok := d.sequence(n, path, "varying params")
+	if !ok {
+		return
+	}
+	varying := map[string]bool{}
+	for _, v := range m.Varying {
+		varying[v] = true
+	}
+	seen := map[string]bool{}
+	for i, e := range list {
+		name, ok := d.str(e, index(path, i))
+		if !ok {
+			continue
+		}
+		switch {
+		case seen[name]:
+			d.errorf(e, index(path, i), "%q is listed twice; want each param once", name)
+		case !varying[name]:
+			want := "none: the method has no grid"
+			if len(m.Varying) > 0 {
+				want = "one of " + strings.Join(m.Varying, ", ")
+			}
+			d.errorf(e, index(path, i), "%q is not a varying param of method %s; want %s", name, m.Label, want)
+		default:
+			seen[name] = true
+		}
+	}
+	// Keep declaration order, and drop over when it names every varying
+	// param: the same selection as no over, with the same trial keys.
+	for _, v := range m.Varying {
+		if seen[v] {
+			m.Select.Over = append(m.Select.Over, v)
+		}
+	}
+	if len(m.Select.Over) == len(m.Varying) {
+		m.Select.Over = nil
+	}
 }
 
 func (d *decoder) curve(n *yaml.Node, path string) Curve {

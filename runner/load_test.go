@@ -68,7 +68,7 @@ func TestParseGood(t *testing.T) {
 		t.Errorf("transforms %+v", ds.Transforms)
 	}
 	cv := s.Methods[1]
-	if cv.Select != (Select{Rule: "cv", Folds: 3, Metric: "accuracy"}) || cv.Pos != (Pos{15, 5}) {
+	if !reflect.DeepEqual(cv.Select, Select{Rule: "cv", Folds: 3, Metric: "accuracy"}) || cv.Pos != (Pos{15, 5}) {
 		t.Errorf("cv method select %+v pos %+v; want the metric to default to the first of metrics", cv.Select, cv.Pos)
 	}
 	if s.Methods[0].Select.Rule != "fixed" || s.Methods[2].Label != "fake-knobs" {
@@ -110,7 +110,7 @@ metrics: [auc, accuracy]
 	if ds := s.Datasets[0]; ds.ID != "fake-blobs" || ds.Split.Kind != "rest" || ds.Params.Int("n") != 300 {
 		t.Errorf("dataset defaults: %+v", ds)
 	}
-	if m := s.Methods[0]; m.Label != "fake-centroid" || m.Select != (Select{Rule: "test", Metric: "auc"}) || len(m.Grid) != 1 {
+	if m := s.Methods[0]; m.Label != "fake-centroid" || !reflect.DeepEqual(m.Select, Select{Rule: "test", Metric: "auc"}) || len(m.Grid) != 1 {
 		t.Errorf("method defaults: %+v", m)
 	}
 	if s.Report.X != "size" || s.Report.Digits != DefaultDigits {
@@ -407,6 +407,18 @@ metrics: [accuracy]
 expect:
   - {method: fake-centroid, metric: accuracy, min: 50, within: 1}
 `, `t.yaml:7:64: expect[0].within: within belongs to a relation; want better and than with it, or no within`},
+		{"select over with rule fixed", `name: t
+datasets: [{name: fake-blobs}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}, select: {rule: fixed, over: [shrink]}}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`, `t.yaml:3:89: methods[0].select.over: only used by rules cv and test, not fixed; want no over`},
+		{"select over a param that does not vary", `name: t
+datasets: [{name: fake-blobs}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}, select: {rule: cv, over: [noise]}}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`, `t.yaml:3:87: methods[0].select.over[0]: "noise" is not a varying param of method fake-centroid; want one of shrink`},
 		{"root is a list", "- a\n- b\n", `t.yaml:1:1: got a list; want a mapping with keys name,`},
 		{"invalid YAML", "name: t\ndatasets: [{name: fake-blobs}\nmethods: x\n", `t.yaml:1: invalid YAML: did not find expected ',' or ']'`},
 		{"empty file", "\n# nothing\n", `t.yaml: empty spec; want a mapping`},
@@ -705,7 +717,14 @@ func planKeys(t *testing.T, s *Spec) []string {
 }
 
 func TestMarshalRoundTrip(t *testing.T) {
-	for _, src := range []string{goodSpec, setBase} {
+	over := `name: over
+datasets: [{name: fake-blobs}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5], noise: [0, 0.1]}, select: {rule: cv, folds: 2, over: [shrink]}}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+expect: [{better: "fake-centroid (noise=0)", than: "fake-centroid (noise=0.1)", metric: accuracy, within: 1}]
+`
+	for _, src := range []string{goodSpec, setBase, over} {
 		s := mustParse(t, src)
 		b, err := s.Marshal()
 		if err != nil {

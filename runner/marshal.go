@@ -239,6 +239,13 @@ func marshalMethod(m *MethodSpec) (*yaml.Node, error) {
 	if rule != "fixed" && m.Select.Metric != "" {
 		add(sel, "metric", scalar(m.Select.Metric))
 	}
+	if len(m.Select.Over) > 0 {
+		over := seqNode(true)
+		for _, v := range m.Select.Over {
+			over.Content = append(over.Content, scalar(v))
+		}
+		add(sel, "over", over)
+	}
 	add(n, "select", sel)
 	return n, nil
 }

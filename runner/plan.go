@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,8 +22,11 @@ type Trial struct {
 	Dataset *DatasetSpec
 	Method  *MethodSpec
 	// Point is the grid index of a fixed-rule variant, or -1 when the
-	// method's select rule chooses among the whole grid.
+	// method's select rule chooses among Candidates.
 	Point int
+	// Candidates are the grid indices a cv or test rule chooses among:
+	// the whole grid, or with select.over one variant's share of it.
+	Candidates []int
 	// Size is the training size as written in the spec (a count, or a
 	// fraction ≤ 1 of the pool); 0 for a sequential trial.
 	Size  float64
@@ -31,14 +35,89 @@ type Trial struct {
 	Sequential bool
 }
 
-// Variant returns the varying params of a fixed-rule grid point, or nil.
+// Variant returns the varying params the trial fixes: all of them for a
+// fixed-rule grid point, those outside select.over for a select rule
+// limited by it, and nil otherwise.
 func (t *Trial) Variant() param.Values {
-	if t.Point < 0 || len(t.Method.Varying) == 0 {
+	if t.Point >= 0 {
+		return t.Method.variantAt(t.Point, nil)
+	}
+	if len(t.Candidates) == 0 {
 		return nil
 	}
-	v := param.Values{}
-	for _, name := range t.Method.Varying {
-		v[name] = t.Method.Grid[t.Point][name]
+	return t.Method.variantAt(t.Candidates[0], t.Method.Select.Over)
+}
+
+// Choices returns the grid indices the trial's select rule chooses among.
+func (t *Trial) Choices() []int {
+	if t.Candidates != nil {
+		return t.Candidates
+	}
+	all := make([]int, len(t.Method.Grid))
+	for i := range all {
+		all[i] = i
+	}
+	return all
+}
+
+// Variant is one series a method contributes: a fixed-rule grid point, or
+// the grid points a select rule chooses among.
+type Variant struct {
+	// Points are grid indices: the point of a fixed-rule variant, or the
+	// candidates of a select rule.
+	Points []int
+	// Values are the varying params fixed in the variant; nil when none.
+	Values param.Values
+}
+
+// Variants returns the series of m in grid order. Under the fixed rule
+// every grid point is its own variant (one variant without a grid); under
+// a cv or test rule the whole grid is one variant, or with select.over
+// each combination of the other varying params is one.
+func (m *MethodSpec) Variants() []Variant {
+	fixed := m.Select.Rule == "" || m.Select.Rule == "fixed"
+	if fixed {
+		out := make([]Variant, len(m.Grid))
+		for g := range m.Grid {
+			out[g] = Variant{Points: []int{g}, Values: m.variantAt(g, nil)}
+		}
+		return out
+	}
+	if len(m.Select.Over) == 0 {
+		all := make([]int, len(m.Grid))
+		for g := range all {
+			all[g] = g
+		}
+		return []Variant{{Points: all}}
+	}
+	var out []Variant
+	where := map[string]int{}
+	for g := range m.Grid {
+		v := m.variantAt(g, m.Select.Over)
+		k := v.Label()
+		i, ok := where[k]
+		if !ok {
+			i = len(out)
+			where[k] = i
+			out = append(out, Variant{Values: v})
+		}
+		out[i].Points = append(out[i].Points, g)
+	}
+	return out
+}
+
+// variantAt returns the varying params of grid point g that are not in
+// over; nil when there are none.
+func (m *MethodSpec) variantAt(g int, over []string) param.Values {
+	var v param.Values
+	for _, name := range m.Varying {
+		if slices.Contains(over, name) {
+			continue
+		}
+		if v == nil {
+			v = param.Values{}
+		}
+		v[name] = m.Grid[g][name]
 	}
 	return v
 }
@@ -53,7 +132,7 @@ func (t *Trial) Series() string { return SeriesName(t.Method.Label, t.Variant())
 // the seeds (as it keeps the keys) of the existing points.
 func (t *Trial) seedName() string {
 	if t.Point < 0 {
-		return t.Method.Label
+		return SeriesName(t.Method.Label, t.Variant())
 	}
 	return SeriesName(t.Method.Label, t.Method.Grid[t.Point])
 }
@@ -91,21 +170,22 @@ func NewPlan(spec *Spec) (*Plan, error) {
 		for mi := range spec.Methods {
 			m := &spec.Methods[mi]
 			seq := seqs[mi]
-			points := []int{-1}
-			if m.Select.Rule == "" || m.Select.Rule == "fixed" {
-				points = points[:0]
-				for g := range m.Grid {
-					points = append(points, g)
+			fixed := m.Select.Rule == "" || m.Select.Rule == "fixed"
+			for _, v := range m.Variants() {
+				pt, cands := -1, []int(nil)
+				switch {
+				case fixed:
+					pt = v.Points[0]
+				case len(m.Select.Over) > 0:
+					cands = v.Points
 				}
-			}
-			for _, pt := range points {
 				sizes := spec.Curve.Sizes
 				if seq {
 					sizes = []float64{0}
 				}
 				for _, size := range sizes {
 					for tr := 0; tr < spec.Curve.Trials; tr++ {
-						t := &Trial{Dataset: ds, Method: m, Point: pt, Size: size, Index: tr, Sequential: seq}
+						t := &Trial{Dataset: ds, Method: m, Point: pt, Candidates: cands, Size: size, Index: tr, Sequential: seq}
 						t.Key = trialKey(spec, dkey, t)
 						p.Trials = append(p.Trials, t)
 					}
@@ -167,9 +247,10 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 	if t.Point >= 0 {
 		grid = canonical(m.Grid[t.Point])
 	} else {
-		g := make([]map[string]string, len(m.Grid))
-		for i, v := range m.Grid {
-			g[i] = canonical(v)
+		choices := t.Choices()
+		g := make([]map[string]string, len(choices))
+		for i, c := range choices {
+			g[i] = canonical(m.Grid[c])
 		}
 		grid = g
 	}
@@ -209,9 +290,9 @@ func (p *Plan) Fits() int {
 		case t.Point >= 0:
 			n++
 		case t.Method.Select.Rule == "cv":
-			n += len(t.Method.Grid)*t.Method.Select.Folds + 1
+			n += len(t.Choices())*t.Method.Select.Folds + 1
 		default:
-			n += len(t.Method.Grid)
+			n += len(t.Choices())
 		}
 	}
 	return n
@@ -250,6 +331,9 @@ func (p *Plan) Describe(w io.Writer) {
 		switch rule {
 		case "cv":
 			fmt.Fprintf(w, " (%d folds by %s)", m.Select.Folds, m.Select.Metric)
+			if len(m.Select.Over) > 0 {
+				fmt.Fprintf(w, " over %s", strings.Join(m.Select.Over, ", "))
+			}
 		case "test":
 			fmt.Fprintf(w, " (by %s on the test set: oracle)", m.Select.Metric)
 		}

@@ -366,9 +366,13 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 			return err
 		}
 		res.SelectSeconds = time.Since(start).Seconds()
-		if len(m.Grid) > 1 {
+		if len(t.Choices()) > 1 {
 			res.Chosen = map[string]any{}
-			for _, name := range m.Varying {
+			chosen := m.Select.Over
+			if len(chosen) == 0 {
+				chosen = m.Varying
+			}
+			for _, name := range chosen {
 				res.Chosen[name] = m.Grid[point][name]
 			}
 		}
@@ -558,8 +562,9 @@ func better(name string, a, b float64) bool {
 // stratified k folds of train. Ties keep the first point in grid order.
 func (x *executor) selectCV(ctx context.Context, t *Trial, train *datasets.Dataset, seeds Seeds, ovr bool) (int, error) {
 	m := t.Method
-	if len(m.Grid) == 1 {
-		return 0, nil
+	choices := t.Choices()
+	if len(choices) == 1 {
+		return choices[0], nil
 	}
 	rows := train.Indices()
 	k := 0
@@ -580,7 +585,8 @@ func (x *executor) selectCV(ctx context.Context, t *Trial, train *datasets.Datas
 	}
 	best, bestScore := -1, math.NaN()
 	var firstErr error
-	for g, p := range m.Grid {
+	for _, g := range choices {
+		p := m.Grid[g]
 		meth, err := methods.New(m.Name, p)
 		if err != nil {
 			return 0, err
@@ -622,12 +628,14 @@ func (x *executor) selectCV(ctx context.Context, t *Trial, train *datasets.Datas
 // choice. Fits share memo with the final refit.
 func (x *executor) selectTest(ctx context.Context, t *Trial, train, test *datasets.Dataset, seed uint64, ovr bool, memo *methods.Memo) (int, error) {
 	m := t.Method
-	if len(m.Grid) == 1 {
-		return 0, nil
+	choices := t.Choices()
+	if len(choices) == 1 {
+		return choices[0], nil
 	}
 	best, bestScore := -1, math.NaN()
 	var firstErr error
-	for g, p := range m.Grid {
+	for _, g := range choices {
+		p := m.Grid[g]
 		meth, err := methods.New(m.Name, p)
 		if err != nil {
 			return 0, err

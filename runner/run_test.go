@@ -401,3 +401,43 @@ func TestForPlanTypesChosenFromGrid(t *testing.T) {
 		t.Error("ForPlan modified its input")
 	}
 }
+
+// TestRunSelectOver checks select.over: a cv rule limited to one varying
+// param makes one series per value of the other, and chooses only the
+// param it is over.
+func TestRunSelectOver(t *testing.T) {
+	spec := blobsSpec()
+	m := method("fake-centroid", "sweep", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3, 0.9}, []any{0.0, 0.2})
+	m.Select.Over = []string{"shrink"}
+	spec.Methods = []MethodSpec{m}
+	spec.Baseline = ""
+	plan, err := NewPlan(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 noise variants × 3 sizes × 3 trials, each choosing among 3 shrinks.
+	if len(plan.Trials) != 18 {
+		t.Fatalf("%d trials, want 18", len(plan.Trials))
+	}
+	if got, want := plan.Fits(), 18*(3*3+1); got != want {
+		t.Errorf("Fits = %d, want %d", got, want)
+	}
+	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	series := map[string]int{}
+	for _, r := range sum.Results {
+		if r.Failed() {
+			t.Fatal(r.Error)
+		}
+		series[SeriesName(r.Method, r.Variant)]++
+		if _, ok := r.Chosen["shrink"]; !ok || len(r.Chosen) != 1 {
+			t.Errorf("chosen %v, want shrink only", r.Chosen)
+		}
+	}
+	want := map[string]int{"sweep (noise=0)": 9, "sweep (noise=0.2)": 9}
+	if !reflect.DeepEqual(series, want) {
+		t.Errorf("series %v, want %v", series, want)
+	}
+	if got := m.SeriesNames(); !reflect.DeepEqual(got, []string{"sweep", "sweep (noise=0)", "sweep (noise=0.2)"}) {
+		t.Errorf("SeriesNames = %v", got)
+	}
+}

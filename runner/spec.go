@@ -99,6 +99,11 @@ type Select struct {
 	Rule   string `yaml:"rule"`
 	Folds  int    `yaml:"folds,omitempty"`
 	Metric string `yaml:"metric,omitempty"`
+	// Over limits a cv or test rule to these varying params; the other
+	// varying params make variants, as under the fixed rule, and the rule
+	// chooses within each (c by cross-validation at every ρ of a sweep).
+	// Empty means every varying param.
+	Over []string `yaml:"over,omitempty" json:"Over,omitempty"`
 }
 
 // Curve is the training-size curve.

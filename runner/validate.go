@@ -43,17 +43,12 @@ func (d *decoder) at(f *fields, path ...string) *yaml.Node {
 }
 
 // SeriesNames returns the names a method's results appear under in
-// reports: its label, and for a fixed-rule grid each variant's
-// "label (p=v …)".
+// reports: its label, and each variant's "label (p=v …)" (see Variants).
 func (m *MethodSpec) SeriesNames() []string {
 	out := []string{m.Label}
-	if (m.Select.Rule == "fixed" || m.Select.Rule == "") && len(m.Varying) > 0 {
-		for _, g := range m.Grid {
-			v := param.Values{}
-			for _, name := range m.Varying {
-				v[name] = g[name]
-			}
-			out = append(out, SeriesName(m.Label, v))
+	for _, v := range m.Variants() {
+		if len(v.Values) > 0 {
+			out = append(out, SeriesName(m.Label, v.Values))
 		}
 	}
 	return out
