@@ -3,11 +3,12 @@ package csv
 import (
 	"context"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/repro-ml/repro/internal/datatest"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/matrix"
@@ -272,16 +273,7 @@ func TestPluginGzipAndMissingFile(t *testing.T) {
 // paperData returns the paper data directory or skips the test.
 func paperData(t *testing.T, file string) string {
 	t.Helper()
-	for _, dir := range []string{os.Getenv(datasets.DataDirEnv), "/work/shared/data/paper"} {
-		if dir == "" {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(dir, file)); err == nil {
-			return dir
-		}
-	}
-	t.Skipf("paper data file %s not found in $%s or /work/shared/data/paper", file, datasets.DataDirEnv)
-	return ""
+	return datatest.Paper(t, file)
 }
 
 func TestRealAbalone(t *testing.T) {

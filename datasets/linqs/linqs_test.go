@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/datatest"
+
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/matrix"
 	"github.com/repro-ml/repro/runner/param"
@@ -123,16 +125,7 @@ func TestRealFiles(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := ""
-			for _, c := range []string{os.Getenv(datasets.DataDirEnv), "/work/shared/data/paper"} {
-				if _, err := os.Stat(filepath.Join(c, tc.name, tc.name+".content.gz")); c != "" && err == nil {
-					dir = c
-					break
-				}
-			}
-			if dir == "" {
-				t.Skipf("%s not found in $%s or /work/shared/data/paper", tc.name, datasets.DataDirEnv)
-			}
+			dir := datatest.Paper(t, filepath.Join(tc.name, tc.name+".content.gz"))
 			d, c, err := LoadCitations(filepath.Join(dir, tc.name, tc.name+".content.gz"), filepath.Join(dir, tc.name, tc.name+".cites"))
 			if err != nil {
 				t.Fatal(err)

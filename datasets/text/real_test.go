@@ -2,10 +2,10 @@ package text
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/repro-ml/repro/internal/datatest"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/runner/param"
@@ -13,14 +13,8 @@ import (
 
 // paperDir returns the directory of the paper data sets, or skips.
 func paperDir(t testing.TB, file string) string {
-	dir := os.Getenv(datasets.DataDirEnv)
-	if dir == "" {
-		dir = "/work/shared/data/paper"
-	}
-	if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
-		t.Skipf("paper data %s not available (set %s): %v", file, datasets.DataDirEnv, err)
-	}
-	return dir
+	t.Helper()
+	return datatest.Paper(t, file)
 }
 
 // load runs a registered loader with its defaults overridden by over.

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/datatest"
+
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/runner/param"
 )
@@ -220,16 +222,7 @@ func TestMissingFile(t *testing.T) {
 
 func paperData(t *testing.T, file string) string {
 	t.Helper()
-	for _, dir := range []string{os.Getenv(datasets.DataDirEnv), "/work/shared/data/paper"} {
-		if dir == "" {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(dir, file)); err == nil {
-			return dir
-		}
-	}
-	t.Skipf("paper data file %s not found in $%s or /work/shared/data/paper", file, datasets.DataDirEnv)
-	return ""
+	return datatest.Paper(t, file)
 }
 
 func TestRealFiles(t *testing.T) {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/datatest"
+
 	"github.com/repro-ml/repro/datasets/matrix"
 	"github.com/repro-ml/repro/methods/lasso"
 )
@@ -20,7 +22,7 @@ import (
 // the Szafranski et al. experiments: abalone (4177×10: sex dummies, size,
 // weight; groups 3+3+4) and Delve house-price-16L (22784×16; four groups of
 // four, as experiments/szafranski2007-table2-census.yaml). The real files
-// are read from REPRO_DATA (default /work/shared/data/paper) when present,
+// are read from the paper data directory (internal/datatest) when present,
 // else synthetic data of the same shape is used (the name says which).
 // Each benchmark reports one fit from raw (X, y): building the covariance
 // design ("design") is timed apart from the solvers, which work on the
@@ -36,12 +38,7 @@ type benchProblem struct {
 	groups [][]int
 }
 
-func benchDataDir() string {
-	if d := os.Getenv("REPRO_DATA"); d != "" {
-		return d
-	}
-	return "/work/shared/data/paper"
-}
+func benchDataDir() string { return datatest.PaperDir() }
 
 func abaloneProblem(b *testing.B) benchProblem {
 	groups := [][]int{{0, 1, 2}, {3, 4, 5}, {6, 7, 8, 9}}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/datatest"
+
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/matrix"
 	"github.com/repro-ml/repro/methods"
@@ -85,10 +87,7 @@ func TestKernelHPSynthetic(t *testing.T) {
 // a group norm of the narrowest bandwidth that shrinks. -short fits ν = 50
 // only (the fastest fit).
 func TestKernelHPMotorcycle(t *testing.T) {
-	dir := os.Getenv("REPRO_DATA")
-	if dir == "" {
-		dir = "/work/shared/data/paper"
-	}
+	dir := datatest.PaperDir()
 	b, err := os.ReadFile(filepath.Join(dir, "mcycle", "mcycle.csv"))
 	if err != nil {
 		t.Skip("mcycle data absent (set REPRO_DATA): ", err)

@@ -1,0 +1,75 @@
+// Package datatest finds the papers' datasets for tests, benchmarks and
+// bench programs, so that none of them hard-codes where the data lives.
+//
+// The paper data directory is $REPRO_DATA when set, else the checkout's
+// neighbour ../shared/data/paper (beside the module root), which is where
+// this project's CI keeps it. Tests that need a file there skip, with the
+// reason, when it is absent: the suite runs on a fresh machine too.
+package datatest
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/repro-ml/repro/datasets"
+)
+
+// PaperDir returns the paper data directory ("" if neither $REPRO_DATA nor
+// ../shared/data/paper beside the module root exists).
+func PaperDir() string {
+	if d := os.Getenv(datasets.DataDirEnv); d != "" {
+		return d
+	}
+	return beside("data", "paper")
+}
+
+// EmbedDir returns ../shared/data/embed beside the module root, where the
+// originals of the embedded datasets are ("" if absent).
+func EmbedDir() string { return beside("data", "embed") }
+
+// beside returns ../shared/<elem…> relative to the module root, if it exists.
+func beside(elem ...string) string {
+	root := moduleRoot()
+	if root == "" {
+		return ""
+	}
+	p := filepath.Join(append([]string{filepath.Dir(root), "shared"}, elem...)...)
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}
+
+// moduleRoot walks up from the working directory to the directory holding
+// go.mod.
+func moduleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Paper returns the paper data directory if it holds file (a path relative
+// to it), and otherwise skips tb with the reason.
+func Paper(tb testing.TB, file string) string {
+	tb.Helper()
+	dir := PaperDir()
+	if dir == "" {
+		tb.Skipf("paper data not found: set $%s or put the shared data beside the checkout (needs %s)", datasets.DataDirEnv, file)
+	}
+	if _, err := os.Stat(filepath.Join(dir, file)); err != nil {
+		tb.Skipf("paper data file %s not available (set $%s): %v", file, datasets.DataDirEnv, err)
+	}
+	return dir
+}
