@@ -17,7 +17,7 @@
 // r-cran-glmnet) and the abalone data (REPRO_DATA or -data). It installs
 // nothing and is not run by go test.
 //
-//	go run ./bench/glmnet -data /work/shared/data/paper
+//	go run ./bench/glmnet -data ../shared/data/paper   (or set REPRO_DATA)
 package main
 
 import (
