@@ -11,10 +11,13 @@ import (
 	_ "github.com/repro-ml/repro/datasets/linqs"
 	_ "github.com/repro-ml/repro/datasets/text"
 	_ "github.com/repro-ml/repro/datasets/uci"
+	_ "github.com/repro-ml/repro/methods/fnr"
 	_ "github.com/repro-ml/repro/methods/hp"
 	_ "github.com/repro-ml/repro/methods/lasso"
+	_ "github.com/repro-ml/repro/methods/lgc"
 	_ "github.com/repro-ml/repro/methods/linear"
 	_ "github.com/repro-ml/repro/methods/med"
+	_ "github.com/repro-ml/repro/methods/spectral"
 	_ "github.com/repro-ml/repro/methods/metric"
 	_ "github.com/repro-ml/repro/methods/svm"
 )

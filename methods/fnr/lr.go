@@ -1,0 +1,316 @@
+package fnr
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/optim"
+)
+
+// Term is one sparse quadratic penalty Coef·‖B w‖², applied to the weight
+// vector of every class. B has D columns, one per feature (real or virtual).
+type Term struct {
+	B    *matrix.CSR
+	Coef float64
+}
+
+// Penalty is Σ_t Coef_t ‖B_t w_c‖² + Ridge ‖w_c‖² summed over the weight
+// vectors w_c of the classes. Intercepts are never penalized.
+type Penalty struct {
+	Terms []Term
+	Ridge float64
+}
+
+// Problem is a penalized logistic regression on n rows of X with K classes.
+// Two classes give one binary model (one weight vector, as ridge logistic
+// regression); K > 2 classes a multinomial (softmax) model with one weight
+// vector per class, each penalized by Pen. The weight vectors have D ≥ d
+// entries: entries d … D−1 are virtual features, zero in every row of X,
+// which appear only in the penalty.
+type Problem struct {
+	X   *matrix.CSR // n×d
+	Y   []int       // class of each row, in [0, K)
+	K   int         // number of classes, ≥ 2
+	D   int         // weights per class, ≥ d
+	Pen Penalty
+
+	z, dz []float64 // scratch: n×C scores and their derivatives
+	r     []float64 // scratch: one residual row (C values)
+}
+
+// cols is the number of weight vectors: 1 for a binary problem, else K.
+func (p *Problem) cols() int {
+	if p.K == 2 {
+		return 1
+	}
+	return p.K
+}
+
+// NumParams returns the length of the parameter vector: the D×C weights
+// stored row-major (x[j*C+c], C = 1 for two classes, else K), then the C
+// intercepts.
+func (p *Problem) NumParams() int { return (p.D + 1) * p.cols() }
+
+// check panics on inconsistent shapes (programmer errors).
+func (p *Problem) check() {
+	n, d := p.X.Dims()
+	if len(p.Y) != n {
+		panic(fmt.Sprintf("fnr: %d labels for %d rows", len(p.Y), n))
+	}
+	if p.K < 2 {
+		panic(fmt.Sprintf("fnr: %d classes, want ≥ 2", p.K))
+	}
+	if p.D < d {
+		panic(fmt.Sprintf("fnr: D = %d weights for %d columns", p.D, d))
+	}
+	for _, t := range p.Pen.Terms {
+		if t.B.C != p.D {
+			panic(fmt.Sprintf("fnr: penalty matrix has %d columns, want D = %d", t.B.C, p.D))
+		}
+	}
+}
+
+// Eval returns the objective at x and, if grad is not nil, writes its
+// gradient: Σ_i loss_i + Σ_c [Σ_t Coef_t ‖B_t w_c‖² + Ridge ‖w_c‖²].
+func (p *Problem) Eval(x, grad []float64) float64 {
+	C := p.cols()
+	n, _ := p.X.Dims()
+	D := p.D
+	if len(x) != p.NumParams() {
+		panic(fmt.Sprintf("fnr: Eval: %d parameters, want %d", len(x), p.NumParams()))
+	}
+	if grad != nil {
+		clear(grad)
+	}
+	if len(p.z) != n*C {
+		p.z = make([]float64, n*C)
+		p.dz = make([]float64, n*C)
+	}
+	W, b := x[:D*C], x[D*C:]
+	X := p.X
+	f := 0.0
+	// Scores z = X W + b.
+	if C == 1 {
+		for i := 0; i < n; i++ {
+			s := b[0]
+			for k := X.Ptr[i]; k < X.Ptr[i+1]; k++ {
+				s += X.Val[k] * W[X.Ind[k]]
+			}
+			// loss log(1 + exp(−y s)), y = ±1
+			m := s
+			if p.Y[i] == 0 {
+				m = -s
+			}
+			var l, sig float64 // sig = σ(−m)
+			if m > 0 {
+				e := math.Exp(-m)
+				l = math.Log1p(e)
+				sig = e / (1 + e)
+			} else {
+				e := math.Exp(m)
+				l = -m + math.Log1p(e)
+				sig = 1 / (1 + e)
+			}
+			f += l
+			if p.Y[i] == 0 {
+				p.dz[i] = sig
+			} else {
+				p.dz[i] = -sig
+			}
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			z := p.z[i*C : (i+1)*C]
+			copy(z, b)
+			for k := X.Ptr[i]; k < X.Ptr[i+1]; k++ {
+				v := X.Val[k]
+				w := W[X.Ind[k]*C : X.Ind[k]*C+C]
+				for c, wc := range w {
+					z[c] += v * wc
+				}
+			}
+			mx := z[0]
+			for _, v := range z[1:] {
+				mx = max(mx, v)
+			}
+			sum := 0.0
+			dz := p.dz[i*C : (i+1)*C]
+			for c, v := range z {
+				e := math.Exp(v - mx)
+				dz[c] = e
+				sum += e
+			}
+			f += mx + math.Log(sum) - z[p.Y[i]]
+			inv := 1 / sum
+			for c := range dz {
+				dz[c] *= inv
+			}
+			dz[p.Y[i]]--
+		}
+	}
+	if grad != nil {
+		gW, gb := grad[:D*C], grad[D*C:]
+		for i := 0; i < n; i++ {
+			dz := p.dz[i*C : (i+1)*C]
+			for c, v := range dz {
+				gb[c] += v
+			}
+			if C == 1 {
+				d0 := dz[0]
+				for k := X.Ptr[i]; k < X.Ptr[i+1]; k++ {
+					gW[X.Ind[k]] += X.Val[k] * d0
+				}
+				continue
+			}
+			for k := X.Ptr[i]; k < X.Ptr[i+1]; k++ {
+				v := X.Val[k]
+				g := gW[X.Ind[k]*C : X.Ind[k]*C+C]
+				for c, dc := range dz {
+					g[c] += v * dc
+				}
+			}
+		}
+	}
+	f += p.penalty(W, grad)
+	return f
+}
+
+// penalty adds the quadratic penalty of W to grad (if not nil) and
+// returns its value. Each term costs two passes over B: r = B W and Bᵀ r.
+func (p *Problem) penalty(W, grad []float64) float64 {
+	C := p.cols()
+	f := 0.0
+	var gW []float64
+	if grad != nil {
+		gW = grad[:p.D*C]
+	}
+	if len(p.r) < C {
+		p.r = make([]float64, C)
+	}
+	ri := p.r[:C:C] // the residual row (B W)_i, one per weight vector
+	for _, t := range p.Pen.Terms {
+		if t.Coef == 0 {
+			continue
+		}
+		B := t.B
+		two := 2 * t.Coef
+		for i := 0; i < B.R; i++ {
+			lo, hi := B.Ptr[i], B.Ptr[i+1]
+			ind, val := B.Ind[lo:hi], B.Val[lo:hi:hi]
+			if C == 1 {
+				s := 0.0
+				for k, j := range ind {
+					s += val[k] * W[j]
+				}
+				f += t.Coef * s * s
+				if gW != nil {
+					s *= two
+					for k, j := range ind {
+						gW[j] += val[k] * s
+					}
+				}
+				continue
+			}
+			clear(ri)
+			for k, j := range ind {
+				v := val[k]
+				w := W[j*C : j*C+C : j*C+C]
+				w = w[:len(ri)]
+				for c, wc := range w {
+					ri[c] += v * wc
+				}
+			}
+			s := 0.0
+			for _, v := range ri {
+				s += v * v
+			}
+			f += t.Coef * s
+			if gW == nil {
+				continue
+			}
+			for k, j := range ind {
+				v := two * val[k]
+				g := gW[j*C : j*C+C : j*C+C]
+				g = g[:len(ri)]
+				for c, rc := range ri {
+					g[c] += v * rc
+				}
+			}
+		}
+	}
+	if beta := p.Pen.Ridge; beta != 0 {
+		s := 0.0
+		for j, w := range W {
+			s += w * w
+			if gW != nil {
+				gW[j] += 2 * beta * w
+			}
+		}
+		f += beta * s
+	}
+	return f
+}
+
+// Model is a fitted linear classifier over d columns (the virtual weights
+// are kept in W for inspection but never used in prediction).
+type Model struct {
+	K, C, D, Cols int
+	// W holds the weights row-major (W[j*C+c]) for j < D, then the C
+	// intercepts.
+	W    []float64
+	info methods.Info
+}
+
+// Weight returns the weight of feature j (real or virtual) in weight vector
+// c (c = 0 for a binary model, whose scores are for class 1).
+func (m *Model) Weight(j, c int) float64 { return m.W[j*m.C+c] }
+
+// Intercept returns the intercept of weight vector c.
+func (m *Model) Intercept(c int) float64 { return m.W[m.D*m.C+c] }
+
+// Info reports how the fit went.
+func (m *Model) Info() methods.Info { return m.info }
+
+// Predict returns K scores per row: the linear scores of the K classes
+// (for a binary model 0 for class 0 and the decision value for class 1).
+func (m *Model) Predict(X matrix.Matrix) *methods.Prediction {
+	n, d := X.Dims()
+	if d != m.Cols {
+		panic(fmt.Sprintf("fnr: Predict: %d columns, model was trained on %d", d, m.Cols))
+	}
+	out := &methods.Prediction{K: m.K, Scores: make([]float64, n*m.K)}
+	b := m.W[m.D*m.C:]
+	for i := 0; i < n; i++ {
+		s := out.Scores[i*m.K : (i+1)*m.K]
+		if m.C == 1 {
+			f := b[0]
+			X.Row(i, func(j int, v float64) { f += v * m.W[j] })
+			s[1] = f
+			continue
+		}
+		copy(s, b)
+		X.Row(i, func(j int, v float64) {
+			w := m.W[j*m.C : j*m.C+m.C]
+			for c, wc := range w {
+				s[c] += v * wc
+			}
+		})
+	}
+	return out
+}
+
+// Train minimizes p's objective from zero with L-BFGS and returns the model.
+// Reaching the iteration cap is not an error (Info().Converged is false).
+func Train(ctx context.Context, p *Problem, s optim.Settings) (*Model, error) {
+	p.check()
+	_, d := p.X.Dims()
+	res, err := optim.Minimize(ctx, p.Eval, make([]float64, p.NumParams()), s)
+	if err != nil {
+		return nil, fmt.Errorf("fnr: L-BFGS: %w", err)
+	}
+	return &Model{K: p.K, C: p.cols(), D: p.D, Cols: d, W: res.X,
+		info: methods.Info{Iterations: res.Iterations, Converged: res.Converged, Objective: res.F}}, nil
+}
