@@ -1,11 +1,13 @@
 package linear
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/embedded"
 	"github.com/repro-ml/repro/datasets/matrix"
 )
 
@@ -88,4 +90,47 @@ func BenchmarkRidgeDense(b *testing.B) {
 
 func BenchmarkRidgeSparse(b *testing.B) {
 	benchFit(b, "ridge", map[string]any{"lambda": 1.0}, func() *datasets.Dataset { return benchRegSp })
+}
+
+// dnaTrain returns the first 2000 rows of the embedded DNA splice data
+// (3 classes, 180 indicator bits, about 25% non-zero), the size of the
+// bench/liblinear training set.
+func dnaTrain(b testing.TB) *datasets.Dataset {
+	d, err := embedded.DNASplice([]string{"ei", "ie", "n"}, embedded.EncodingBits)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d.Subset(d.Indices()[:2000])
+}
+
+func BenchmarkLogRegL1DNA(b *testing.B) {
+	d := dnaTrain(b)
+	for _, C := range []float64{1, 10} {
+		b.Run(fmt.Sprintf("C=%g", C), func(b *testing.B) {
+			benchFit(b, "logreg-l1", map[string]any{"C": C}, func() *datasets.Dataset { return d })
+		})
+	}
+}
+
+func BenchmarkLogRegL2DNA(b *testing.B) {
+	d := dnaTrain(b)
+	for _, C := range []float64{1, 10} {
+		b.Run(fmt.Sprintf("C=%g", C), func(b *testing.B) {
+			benchFit(b, "logreg-l2", map[string]any{"C": C}, func() *datasets.Dataset { return d })
+		})
+	}
+}
+
+func BenchmarkLogRegL2Solvers(b *testing.B) {
+	benchData()
+	dna := dnaTrain(b)
+	for _, data := range []*datasets.Dataset{dna, benchDense, benchCSR} {
+		for _, C := range []float64{1, 10} {
+			for _, solver := range []string{"tron", "lbfgs"} {
+				b.Run(fmt.Sprintf("%s/C=%g/%s", data.Name, C, solver), func(b *testing.B) {
+					benchFit(b, "logreg-l2", map[string]any{"C": C, "solver": solver}, func() *datasets.Dataset { return data })
+				})
+			}
+		}
+	}
 }

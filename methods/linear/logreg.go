@@ -14,13 +14,14 @@ import (
 
 func init() {
 	methods.Register("logreg-l2", &methods.Plugin{
-		Doc:   "L2-regularized logistic regression, ½‖w‖² + C·Σ log-loss, unpenalized intercept (L-BFGS); one-vs-rest as liblinear -s 0, or multinomial",
+		Doc:   "L2-regularized logistic regression, ½‖w‖² + C·Σ log-loss, unpenalized intercept (L-BFGS, or TRON as liblinear -s 0); one-vs-rest as liblinear, or multinomial",
 		Kinds: methods.Classification,
 		Params: []param.Decl{
 			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "weight of the summed log-loss against ½‖w‖² (liblinear's C)"},
 			{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept b"},
 			{Name: "multiclass", Type: param.Enum, Default: "ovr", Choices: []string{"ovr", "softmax"}, Doc: "ovr: one binary model per class, scores are decision values (liblinear); softmax: multinomial with penalty ½Σₖ‖wₖ‖²"},
-			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "L-BFGS iteration cap per binary (or multinomial) problem"},
+			{Name: "solver", Type: param.Enum, Default: "lbfgs", Choices: []string{"lbfgs", "tron"}, Doc: "one-vs-rest solver: lbfgs, or tron (trust-region Newton with conjugate gradients on Hessian-vector products, liblinear -s 0's); softmax always uses lbfgs"},
+			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "iteration cap (Newton for tron, L-BFGS for lbfgs) per binary (or multinomial) problem"},
 			{Name: "tol", Type: param.Float, Default: 1e-5, Min: param.Bound(0), Exclusive: true, Doc: "stop when ‖∇f‖∞ ≤ tol·max(1, |f|)"},
 		},
 		New: newLogRegL2,
@@ -43,6 +44,7 @@ type logRegL2 struct {
 	C         float64
 	Intercept bool
 	Softmax   bool
+	TRON      bool
 	MaxIter   int
 	Tol       float64
 }
@@ -52,6 +54,7 @@ func newLogRegL2(p param.Values) (methods.Method, error) {
 		C:         p.Float("C"),
 		Intercept: p.Bool("intercept"),
 		Softmax:   p.String("multiclass") == "softmax",
+		TRON:      p.String("solver") == "tron",
 		MaxIter:   p.Int("max_iter"),
 		Tol:       p.Float("tol"),
 	}, nil
@@ -99,6 +102,9 @@ func (m *logRegL2) settings() optim.Settings {
 
 // fitBinary minimizes ½‖w‖² + C·LogisticLoss over θ = (w, b).
 func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y []float64) ([]float64, float64, methods.Info, error) {
+	if m.TRON {
+		return fitL2TRON(ctx, X, y, m.C, m.Intercept, m.MaxIter, m.Tol)
+	}
 	_, d := X.Dims()
 	f := func(theta, grad []float64) float64 {
 		w := theta[:d]

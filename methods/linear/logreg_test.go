@@ -39,19 +39,21 @@ func TestLogRegL2Optimality(t *testing.T) {
 	for _, tc := range []struct {
 		C         float64
 		intercept bool
-	}{{0.01, true}, {1, true}, {100, true}, {1, false}} {
+		solver    string
+	}{{0.01, true, "lbfgs"}, {1, true, "lbfgs"}, {100, true, "lbfgs"}, {1, false, "lbfgs"},
+		{0.01, true, "tron"}, {1, true, "tron"}, {100, true, "tron"}, {1, false, "tron"}} {
 		var models []*classifier
 		for _, set := range []*datasets.Dataset{data, sparseCopy(data)} {
-			m := fit(t, "logreg-l2", map[string]any{"C": tc.C, "intercept": tc.intercept, "tol": tol}, set).(*classifier)
+			m := fit(t, "logreg-l2", map[string]any{"C": tc.C, "intercept": tc.intercept, "tol": tol, "solver": tc.solver}, set).(*classifier)
 			if !m.info.Converged {
-				t.Errorf("C=%v intercept=%v: not converged (%+v)", tc.C, tc.intercept, m.info)
+				t.Errorf("%s C=%v intercept=%v: not converged (%+v)", tc.solver, tc.C, tc.intercept, m.info)
 			}
 			if !tc.intercept && m.B[0] != 0 {
 				t.Errorf("C=%v: intercept %v, want 0", tc.C, m.B[0])
 			}
 			g, f := l2Grad(set.X, y, m.W[0], m.B[0], tc.C, tc.intercept)
 			if gn := maxAbs(g); gn > tol*math.Max(1, f) {
-				t.Errorf("C=%v intercept=%v: ‖∇f‖∞ = %g > tol·max(1,f) = %g", tc.C, tc.intercept, gn, tol*math.Max(1, f))
+				t.Errorf("%s C=%v intercept=%v: ‖∇f‖∞ = %g > tol·max(1,f) = %g", tc.solver, tc.C, tc.intercept, gn, tol*math.Max(1, f))
 			}
 			if math.Abs(f-m.info.Objective) > 1e-9*f {
 				t.Errorf("C=%v: reported objective %v, recomputed %v", tc.C, m.info.Objective, f)
@@ -88,9 +90,11 @@ func TestLogRegL2Scalar(t *testing.T) {
 			lo = mid
 		}
 	}
-	m := fit(t, "logreg-l2", map[string]any{"C": C, "intercept": false, "tol": 1e-10}, ds).(*classifier)
-	if math.Abs(m.W[0][0]-lo) > 1e-7 {
-		t.Errorf("w = %.10f, bisection gives %.10f", m.W[0][0], lo)
+	for _, solver := range []string{"lbfgs", "tron"} {
+		m := fit(t, "logreg-l2", map[string]any{"C": C, "intercept": false, "tol": 1e-10, "solver": solver}, ds).(*classifier)
+		if math.Abs(m.W[0][0]-lo) > 1e-7 {
+			t.Errorf("%s: w = %.10f, bisection gives %.10f", solver, m.W[0][0], lo)
+		}
 	}
 }
 

@@ -1,0 +1,230 @@
+package linear
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/embedded"
+	"github.com/repro-ml/repro/datasets/matrix"
+)
+
+// l1Objective evaluates ‖w‖₁ + C·LogisticLoss at (w, b) from scratch.
+func l1Objective(X matrix.Matrix, y, w []float64, b, C float64) float64 {
+	f := C * LogisticLoss(X, y, w, b, nil)
+	for _, v := range w {
+		f += math.Abs(v)
+	}
+	return f
+}
+
+// withOnesColumn appends a constant column of ones (liblinear's -B 1),
+// keeping the storage (dense or CSR) of X.
+func withOnesColumn(X matrix.Matrix) matrix.Matrix {
+	n, d := X.Dims()
+	if _, ok := X.(*matrix.Dense); ok {
+		out := matrix.NewDense(n, d+1, nil)
+		for i := 0; i < n; i++ {
+			row := out.RawRow(i)
+			X.Row(i, func(j int, v float64) { row[j] = v })
+			row[d] = 1
+		}
+		return out
+	}
+	b := matrix.NewBuilder(d + 1)
+	for i := 0; i < n; i++ {
+		X.Row(i, func(j int, v float64) { b.Add(j, v) })
+		b.Add(d, 1)
+		b.EndRow()
+	}
+	return b.Build()
+}
+
+// dnaBinary returns the first n rows of the embedded DNA data restricted
+// to ei and ie: 180 indicator columns, about a quarter of them non-zero.
+func dnaBinary(t testing.TB, n int) *datasets.Dataset {
+	d, err := embedded.DNASplice([]string{"ei", "ie"}, embedded.EncodingBits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d.Subset(d.Indices()[:n])
+}
+
+// TestL1ShrinkingSameOptimum checks that the shrinking path (outer and
+// inner shrinking, bias re-minimization, cached σ) reaches the same
+// optimum as the same solver with every coordinate visited in every pass
+// and as the plain reference solver fitL1Ref: objectives within 1e-8
+// relative, optimality conditions within 1e-4, and the reported objective
+// equal to one evaluated from scratch. The problems cover every column
+// store: dense columns, sparse valued ones, sparse indicator ones, an
+// unpenalized intercept and a penalized column of ones.
+func TestL1ShrinkingSameOptimum(t *testing.T) {
+	nDNA := 600
+	if testing.Short() {
+		nDNA = 300
+	}
+	dna := dnaBinary(t, nDNA)
+	dense := synthClass(21, 200, 40, 2, 0.3, 0.1)  // 90% filled: dense columns
+	sparse := synthClass(22, 200, 60, 2, 0.4, 0.8) // 20% filled, valued
+	for _, tc := range []struct {
+		name      string
+		X         matrix.Matrix
+		Y         []float64
+		C         float64
+		intercept bool
+		store     string // "dense" or "sparse"
+		bias      bool   // a column of ones is the bias coordinate
+	}{
+		{"dense", dense.X, dense.Y, 0.05, true, "dense", false},
+		{"dense", dense.X, dense.Y, 1, true, "dense", false},
+		{"dense-no-b", dense.X, dense.Y, 1, false, "dense", false},
+		{"dense+ones", withOnesColumn(dense.X), dense.Y, 1, false, "dense", true},
+		{"sparse", sparse.X, sparse.Y, 0.3, true, "sparse", false},
+		{"sparse-csr", matrix.ToCSR(sparse.X), sparse.Y, 3, true, "sparse", false},
+		{"sparse+ones", withOnesColumn(sparse.X), sparse.Y, 3, false, "sparse", true},
+		{"dna", dna.X, dna.Y, 1, true, "sparse", false},
+		{"dna", dna.X, dna.Y, 10, true, "sparse", false},
+		{"dna+ones", withOnesColumn(dna.X), dna.Y, 10, false, "sparse", true},
+	} {
+		t.Run(fmt.Sprintf("%s/C=%g", tc.name, tc.C), func(t *testing.T) {
+			cols := newColMajor(tc.X)
+			if got := map[bool]string{true: "dense", false: "sparse"}[cols.dense != nil]; got != tc.store {
+				t.Fatalf("column store %s, want %s", got, tc.store)
+			}
+			_, d := tc.X.Dims()
+			if bias := !tc.intercept && cols.isOnes(d-1); bias != tc.bias {
+				t.Fatalf("last column taken as bias = %v, want %v", bias, tc.bias)
+			}
+			y := pm(tc.Y)
+			s := l1Settings{C: tc.C, Intercept: tc.intercept, MaxIter: 1000, Tol: 1e-6}
+			var objs []float64
+			for _, run := range []struct {
+				name string
+				fit  func() ([]float64, float64, error)
+			}{
+				{"shrinking", func() ([]float64, float64, error) {
+					w, b, info, err := fitL1(context.Background(), tc.X, cols, y, s)
+					if err == nil && !info.Converged {
+						err = fmt.Errorf("not converged: %+v", info)
+					}
+					if err == nil {
+						if f := l1Objective(tc.X, y, w, b, tc.C); math.Abs(info.Objective-f) > 1e-10*f {
+							err = fmt.Errorf("reported objective %.12g, evaluated %.12g", info.Objective, f)
+						}
+					}
+					return w, b, err
+				}},
+				{"no shrinking", func() ([]float64, float64, error) {
+					ns := s
+					ns.noShrink = true
+					w, b, info, err := fitL1(context.Background(), tc.X, cols, y, ns)
+					if err == nil && !info.Converged {
+						err = fmt.Errorf("not converged: %+v", info)
+					}
+					return w, b, err
+				}},
+				{"reference", func() ([]float64, float64, error) {
+					w, b, info, err := fitL1Ref(context.Background(), tc.X, cols, y, s)
+					if err == nil && !info.Converged {
+						err = fmt.Errorf("not converged: %+v", info)
+					}
+					return w, b, err
+				}},
+			} {
+				w, b, err := run.fit()
+				if err != nil {
+					t.Fatalf("%s: %v", run.name, err)
+				}
+				if v := l1Violation(tc.X, y, w, b, tc.C, tc.intercept); v > 1e-4 {
+					t.Errorf("%s: optimality conditions violated by %g", run.name, v)
+				}
+				objs = append(objs, l1Objective(tc.X, y, w, b, tc.C))
+			}
+			for k, name := range []string{"no shrinking", "reference"} {
+				if rel := math.Abs(objs[0]-objs[k+1]) / objs[k+1]; rel > 1e-8 {
+					t.Errorf("objective %.12g with shrinking, %.12g %s: relative difference %.2g", objs[0], objs[k+1], name, rel)
+				}
+			}
+		})
+	}
+}
+
+// TestColMajor checks the column store against the matrix it copies.
+func TestColMajor(t *testing.T) {
+	data := synthClass(23, 30, 8, 2, 0.5, 0.7)
+	ones := matrix.NewDense(3, 2, []float64{1, 0, 1, 2, 1, 1})
+	for _, X := range []matrix.Matrix{data.X, matrix.ToCSR(data.X), synthClass(24, 30, 8, 2, 0.5, 0).X, ones, withOnesColumn(data.X)} {
+		c := newColMajor(X)
+		n, d := X.Dims()
+		for j := 0; j < d; j++ {
+			col := make([]float64, n)
+			ind, val := c.col(j)
+			allOnes := true
+			for k, v := range val {
+				i := k
+				if ind != nil {
+					i = int(ind[k])
+				}
+				col[i] = v
+			}
+			for i := 0; i < n; i++ {
+				if col[i] != X.At(i, j) {
+					t.Fatalf("%T column %d row %d: %v, want %v", X, j, i, col[i], X.At(i, j))
+				}
+				allOnes = allOnes && col[i] == 1
+			}
+			if c.isOnes(j) != allOnes {
+				t.Errorf("%T column %d: isOnes = %v, want %v", X, j, c.isOnes(j), allOnes)
+			}
+			if ind != nil {
+				marked := true
+				for _, v := range val {
+					marked = marked && v == 1
+				}
+				if c.ones[j] != marked {
+					t.Errorf("%T column %d: ones flag %v, want %v", X, j, c.ones[j], marked)
+				}
+			}
+		}
+	}
+}
+
+// TestL2SolversAgree checks that TRON and L-BFGS reach the same optimum of
+// logreg-l2 (objectives within 1e-8 relative) on indicator data where the
+// problem is ill-conditioned at large C, one-vs-rest over three classes.
+func TestL2SolversAgree(t *testing.T) {
+	n := 600
+	if testing.Short() {
+		n = 300
+	}
+	d, err := embedded.DNASplice([]string{"ei", "ie", "n"}, embedded.EncodingBits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := d.Subset(d.Indices()[:n])
+	for _, C := range []float64{0.1, 10} {
+		for _, intercept := range []bool{true, false} {
+			var objs []float64
+			for _, solver := range []string{"lbfgs", "tron"} {
+				m := fit(t, "logreg-l2", map[string]any{"C": C, "intercept": intercept, "tol": 1e-8, "solver": solver}, data).(*classifier)
+				if !m.info.Converged {
+					t.Errorf("%s C=%g: not converged: %+v", solver, C, m.info)
+				}
+				f := 0.0
+				for c := range 3 {
+					g, fc := l2Grad(data.X, signs(data.Y, c), m.W[c], m.B[c], C, intercept)
+					f += fc
+					if gn := maxAbs(g); gn > 1e-8*math.Max(1, fc) {
+						t.Errorf("%s C=%g class %d: ‖∇f‖∞ = %g", solver, C, c, gn)
+					}
+				}
+				objs = append(objs, f)
+			}
+			if rel := math.Abs(objs[0]-objs[1]) / objs[0]; rel > 1e-8 {
+				t.Errorf("C=%g intercept=%v: objective %.12g (lbfgs) vs %.12g (tron), relative difference %.2g", C, intercept, objs[0], objs[1], rel)
+			}
+		}
+	}
+}
