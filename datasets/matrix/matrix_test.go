@@ -167,7 +167,7 @@ func TestBuilder(t *testing.T) {
 
 func TestCheckRejects(t *testing.T) {
 	bad := []*matrix.CSR{
-		{R: 1, C: 2, Ptr: []int{0}, Ind: nil, Val: nil},                     // short Ptr
+		{R: 1, C: 2, Ptr: []int{0}, Ind: nil, Val: nil},                        // short Ptr
 		{R: 1, C: 2, Ptr: []int{0, 2}, Ind: []int{1, 0}, Val: []float64{1, 1}}, // unsorted
 		{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{2}, Val: []float64{1}},       // out of range
 		{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{0}, Val: nil},                // lengths
