@@ -77,10 +77,7 @@ func listPlugin(w io.Writer, name, doc string, params []param.Decl) {
 	for _, d := range params {
 		def := "required"
 		if !d.Required() {
-			def = "default " + param.Format(d.Default)
-			if s, ok := d.Default.(string); ok && s == "" {
-				def = `default ""`
-			}
+			def = "default " + d.DefaultString()
 		}
 		fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\n", d.Name, oneLine(d.Range()), oneLine(def), oneLine(d.Doc))
 	}

@@ -492,10 +492,7 @@ func checkPlugin(t *testing.T, out, name, doc string, params []param.Decl) {
 		l := lines[at+1+i]
 		def := "required"
 		if !d.Required() {
-			def = "default " + param.Format(d.Default)
-			if d.Default == "" {
-				def = `default ""`
-			}
+			def = "default " + d.DefaultString()
 		}
 		re := regexp.MustCompile(`^      ` + regexp.QuoteMeta(d.Name) + ` +` + regexp.QuoteMeta(oneLine(d.Range())) +
 			` +` + regexp.QuoteMeta(def) + `  +(` + regexp.QuoteMeta(oneLine(d.Doc)) + `)$`)

@@ -94,10 +94,25 @@ func (d Decl) Range() string {
 	return s
 }
 
-// DefaultString formats the default for listings ("required" if none).
+// DefaultString formats the default for listings: "required" if there is
+// none, "" quoted for an empty string, and floats (alone or in lists) to
+// four significant digits, so that 10^(-1/2) lists as 0.3162.
 func (d Decl) DefaultString() string {
-	if d.Default == nil {
+	switch x := d.Default.(type) {
+	case nil:
 		return "required"
+	case string:
+		if x == "" {
+			return `""`
+		}
+	case float64:
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	case []float64:
+		parts := make([]string, len(x))
+		for i, f := range x {
+			parts[i] = strconv.FormatFloat(f, 'g', 4, 64)
+		}
+		return "[" + strings.Join(parts, " ") + "]"
 	}
 	return Format(d.Default)
 }

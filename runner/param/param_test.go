@@ -69,6 +69,27 @@ func TestFormatAndLabel(t *testing.T) {
 	}
 }
 
+func TestDefaultString(t *testing.T) {
+	tests := []struct {
+		def  any
+		want string
+	}{
+		{nil, "required"},
+		{"", `""`},
+		{"feature", "feature"},
+		{0.31622776601683794, "0.3162"},
+		{1e-6, "1e-06"},
+		{25, "25"},
+		{[]float64{0.1, 0.31622776601683794, 100}, "[0.1 0.3162 100]"},
+		{[]string{"a", "b"}, "[a b]"},
+	}
+	for _, tc := range tests {
+		if got := (param.Decl{Default: tc.def}).DefaultString(); got != tc.want {
+			t.Errorf("DefaultString(%v) = %q, want %q", tc.def, got, tc.want)
+		}
+	}
+}
+
 func TestClosest(t *testing.T) {
 	known := []string{"logreg-l1", "logreg-l2", "ridge", "lasso"}
 	for in, want := range map[string]string{"logreg-12": "logreg-l2", "Ridge": "ridge", "lasoo": "lasso", "svm": ""} {
