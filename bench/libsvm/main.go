@@ -9,7 +9,7 @@
 // (apt-get update && apt-get install -y libsvm-tools) and splice.data in
 // the data directory (default /work/shared/data/paper/uci/splice). Run
 //
-//	go run ./bench/libsvm [-data DIR] [-C 0.01,0.1,1,10,100] [-splits 10]
+//	go run ./bench/libsvm [-data DIR] [-C 0.01,0.1,1,10,100] [-splits 10] [-rho 1,1e-4 -medc 2,11,101] [-solver auto|newton|cd]
 //
 // For every C it prints the mean test accuracy of libsvm (-t 0 -c C -e
 // 0.001), repro's svm (linear, bias, tol 1e-3) and med (select features,
@@ -47,6 +47,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "seed of the splits")
 	rhos := flag.String("rho", "", "also report med feature selection at these ρ (comma-separated), for every c in -medc")
 	medc := flag.String("medc", "2,11,101", "values of c for the -rho table")
+	flag.StringVar(&solver, "solver", "", "med solver: auto (the default when empty), newton or cd")
 	flag.Parse()
 	err := run(*dir, *cs, *splits, *seed)
 	if err == nil && *rhos != "" {
@@ -57,6 +58,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// solver is the med solver (-solver); empty is med's default.
+var solver string
 
 var codes = map[byte][]float64{
 	'A': {1, 0, 0, 0}, 'C': {0, 1, 0, 0}, 'G': {0, 0, 1, 0}, 'T': {0, 0, 0, 1},
@@ -177,7 +181,7 @@ func selection(dir, rhoList, cList string, splits int, seed uint64) error {
 				for k, i := range train {
 					ytr[k] = y[i]
 				}
-				e := &med.MED{C: c, Rho: rho, Sigma2: 10, Select: "features", Tol: 1e-3, MaxIter: 100000}
+				e := &med.MED{C: c, Rho: rho, Sigma2: 10, Select: "features", Tol: 1e-3, MaxIter: 100000, Solver: solver}
 				start := time.Now()
 				mm, err := e.FitTasks(context.Background(), dense(X, train), [][]float64{ytr}, nil, nil)
 				if err != nil {
@@ -279,7 +283,7 @@ func run(dir, csList string, splits int, seed uint64) error {
 			tm[1] += time.Since(start).Seconds()
 			acc[1] += accuracy(sm.Decision(Xte), y, test)
 			for v, c := range []float64{C, C + 1} {
-				e := &med.MED{C: c, Rho: 1, Sigma2: 10, Select: "features", Tol: 1e-3, MaxIter: 100000}
+				e := &med.MED{C: c, Rho: 1, Sigma2: 10, Select: "features", Tol: 1e-3, MaxIter: 100000, Solver: solver}
 				start = time.Now()
 				mm, err := e.FitTasks(ctx, Xtr, [][]float64{ytr}, nil, nil)
 				if err != nil {

@@ -25,7 +25,10 @@
 // for c ≤ 1 every λ stays at zero and the classifier is the bias alone, so
 // MED's c is comparable with an SVM's C only for c well above one.
 //
-// Solver (solver: newton, the default): projected Newton (Bertsekas 1982)
+// Solver: solver auto (the default) uses coordinate ascent (cd) when every
+// switch is one (ρ = 1 or select none; select kernels at ρ = 1 is then
+// solved exactly with the summed Gram matrix) and projected Newton
+// otherwise. solver: newton is projected Newton (Bertsekas 1982)
 // on one task's multipliers at a time, Gauss–Seidel over the tasks (the
 // tasks separate exactly with independent switches). Rows at or within ε of
 // zero whose slope points below zero take a scaled gradient step; the free
@@ -36,8 +39,9 @@
 // part where λ = 0) is at most tol; Info reports the passes over the tasks.
 // solver: cd is cyclic coordinate ascent, each coordinate maximized exactly
 // by a 1-D Newton iteration safeguarded by bisection inside [0, c), with the
-// same stopping test measured over a sweep (Info reports sweeps); it needs
-// thousands of sweeps at small ρ and is kept as a cross-check.
+// same stopping test measured over a sweep (Info reports sweeps); at ρ = 1
+// it needs ~200 cheap sweeps (3–30× faster than Newton on splice), at small
+// ρ thousands (10–250× slower than Newton).
 // ln(1 − ρ + ρe^q) is evaluated as q + ln(ρ + (1−ρ)e^{−q}) for large q.
 package med
 
@@ -74,7 +78,7 @@ var Params = []param.Decl{
 	{Name: "normalize", Type: param.Bool, Default: true, Doc: "normalize base kernels to k(x,x) = 1 (select kernels|none)"},
 	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), Exclusive: true, Doc: "stop when every projected slope ∂J/∂λ over a sweep is ≤ tol"},
 	{Name: "max_iter", Type: param.Int, Default: 20000, Min: param.Bound(1), Doc: "maximal number of solver iterations (Newton passes over the tasks, or coordinate sweeps)"},
-	{Name: "solver", Type: param.Enum, Default: "newton", Choices: []string{"newton", "cd"}, Doc: "projected Newton per task block (newton) or coordinate ascent with exact 1-D Newton steps (cd)"},
+	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: cd when every switch is one (ρ = 1 or select none), else newton; newton: projected Newton per task block; cd: coordinate ascent with exact 1-D Newton steps"},
 }
 
 // MED is one configured MED SVM.
@@ -86,8 +90,9 @@ type MED struct {
 	Normalize      bool
 	Tol            float64
 	MaxIter        int
-	// Solver is "newton" (projected Newton per task block, the default
-	// when empty) or "cd" (cyclic coordinate ascent).
+	// Solver is "auto" (the default when empty: "cd" when every switch is
+	// one, ρ = 1 or select none, else "newton"), "newton" (projected Newton
+	// per task block) or "cd" (cyclic coordinate ascent).
 	Solver string
 }
 
@@ -179,7 +184,9 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 			}
 			grams[d] = g
 		}
-		if e.Select == "none" {
+		if e.Select == "none" || e.Rho == 1 {
+			// Every switch is one: J depends on the kernels only through
+			// their sum, so solve with the summed Gram matrix (exact).
 			p.rho = 1
 			if len(grams) > 1 {
 				sum := make([]float64, n*n)
@@ -196,7 +203,7 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 		return nil, fmt.Errorf("med: unknown select %q", e.Select)
 	}
 	solve := p.solveNewton
-	if e.Solver == "cd" {
+	if e.solver(p) == "cd" {
 		solve = p.solveCD
 	}
 	iters, conv, err := solve(ctx, e.Tol, e.MaxIter)
@@ -206,6 +213,22 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 	model.info = methods.Info{Iterations: iters, Converged: conv, Objective: p.Objective()}
 	model.finish(p, X, train)
 	return model, nil
+}
+
+// solver returns the solver used for p: the configured one, or for auto
+// (or empty) coordinate ascent when every switch is one (ρ = 1, where J is
+// a concave quadratic plus the barrier and a sweep costs one pass over the
+// data, 3–30× faster than Newton on splice) and projected Newton otherwise
+// (ρ < 1, where coordinate ascent needs thousands of sweeps).
+func (e *MED) solver(p *problem) string {
+	switch e.Solver {
+	case "newton", "cd":
+		return e.Solver
+	}
+	if p.rho == 1 {
+		return "cd"
+	}
+	return "newton"
 }
 
 // Model is a fitted MED SVM over one or more tasks.
@@ -279,8 +302,18 @@ func (m *Model) finish(p *problem, X matrix.Matrix, train *datasets.Dataset) {
 		}
 	}
 	m.kerns = m.med.Kernels
-	if m.med.Select == "none" {
+	switch {
+	case m.med.Select == "none":
 		m.S = [][]float64{{1}}
+	case p.D != len(m.kerns):
+		// ρ = 1 was solved with the summed Gram matrix: every switch of
+		// every base kernel is one.
+		for s := range m.S {
+			m.S[s] = make([]float64, len(m.kerns))
+			for d := range m.S[s] {
+				m.S[s][d] = 1
+			}
+		}
 	}
 }
 

@@ -62,12 +62,9 @@ func (p *problem) hessBlock(m, n int, rm, rn []int) [][]float64 {
 		v[d] = switchVar(q[d], p.rho)
 	}
 	if p.features() {
-		// Dense rows of Z_m = y_m∘X over the requested rows.
-		zm := p.denseRows(m, rm)
-		zn := zm
-		if m != n || !sameRows(rm, rn) {
-			zn = p.denseRows(n, rn)
-		}
+		// H_ij = −Σ_d w_d z_mid z_njd with z_mt = y_mt X_t (sparse rows):
+		// scatter w∘z_mi into a dense buffer, then one sparse dot per
+		// column; the diagonal block is symmetric and filled once.
 		w := make([]float64, p.D)
 		for d := range w {
 			w[d] = v[d] * p.u[m][d] * p.u[n][d]
@@ -75,15 +72,30 @@ func (p *problem) hessBlock(m, n int, rm, rn []int) [][]float64 {
 				w[d] += s[d]
 			}
 		}
-		for i := range rm {
-			for j := range rn {
+		sym := m == n && sameRows(rm, rn)
+		buf := make([]float64, p.D)
+		for i, t := range rm {
+			yt := p.y[m][t]
+			for _, e := range p.rows[t] {
+				buf[e.j] = w[e.j] * yt * e.v
+			}
+			jmax := len(rn)
+			if sym {
+				jmax = i + 1
+			}
+			for j := 0; j < jmax; j++ {
+				r := rn[j]
 				var h float64
-				for d, wd := range w {
-					if wd != 0 {
-						h += wd * zm[i][d] * zn[j][d]
-					}
+				for _, e := range p.rows[r] {
+					h += buf[e.j] * e.v
 				}
-				H[i][j] = -h
+				H[i][j] = -h * p.y[n][r]
+				if sym {
+					H[j][i] = H[i][j]
+				}
+			}
+			for _, e := range p.rows[t] {
+				buf[e.j] = 0
 			}
 		}
 	} else {
@@ -128,18 +140,6 @@ func sameRows(a, b []int) bool {
 		}
 	}
 	return true
-}
-
-// denseRows returns y_mt X_t as dense D-vectors for the rows rs.
-func (p *problem) denseRows(m int, rs []int) [][]float64 {
-	z := make([][]float64, len(rs))
-	for i, t := range rs {
-		z[i] = make([]float64, p.D)
-		for _, e := range p.rows[t] {
-			z[i][e.j] = p.y[m][t] * e.v
-		}
-	}
-	return z
 }
 
 // setTask sets λ_m and recomputes the state that depends on it (B_m, u_m or

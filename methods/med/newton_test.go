@@ -181,3 +181,59 @@ func TestGramsSharedAcrossGrid(t *testing.T) {
 		t.Errorf("after a second memo: %d Gram matrices, want %d", got, 2*len(ks))
 	}
 }
+
+// TestRhoOneKernelsSummed: at ρ = 1 select kernels is solved with the
+// summed Gram matrix by coordinate ascent (solver auto); its decisions and
+// J equal projected Newton on the 8 separate Gram matrices, and every
+// reported switch is one.
+func TestRhoOneKernelsSummed(t *testing.T) {
+	X, Y := synth(40, 6, 2, 3, 21)
+	ks := mustKernels("poly:1", "poly:2", "rbf:1", "rbf:0.3")
+	for _, shared := range []bool{false, true} {
+		e := &MED{C: 5, Rho: 1, Sigma2: 1, Select: "kernels", Shared: shared, Kernels: ks, Normalize: true, Tol: 1e-8, MaxIter: 1000000}
+		mm, err := e.FitTasks(context.Background(), X, Y, nil, &methods.Env{Memo: &methods.Memo{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := mm.(*Model)
+		// Reference: Newton over the separate kernels (ρ = 1, D = 4).
+		p := &problem{M: len(Y), T: 40, y: Y, c: 5, rho: 1, sigma2: 1, shared: shared, D: len(ks)}
+		for _, k := range ks {
+			p.K = append(p.K, kernel.Gram(k, X, true))
+		}
+		if _, ok, err := p.solveNewton(context.Background(), 1e-8, 1000); err != nil || !ok {
+			t.Fatalf("shared=%v: reference newton converged %v, %v", shared, ok, err)
+		}
+		if got := e.solver(p); got != "cd" {
+			t.Errorf("auto solver at ρ = 1: %q, want cd", got)
+		}
+		if d := math.Abs(m.Info().Objective - p.Objective()); d > 1e-8*(1+math.Abs(p.Objective())) {
+			t.Errorf("shared=%v: J summed %.12g, separate %.12g", shared, m.Info().Objective, p.Objective())
+		}
+		for mt := range p.lam {
+			for i, l := range p.lam[mt] {
+				if math.Abs(m.Lambda[mt][i]-l) > 1e-5 {
+					t.Fatalf("shared=%v: λ[%d][%d] summed %g, separate %g", shared, mt, i, m.Lambda[mt][i], l)
+				}
+			}
+		}
+		for _, row := range m.S {
+			if len(row) != len(ks) {
+				t.Fatalf("shared=%v: %d switches, want %d", shared, len(row), len(ks))
+			}
+			for _, s := range row {
+				if s != 1 {
+					t.Errorf("shared=%v: switch %g at ρ = 1, want 1", shared, s)
+				}
+			}
+		}
+		dec := m.Decision(X)
+		if len(dec) != 40 || len(dec[0]) != len(Y) {
+			t.Fatalf("decision shape %d×%d", len(dec), len(dec[0]))
+		}
+	}
+	e := &MED{Rho: 1e-3}
+	if got := e.solver(&problem{rho: 1e-3}); got != "newton" {
+		t.Errorf("auto solver at ρ = 1e-3: %q, want newton", got)
+	}
+}
