@@ -306,6 +306,9 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	minor := step / 2
 	for v := math.Ceil(lo/minor) * minor; v <= hi+minor*1e-9; v += minor {
 		v = math.Round(v/minor) * minor
+		if v == 0 {
+			v = 0 // not −0, which would be labelled "-0"
+		}
 		t := plot.Tick{Value: v}
 		if r := v / step; math.Abs(r-math.Round(r)) < 1e-9 {
 			t.Label = strconv.FormatFloat(v, 'f', prec, 64)

@@ -45,6 +45,19 @@ func Write(dir string, spec *runner.Spec, results []runner.Result) error {
 			return fmt.Errorf("reports: %w", err)
 		}
 	}
+	// PNGs of an earlier render that this one did not write (a renamed
+	// series or metric) would sit beside the report as if current.
+	old, err := filepath.Glob(filepath.Join(dir, "*.png"))
+	if err != nil {
+		return fmt.Errorf("reports: %w", err)
+	}
+	for _, p := range old {
+		if _, ok := files[filepath.Base(p)]; !ok {
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("reports: removing a stale plot: %w", err)
+			}
+		}
+	}
 	return nil
 }
 

@@ -243,3 +243,38 @@ func TestWriteGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteRemovesStalePlots checks that a PNG left by an earlier render
+// (a series or metric since renamed) does not survive the next one, while
+// other files in the directory do.
+func TestWriteRemovesStalePlots(t *testing.T) {
+	dir := t.TempDir()
+	spec, results := fixture(t, dir)
+	stale := filepath.Join(dir, "toy-old_metric.png")
+	keep := filepath.Join(dir, "notes.txt")
+	for _, p := range []string{stale, keep} {
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := Write(dir, spec, results); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale plot survived: %v", err)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("a non-plot file was removed: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "toy-accuracy.png")); err != nil {
+		t.Errorf("current plot missing: %v", err)
+	}
+}
+
+func TestNiceTicksNoNegativeZero(t *testing.T) {
+	for _, tk := range (niceTicks{}).Ticks(-1.2, 14) {
+		if tk.Label == "-0" {
+			t.Fatalf("tick labelled -0 in %+v", tk)
+		}
+	}
+}
