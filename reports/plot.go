@@ -48,6 +48,7 @@ type errXYs struct {
 func (f *figure) render() ([]byte, error) {
 	p := plot.New()
 	p.Title.Text = f.title
+	p.Title.Padding = vg.Points(8) // keeps the title clear of the top edge
 	p.X.Label.Text = f.xlabel
 	p.Y.Label.Text = f.ylabel
 	p.Legend.Top = true
