@@ -368,12 +368,20 @@ func TestTornAndCorruptLines(t *testing.T) {
 			t.Errorf("report: no %q in\n%s", want, stderr)
 		}
 	}
-	stdout, stderr := mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q")
+	stdout, stderr := mustCLI(t, exitOK, "run", irisSpec, "-o", dir)
 	if !strings.Contains(stdout, "2 ran now, 6 already done") {
 		t.Errorf("rerun after damage:\n%s", stdout)
 	}
 	if !strings.Contains(stderr, "torn last line") || !strings.Contains(stderr, "corrupt result line") {
 		t.Errorf("run did not report the damage:\n%s", stderr)
+	}
+	// The warnings come before the trials run (a long run's user sees
+	// them at once), and once.
+	if w, p := strings.Index(stderr, "warning:"), strings.Index(stderr, "to run"); w < 0 || p < 0 || w > p {
+		t.Errorf("warnings not printed before the progress:\n%s", stderr)
+	}
+	if n := strings.Count(stderr, "corrupt result line"); n != 1 {
+		t.Errorf("corrupt line reported %d times:\n%s", n, stderr)
 	}
 	// The torn tail is gone; the corrupt line stays (and is reported again).
 	n, keys := resultLines2(t, path)

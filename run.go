@@ -162,7 +162,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return exitUsage
 	}
 	dir := outDir(*out, spec)
-	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh}
+	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh,
+		// Warnings print before the trials run, not hours later.
+		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {
 		opts.Progress = newProgress(stderr)
 	}
@@ -173,9 +175,6 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 			return exitInterrupted
 		}
 		return exitFailed
-	}
-	for _, w := range sum.Warnings {
-		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
 	// Render from the resolved spec stored in dir, as repro report does,
 	// so that both write the same files.

@@ -26,6 +26,19 @@ type cell struct {
 	failed int           // failed trials at this size
 }
 
+// add appends o unless c already has an observation of the same trial:
+// two sizes of the spec that come to the same number of rows (a count and
+// a fraction of the pool) train on the same sample, and counting both
+// would double the trials of the cell. The first, in spec order, is kept.
+func (c *cell) add(o observation) {
+	for _, p := range c.obs {
+		if p.trial == o.trial {
+			return
+		}
+	}
+	c.obs = append(c.obs, o)
+}
+
 // values returns the metric values of c's observations (NaN when absent)
 // and their trial indices.
 func (c *cell) values(metric string) (vals []float64, trials []int) {
@@ -67,6 +80,9 @@ func (s *series) display() string {
 	}
 	return s.name
 }
+
+// md is display escaped for Markdown text.
+func (s *series) md() string { return mdText(s.display()) }
 
 func (s *series) rule() string {
 	if s.method == nil || s.method.Select.Rule == "" {
@@ -224,13 +240,11 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 		}
 		if len(r.Curve) > 0 {
 			for _, cp := range r.Curve {
-				c := s.cell(cp.Size)
-				c.obs = append(c.obs, observation{trial: r.Trial, metrics: cp.Metrics, res: r})
+				s.cell(cp.Size).add(observation{trial: r.Trial, metrics: cp.Metrics, res: r})
 			}
 			continue
 		}
-		c := s.cell(r.Size)
-		c.obs = append(c.obs, observation{trial: r.Trial, metrics: r.Metrics, res: r})
+		s.cell(r.Size).add(observation{trial: r.Trial, metrics: r.Metrics, res: r})
 	}
 	for _, d := range m.datasets {
 		seen := map[int]bool{}

@@ -199,6 +199,9 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 		for _, s := range ss {
 			vals, _ := s.cells[size].values(e.Metric)
 			st := summarize(vals)
+			if st.N == 0 && missing == "" && len(vals) > 0 {
+				missing = fmt.Sprintf("%s undefined (NaN) in all %d trials of %s at size %d", e.Metric, len(vals), s.name, size)
+			}
 			if st.N == 0 && missing == "" {
 				missing = fmt.Sprintf("no results of %s at size %d", s.name, size)
 				if f := s.failedAt(size); f > 0 {

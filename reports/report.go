@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -35,6 +38,7 @@ func Write(dir string, spec *runner.Spec, results []runner.Result) error {
 	if err != nil {
 		return err
 	}
+	previous := renderedPlots(dir)
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
@@ -46,19 +50,35 @@ func Write(dir string, spec *runner.Spec, results []runner.Result) error {
 		}
 	}
 	// PNGs of an earlier render that this one did not write (a renamed
-	// series or metric) would sit beside the report as if current.
-	old, err := filepath.Glob(filepath.Join(dir, "*.png"))
-	if err != nil {
-		return fmt.Errorf("reports: %w", err)
-	}
-	for _, p := range old {
-		if _, ok := files[filepath.Base(p)]; !ok {
-			if err := os.Remove(p); err != nil {
-				return fmt.Errorf("reports: removing a stale plot: %w", err)
-			}
+	// series or metric) would sit beside the report as if current. Only
+	// the plots the earlier report.md linked are removed: DIR may be a
+	// directory of the user's with pictures of its own.
+	for _, name := range previous {
+		if _, ok := files[name]; ok {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("reports: removing a stale plot: %w", err)
 		}
 	}
 	return nil
+}
+
+// plotLink matches the image links report.md writes: ![alt](name.png).
+var plotLink = regexp.MustCompile(`!\[[^\n]*\]\(([^()/\\\n]+\.png)\)`)
+
+// renderedPlots returns the PNG files the report.md in dir links to: the
+// plots of the previous render. No report is no plots.
+func renderedPlots(dir string) []string {
+	b, err := os.ReadFile(filepath.Join(dir, ReportFile))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range plotLink.FindAllSubmatch(b, -1) {
+		out = append(out, string(m[1]))
+	}
+	return out
 }
 
 // Render is Write without writing: it returns the content of every report
@@ -95,6 +115,19 @@ func fileName(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// uniqueName returns base+ext, or base-2+ext, base-3+ext, … : the first
+// not in files. File names lose the characters fileName replaces, so two
+// series "L/R" and "L_R" would otherwise write one plot over the other.
+func uniqueName(files map[string][]byte, base, ext string) string {
+	name := base + ext
+	for i := 2; ; i++ {
+		if _, ok := files[name]; !ok {
+			return name
+		}
+		name = base + "-" + strconv.Itoa(i) + ext
+	}
 }
 
 // direction returns whether higher is better for name, and whether the
@@ -140,7 +173,7 @@ func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]runn
 			if r.Size > 0 {
 				size = fmt.Sprintf("size %d", r.Size)
 			}
-			fmt.Fprintf(w, "- %s / %s / %s / trial %d: %s\n", r.Dataset, runner.SeriesName(r.Method, param.Values(r.Variant)), size, r.Trial, msg)
+			fmt.Fprintf(w, "- %s / %s / %s / trial %d: %s\n", r.Dataset, mdText(runner.SeriesName(r.Method, param.Values(r.Variant))), size, r.Trial, msg)
 		}
 		fmt.Fprintln(w)
 	}
@@ -187,7 +220,7 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 			label += " [oracle]"
 			oracle = true
 		}
-		rows = append(rows, []string{label, ms.Name, paramsText(ms), strconv.Itoa(len(ms.Grid)), rule})
+		rows = append(rows, []string{mdText(label), ms.Name, paramsText(ms), strconv.Itoa(len(ms.Grid)), rule})
 	}
 	writeTable(w, []string{"method", "plugin", "parameters", "grid points", "select"}, rows, "lllrl")
 	fmt.Fprintln(w)
@@ -313,11 +346,18 @@ func (m *model) cellText(s *series, size int, metricName string) (string, summar
 	vals, _ := s.cells[size].values(metricName)
 	st := summarize(vals)
 	failed := s.failedAt(size)
+	// Trials that succeeded without a value of this metric: NaN (the AUC
+	// of a test set with one class) or absent.
+	undefined := len(vals) - st.N
 	if st.N == 0 {
-		if failed > 0 {
-			return fmt.Sprintf("failed (%d)", failed), st
+		var notes []string
+		if undefined > 0 {
+			notes = append(notes, fmt.Sprintf("undefined (%d)", undefined))
 		}
-		return "", st
+		if failed > 0 {
+			notes = append(notes, fmt.Sprintf("failed (%d)", failed))
+		}
+		return strings.Join(notes, ", "), st
 	}
 	txt := m.fmtNum(st.Mean)
 	if st.N > 1 {
@@ -326,6 +366,9 @@ func (m *model) cellText(s *series, size int, metricName string) (string, summar
 	var notes []string
 	if st.N < m.spec.Curve.Trials {
 		notes = append(notes, fmt.Sprintf("n=%d", st.N))
+	}
+	if undefined > 0 {
+		notes = append(notes, fmt.Sprintf("%d undefined", undefined))
 	}
 	if failed > 0 {
 		notes = append(notes, fmt.Sprintf("%d failed", failed))
@@ -369,7 +412,7 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, mn string, higher,
 	}
 	var rows [][]string
 	for i, s := range d.series {
-		row := []string{s.display()}
+		row := []string{s.md()}
 		for j, size := range d.sizes {
 			txt := texts[i][j]
 			vals, _ := s.cells[size].values(mn)
@@ -385,7 +428,27 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, mn string, higher,
 	if known {
 		fmt.Fprintf(w, "; the best mean per size in bold")
 	}
-	fmt.Fprintf(w, "; n is shown when fewer than the %d planned trials succeeded.\n\n", m.spec.Curve.Trials)
+	fmt.Fprintf(w, "; n is shown when fewer than the %d planned trials gave a value", m.spec.Curve.Trials)
+	if m.hasUndefined(d, mn) {
+		fmt.Fprintf(w, " (undefined: the trial succeeded but the metric has no value, e.g. AUC on a test set with one class)")
+	}
+	fmt.Fprintf(w, ".\n\n")
+}
+
+// hasUndefined reports whether some successful trial of d has no value
+// of metric mn.
+func (m *model) hasUndefined(d *dataSet, mn string) bool {
+	for _, s := range d.series {
+		for _, c := range s.cells {
+			vals, _ := c.values(mn)
+			for _, v := range vals {
+				if math.IsNaN(v) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // baseline returns the baseline series of d, if any.
@@ -401,7 +464,7 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 	if base == nil && err == nil {
 		return
 	}
-	fmt.Fprintf(w, "#### Win/Tie/Loss against %s (%s)\n\n", m.spec.Baseline, mn)
+	fmt.Fprintf(w, "#### Win/Tie/Loss against %s (%s)\n\n", mdText(m.spec.Baseline), mn)
 	if err != nil {
 		fmt.Fprintf(w, "Not computed: %v.\n\n", err)
 		return
@@ -411,11 +474,12 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		return
 	}
 	var rows [][]string
+	degenerate := false
 	for _, s := range d.series {
 		if s == base {
 			continue
 		}
-		row := []string{s.display()}
+		row := []string{s.md()}
 		win, tie, loss := 0, 0, 0
 		for _, size := range d.sizes {
 			a, b := pairs(s.cells[size], base.cells[size], mn)
@@ -424,6 +488,7 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 				row = append(row, "—")
 				continue
 			}
+			degenerate = degenerate || math.IsInf(tt.T, 0) || (tt.T == 0 && tt.P == 1)
 			better := tt.Diff > 0
 			if !higher {
 				better = tt.Diff < 0
@@ -450,7 +515,11 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 	}
 	header := append([]string{"series \\ size"}, sizeHeader(d.sizes)...)
 	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.sizes)+1))
-	fmt.Fprintf(w, "\nTwo-sided paired t-test over trials with the same index, p < 0.05.\n\n")
+	fmt.Fprintf(w, "\nTwo-sided paired t-test over trials with the same index, p < 0.05; win: better than %s in the metric's direction; — : fewer than two pairs.", mdText(m.spec.Baseline))
+	if degenerate {
+		fmt.Fprintf(w, " Where every pair differs by the same amount the test is degenerate: no difference is a tie (p = 1), a constant nonzero one a win or loss (p = 0).")
+	}
+	fmt.Fprintf(w, "\n\n")
 }
 
 func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
@@ -460,7 +529,7 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 		if (rule != "cv" && rule != "test") || (s.method != nil && len(s.method.Grid) < 2) {
 			continue
 		}
-		row := []string{s.display()}
+		row := []string{s.md()}
 		for _, size := range d.sizes {
 			counts := map[string]int{}
 			n := 0
@@ -514,7 +583,7 @@ func (m *model) writeTimes(w *bytes.Buffer, d *dataSet) {
 		if r := s.rule(); r == "cv" || r == "test" {
 			selTxt = secs(ss.Mean)
 		}
-		rows = append(rows, []string{s.display(), secs(fs.Mean), selTxt, strconv.Itoa(len(fit)), strconv.Itoa(failed)})
+		rows = append(rows, []string{s.md(), secs(fs.Mean), selTxt, strconv.Itoa(len(fit)), strconv.Itoa(failed)})
 	}
 	if len(rows) == 0 {
 		return
@@ -596,10 +665,10 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 					if err != nil {
 						return err
 					}
-					name := "artifact-" + fileName(d.id) + "-" + fileName(s.name) + "-" + fileName(a.Name) + ".png"
+					name := uniqueName(files, "artifact-"+fileName(d.id)+"-"+fileName(s.name)+"-"+fileName(a.Name), ".png")
 					files[name] = png
 					head()
-					fmt.Fprintf(w, "#### %s — %s\n\n![%s](%s)\n\n", titleOf(a), s.display(), cellText(titleOf(a)), name)
+					fmt.Fprintf(w, "#### %s — %s\n\n![%s](%s)\n\n", mdText(titleOf(a)), s.md(), cellText(titleOf(a)), name)
 				}
 			}
 		}
@@ -651,7 +720,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			for _, name := range order {
 				ac := byName[name]
 				head()
-				fmt.Fprintf(w, "#### %s — %s, size %d\n\n", titleOf(ac.a), s.display(), size)
+				fmt.Fprintf(w, "#### %s — %s, size %d\n\n", mdText(titleOf(ac.a)), s.md(), size)
 				cols := append([]string{""}, ac.a.Table.Columns...)
 				var rows [][]string
 				for i, rn := range ac.a.Table.Rows {

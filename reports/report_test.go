@@ -245,17 +245,23 @@ func TestWriteGolden(t *testing.T) {
 }
 
 // TestWriteRemovesStalePlots checks that a PNG left by an earlier render
-// (a series or metric since renamed) does not survive the next one, while
-// other files in the directory do.
+// (a series or metric since renamed, linked from the earlier report.md)
+// does not survive the next one, while other files in the directory do —
+// including PNGs the earlier report did not link (the user's own).
 func TestWriteRemovesStalePlots(t *testing.T) {
 	dir := t.TempDir()
 	spec, results := fixture(t, dir)
 	stale := filepath.Join(dir, "toy-old_metric.png")
 	keep := filepath.Join(dir, "notes.txt")
-	for _, p := range []string{stale, keep} {
+	mine := filepath.Join(dir, "holiday.png")
+	for _, p := range []string{stale, keep, mine} {
 		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	oldReport := "# old\n\n![old_metric on toy](toy-old_metric.png)\n\n![acc](toy-accuracy.png)\n"
+	if err := os.WriteFile(filepath.Join(dir, ReportFile), []byte(oldReport), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	if err := Write(dir, spec, results); err != nil {
 		t.Fatal(err)
@@ -263,8 +269,10 @@ func TestWriteRemovesStalePlots(t *testing.T) {
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
 		t.Errorf("stale plot survived: %v", err)
 	}
-	if _, err := os.Stat(keep); err != nil {
-		t.Errorf("a non-plot file was removed: %v", err)
+	for _, p := range []string{keep, mine} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("a file repro did not write was removed: %v", err)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, "toy-accuracy.png")); err != nil {
 		t.Errorf("current plot missing: %v", err)

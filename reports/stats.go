@@ -59,16 +59,22 @@ type tTest struct {
 // pairedTTest tests the mean of the differences a[i] − b[i] against zero
 // (two-sided, Student's t with n−1 degrees of freedom), as R's
 // t.test(a, b, paired = TRUE). Pairs where either value is NaN are dropped.
-// When every difference is the same, the test is degenerate: p is 1 if the
-// differences are zero and 0 otherwise (R refuses such data).
+// When every difference is the same, the test is degenerate (R refuses
+// such data): p is 1 if the differences are zero — or zero up to rounding,
+// below 1e-12 of the values compared — and 0 otherwise, the limit of the
+// test as the spread of the differences goes to zero. So two methods that
+// agree on every trial tie, and one that is ahead by the same amount on
+// every trial (say exactly one more test point right) wins.
 func pairedTTest(a, b []float64) tTest {
 	if len(a) != len(b) {
 		panic("reports: pairedTTest: length mismatch")
 	}
 	var d []float64
+	scale := 0.0
 	for i := range a {
 		if !math.IsNaN(a[i]) && !math.IsNaN(b[i]) {
 			d = append(d, a[i]-b[i])
+			scale = math.Max(scale, math.Max(math.Abs(a[i]), math.Abs(b[i])))
 		}
 	}
 	r := tTest{N: len(d), Diff: math.NaN(), T: math.NaN(), DF: float64(len(d) - 1), P: math.NaN()}
@@ -82,7 +88,7 @@ func pairedTTest(a, b []float64) tTest {
 	}
 	se := s.SD / math.Sqrt(float64(len(d)))
 	if se == 0 || se < 1e-14*math.Abs(s.Mean) {
-		if s.Mean == 0 {
+		if math.Abs(s.Mean) <= 1e-12*scale {
 			r.T, r.P = 0, 1
 		} else {
 			r.T, r.P = math.Copysign(math.Inf(1), s.Mean), 0

@@ -64,6 +64,10 @@ func TestPairedTTest(t *testing.T) {
 			2.776445 / math.Sqrt(5), 2.776445, 0.05, 1e-9, 1e-6},
 		{"constant nonzero", []float64{2, 3, 4}, []float64{1, 2, 3}, 3, 1, math.Inf(1), 0, 0, 0},
 		{"identical", []float64{2, 3, 4}, []float64{2, 3, 4}, 3, 0, 0, 1, 0, 0},
+		// Equal up to rounding (a sum in another order): a tie, not a win.
+		{"rounding only", []float64{4.300000000000001, 5.300000000000001}, []float64{4.3, 5.3}, 2, math.NaN(), 0, 1, math.Inf(1), 0},
+		// Ahead by exactly one point on every trial: the limit p = 0.
+		{"constant one point", []float64{91, 88, 90}, []float64{90, 87, 89}, 3, 1, math.Inf(1), 0, 0, 0},
 		{"NaN pair dropped", []float64{1, math.NaN(), 1, 4}, []float64{0, 5, 0, 0}, 3, 2, 2, 1 - 2/math.Sqrt(6), 1e-12, 1e-12},
 		{"one pair", []float64{1}, []float64{0}, 1, 1, math.NaN(), math.NaN(), 0, 0},
 	}

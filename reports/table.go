@@ -20,6 +20,22 @@ func cellText(s string) string {
 	return strings.ReplaceAll(s, "|", `\|`)
 }
 
+// mdText escapes the characters that Markdown would read as inline
+// formatting in a label (a method label "L*R" or "_b_" is not emphasis,
+// "<b>" not a tag). Labels hold no parentheses, so "[x]" cannot become a
+// link and is left alone; pipes are escaped by tables (cellText).
+func mdText(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '*', '_', '`', '<', '~':
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
 // writeTable writes a GitHub Markdown table with tablewriter: header
 // auto-formatting and wrapping off. aligns has one letter per column, 'r'
 // for right-aligned (numbers) and anything else for left; missing letters

@@ -71,7 +71,7 @@ func (m *model) writeTasks(w *bytes.Buffer, d *dataSet, info *runner.DatasetInfo
 	var rows [][]string
 	for _, s := range d.series {
 		for _, task := range tasks {
-			row := []string{s.display(), task}
+			row := []string{s.md(), mdText(task)}
 			has := false
 			for _, size := range sizes {
 				vals, _ := s.cells[size].values(taskMetric + "/" + task)

@@ -487,6 +487,8 @@ func (d *decoder) curve(n *yaml.Node, path string) Curve {
 			switch {
 			case v <= 0:
 				d.errorf(e, p, "%s is out of range; want a count ≥ 2 or a fraction in (0, 1]", e.Value)
+			case v > 1<<53:
+				d.errorf(e, p, "%s is too large for a count of rows; want a count ≥ 2 or a fraction in (0, 1]", e.Value)
 			case v > 1 && v != math.Trunc(v):
 				d.errorf(e, p, "%s is not a whole number of rows; want a count ≥ 2 or a fraction in (0, 1]", e.Value)
 			case seen[v]:

@@ -168,6 +168,13 @@ curve:
   sizes: [2.5]
 metrics: [accuracy]
 `, `t.yaml:5:11: curve.sizes[0]: 2.5 is not a whole number of rows; want a count ≥ 2 or a fraction in (0, 1]`},
+		{"huge count", `name: t
+datasets: [{name: fake-blobs}]
+methods: [{name: fake-centroid}]
+curve:
+  sizes: [1e30]
+metrics: [accuracy]
+`, `t.yaml:5:11: curve.sizes[0]: 1e30 is too large for a count of rows; want a count ≥ 2 or a fraction in (0, 1]`},
 		{"empty sizes", `name: t
 datasets: [{name: fake-blobs}]
 methods: [{name: fake-centroid}]

@@ -1,5 +1,14 @@
 package runner
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+)
+
 // Result is one line of results.jsonl: the outcome of one trial.
 type Result struct {
 	// Key identifies the trial: a hash of its dataset (plugin, params,
@@ -17,8 +26,8 @@ type Result struct {
 	// Chosen holds the grid point a cv or test rule selected.
 	Chosen map[string]any `json:"chosen,omitempty"`
 	// Oracle marks a selection made on the test set.
-	Oracle  bool               `json:"oracle,omitempty"`
-	Metrics map[string]float64 `json:"metrics,omitempty"`
+	Oracle  bool    `json:"oracle,omitempty"`
+	Metrics Metrics `json:"metrics,omitempty"`
 	// Curve holds the per-budget metrics of a sequential method.
 	Curve      []CurvePoint `json:"curve,omitempty"`
 	TrainRows  int          `json:"train_rows"`
@@ -37,8 +46,8 @@ type Result struct {
 
 // CurvePoint is one step of a sequential trial's curve.
 type CurvePoint struct {
-	Size    int                `json:"size"`
-	Metrics map[string]float64 `json:"metrics"`
+	Size    int     `json:"size"`
+	Metrics Metrics `json:"metrics"`
 }
 
 // Seeds records the seeds a trial used.
@@ -49,3 +58,102 @@ type Seeds struct {
 
 // Failed reports whether the trial ended in an error.
 func (r *Result) Failed() bool { return r.Error != "" }
+
+// Metrics maps metric names to values. Its JSON form writes the values
+// JSON has no number for as strings — "NaN", "+Inf", "-Inf" — so that a
+// NaN metric (the AUC of a test set with one class, r2 of a constant
+// target) is stored like any other; null reads back as NaN.
+type Metrics map[string]float64
+
+// MarshalJSON writes m with its keys sorted and non-finite values as
+// strings.
+func (m Metrics) MarshalJSON() ([]byte, error) {
+	if m == nil {
+		return []byte("null"), nil
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		kb, err := json.Marshal(k)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(kb)
+		b.WriteByte(':')
+		v := m[k]
+		switch {
+		case math.IsNaN(v):
+			b.WriteString(`"NaN"`)
+		case math.IsInf(v, 1):
+			b.WriteString(`"+Inf"`)
+		case math.IsInf(v, -1):
+			b.WriteString(`"-Inf"`)
+		default:
+			vb, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			b.Write(vb)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads numbers, the strings "NaN", "+Inf", "Inf" and
+// "-Inf", and null (NaN).
+func (m *Metrics) UnmarshalJSON(data []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	if raw == nil {
+		*m = nil
+		return nil
+	}
+	out := make(Metrics, len(raw))
+	for k, r := range raw {
+		v, err := metricValue(r)
+		if err != nil {
+			return fmt.Errorf("metric %q: %w", k, err)
+		}
+		out[k] = v
+	}
+	*m = out
+	return nil
+}
+
+func metricValue(r json.RawMessage) (float64, error) {
+	r = bytes.TrimSpace(r)
+	if string(r) == "null" {
+		return math.NaN(), nil
+	}
+	if len(r) > 0 && r[0] == '"' {
+		var s string
+		if err := json.Unmarshal(r, &s); err != nil {
+			return 0, err
+		}
+		switch s {
+		case "NaN":
+			return math.NaN(), nil
+		case "+Inf", "Inf":
+			return math.Inf(1), nil
+		case "-Inf":
+			return math.Inf(-1), nil
+		}
+		return 0, fmt.Errorf("got %s; want a number, \"NaN\", \"+Inf\" or \"-Inf\"", strconv.Quote(s))
+	}
+	var v float64
+	if err := json.Unmarshal(r, &v); err != nil {
+		return 0, err
+	}
+	return v, nil
+}

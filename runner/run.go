@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -35,6 +36,10 @@ type Options struct {
 	Fresh bool
 	// Progress, if non-nil, is told about the run as it goes.
 	Progress Progress
+	// Warn, if non-nil, is called at once with each problem that does not
+	// stop the run (a torn or corrupt line of the results file), before
+	// any trial runs; Summary.Warnings holds them too.
+	Warn func(error)
 }
 
 // Progress receives a run's progress.
@@ -107,6 +112,11 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	sum := &Summary{Plan: plan, Warnings: warns}
+	if opts.Warn != nil {
+		for _, w := range warns {
+			opts.Warn(w)
+		}
+	}
 	done := map[string]bool{}
 	for _, r := range Latest(existing) {
 		done[r.Key] = !r.Failed()
@@ -152,6 +162,11 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		opts.Progress.Start(len(pending), sum.Skipped)
 	}
 	x := &executor{spec: spec, dir: opts.Dir}
+	// A result that cannot be stored stops the run: trials run after it
+	// would be lost too.
+	outer := ctx
+	ctx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
 	jobs := make(chan *Trial)
 	results := make(chan *Result)
 	var wg sync.WaitGroup
@@ -181,8 +196,12 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	go func() { wg.Wait(); close(results) }()
 	var appendErr error
 	for r := range results {
-		if appendErr == nil {
-			appendErr = store.Append(r)
+		if appendErr != nil {
+			continue // not stored: neither ran nor done
+		}
+		if appendErr = store.Append(r); appendErr != nil {
+			stopRun()
+			continue
 		}
 		sum.Ran++
 		existing = append(existing, *r)
@@ -196,7 +215,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if appendErr != nil {
 		return nil, appendErr
 	}
-	sum.Interrupted = ctx.Err() != nil && sum.Ran < len(pending)
+	sum.Interrupted = outer.Err() != nil && sum.Ran < len(pending)
 	sum.Results = ForPlan(plan, existing)
 	for _, r := range sum.Results {
 		if r.Failed() {
@@ -397,13 +416,21 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 }
 
 // resolveSize turns a spec size into a row count for a pool of m rows.
+// A count is compared with m before it is converted, so that a huge count
+// (1e30 rows) is an error rather than an overflowed int.
 func resolveSize(size float64, m int) (int, error) {
-	n := int(size)
-	if size <= 1 {
-		n = int(math.Round(size * float64(m)))
-		if n < 1 {
-			n = 1
+	if size > 1 {
+		if size > float64(m) {
+			return 0, fmt.Errorf("training size %s exceeds the training pool of %d rows", param.Format(size), m)
 		}
+		return int(size), nil
+	}
+	if !(size > 0) {
+		return 0, fmt.Errorf("training size %s: want a count ≥ 2 or a fraction in (0, 1]", param.Format(size))
+	}
+	n := int(math.Round(size * float64(m)))
+	if n < 1 {
+		n = 1
 	}
 	if n > m {
 		return 0, fmt.Errorf("training size %d exceeds the training pool of %d rows", n, m)
@@ -591,7 +618,9 @@ func (x *executor) selectCV(ctx context.Context, t *Trial, train *datasets.Datas
 		if err != nil {
 			return 0, err
 		}
-		sum := 0.0
+		// The score is the mean over the folds where the metric is
+		// defined: a fold whose validation rows hold one class has no AUC.
+		sum, defined := 0.0, 0
 		for f := range fd {
 			env := &methods.Env{Seed: Derive(seeds.Method, "cv", itoa(f)), Memo: fd[f].memo}
 			pred, _, _, err := fitPredict(ctx, meth, fd[f].fit, fd[f].val, ovr, env)
@@ -606,12 +635,20 @@ func (x *executor) selectCV(ctx context.Context, t *Trial, train *datasets.Datas
 				if firstErr == nil {
 					firstErr = fmt.Errorf("grid point {%s} fold %d: %w", p.Label(), f, err)
 				}
-				sum = math.NaN()
+				sum, defined = math.NaN(), 0
 				break
 			}
-			sum += v
+			if !math.IsNaN(v) {
+				sum += v
+				defined++
+			}
 		}
-		score := sum / float64(len(fd))
+		score := math.NaN()
+		if defined > 0 {
+			score = sum / float64(defined)
+		} else if firstErr == nil && !math.IsNaN(sum) {
+			firstErr = fmt.Errorf("grid point {%s}: %s is undefined on every validation fold (too few rows of some class?)", p.Label(), m.Select.Metric)
+		}
 		if best < 0 || better(m.Select.Metric, score, bestScore) {
 			if !math.IsNaN(score) || best < 0 {
 				best, bestScore = g, score
@@ -680,7 +717,10 @@ func (x *executor) runSequential(ctx context.Context, t *Trial, d *datasets.Data
 		}
 		budgets[i] = n
 	}
+	// A count and a fraction may come to the same number of rows; the
+	// learner is promised increasing budgets.
 	sort.Ints(budgets)
+	budgets = slices.Compact(budgets)
 	meth, err := methods.New(t.Method.Name, t.Method.Grid[t.Point])
 	if err != nil {
 		return err

@@ -2,6 +2,8 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -439,5 +441,180 @@ func TestRunSelectOver(t *testing.T) {
 	}
 	if got := m.SeriesNames(); !reflect.DeepEqual(got, []string{"sweep", "sweep (noise=0)", "sweep (noise=0.2)"}) {
 		t.Errorf("SeriesNames = %v", got)
+	}
+}
+
+// A NaN metric — the AUC of a test set with a single class — is stored
+// like any other value: the run does not fail, and the trial is done.
+func TestRunNaNMetricStored(t *testing.T) {
+	dir := t.TempDir()
+	spec := blobsSpec()
+	spec.Datasets[0].Params["classes"] = 2
+	spec.Datasets[0].Split = Split{Kind: "holdout", Test: 1}
+	spec.Methods = spec.Methods[:1]
+	spec.Curve = Curve{Sizes: []float64{20}, Trials: 2, Sampling: "random"}
+	spec.Baseline = ""
+	sum, err := Run(context.Background(), spec, Options{Dir: dir, Workers: 2})
+	if err != nil {
+		t.Fatalf("run with a NaN metric: %v", err)
+	}
+	for _, r := range sum.Results {
+		if r.Failed() || !math.IsNaN(r.Metrics["auc"]) || math.IsNaN(r.Metrics["accuracy"]) {
+			t.Errorf("result %s: error %q metrics %v; want accuracy and a NaN auc", r.Key, r.Error, r.Metrics)
+		}
+	}
+	stored, warns, err := ReadResults(filepath.Join(dir, ResultsFile))
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("reading back: %v %v", err, warns)
+	}
+	if len(stored) != len(sum.Results) || !math.IsNaN(stored[0].Metrics["auc"]) {
+		t.Fatalf("stored %d results (want %d), first metrics %v", len(stored), len(sum.Results), stored[0].Metrics)
+	}
+	if again := runSpec(t, spec, dir, 2, nil); again.Ran != 0 {
+		t.Errorf("rerun ran %d trials, want 0", again.Ran)
+	}
+}
+
+func TestMetricsJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		m    Metrics
+		json string
+	}{
+		{"finite, sorted keys", Metrics{"b": 1.5, "a": -0.25}, `{"a":-0.25,"b":1.5}`},
+		{"non-finite as strings", Metrics{"auc": math.NaN(), "mse": math.Inf(1), "x": math.Inf(-1)}, `{"auc":"NaN","mse":"+Inf","x":"-Inf"}`},
+		{"empty", Metrics{}, `{}`},
+		{"nil", nil, `null`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := json.Marshal(tc.m)
+			if err != nil || string(b) != tc.json {
+				t.Fatalf("Marshal = %s, %v; want %s", b, err, tc.json)
+			}
+			var back Metrics
+			if err := json.Unmarshal(b, &back); err != nil {
+				t.Fatal(err)
+			}
+			if len(back) != len(tc.m) || (tc.m == nil) != (back == nil) {
+				t.Fatalf("round trip %v, want %v", back, tc.m)
+			}
+			for k, v := range tc.m {
+				if w := back[k]; !(w == v || math.IsNaN(w) && math.IsNaN(v)) {
+					t.Errorf("%s: round trip %v, want %v", k, w, v)
+				}
+			}
+		})
+	}
+	var m Metrics
+	if err := json.Unmarshal([]byte(`{"a":null,"b":"Inf"}`), &m); err != nil || !math.IsNaN(m["a"]) || !math.IsInf(m["b"], 1) {
+		t.Errorf("null and \"Inf\" read as %v, %v", m, err)
+	}
+	for _, bad := range []string{`{"a":"nan?"}`, `{"a":true}`, `[1]`} {
+		if err := json.Unmarshal([]byte(bad), &m); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
+
+// A count beyond the pool, however large, fails its trial with a message
+// rather than overflowing into a slice panic.
+func TestResolveSize(t *testing.T) {
+	tests := []struct {
+		size    float64
+		m, want int
+		err     string
+	}{
+		{20, 100, 20, ""},
+		{100, 100, 100, ""},
+		{1, 100, 100, ""},
+		{0.5, 101, 51, ""},
+		{0.001, 100, 1, ""},
+		{101, 100, 0, "training size 101 exceeds the training pool of 100 rows"},
+		{1e30, 100, 0, "training size 1e+30 exceeds"},
+		{9.3e18, 100, 0, "exceeds"},
+		{0, 100, 0, "want a count"},
+		{math.NaN(), 100, 0, "want a count"},
+	}
+	for _, tc := range tests {
+		n, err := resolveSize(tc.size, tc.m)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("resolveSize(%g, %d) = %d, %v; want an error containing %q", tc.size, tc.m, n, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || n != tc.want {
+			t.Errorf("resolveSize(%g, %d) = %d, %v; want %d", tc.size, tc.m, n, err, tc.want)
+		}
+	}
+}
+
+// A last line that is a whole result without its newline (a file saved by
+// an editor, or a write cut just before the '\n') is kept, not dropped and
+// rerun, and the next append starts a line of its own. Two values on one
+// line are a corrupt line, not the first of them.
+func TestStoreLastLineWithoutNewline(t *testing.T) {
+	dir := t.TempDir()
+	first := runSpec(t, blobsSpec(), dir, 2, nil)
+	path := filepath.Join(dir, ResultsFile)
+	data, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	lines[1] = strings.TrimSuffix(lines[1], "\n") + " " + strings.TrimSuffix(lines[1], "\n") + "\n"
+	dropped := strings.Index(lines[0], "\n")
+	keyOf := func(line string) string {
+		var r Result
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Key
+	}
+	lostKey := keyOf(lines[0][:dropped])
+	lines = lines[1:]                                          // one trial to run again
+	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644) // last line has no '\n'
+
+	_, warns, err := ReadResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) != 1 || warns[0].(*LineError).Line != 1 || warns[0].(*LineError).Torn {
+		t.Fatalf("warnings %v; want only line 1 (two values) as corrupt", warns)
+	}
+	sum := runSpec(t, blobsSpec(), dir, 2, nil)
+	if sum.Ran != 2 {
+		t.Errorf("rerun ran %d trials, want 2 (the removed one and the corrupt one), not the unterminated last", sum.Ran)
+	}
+	if !reflect.DeepEqual(strip(sum.Results), strip(first.Results)) {
+		t.Error("results differ from the first run")
+	}
+	stored, warns, _ := ReadResults(path)
+	if len(warns) != 1 {
+		t.Errorf("after rerun: %v; want the corrupt line 1 only", warns)
+	}
+	found := false
+	for _, r := range stored {
+		found = found || r.Key == lostKey
+	}
+	if !found || len(stored) != len(first.Results) {
+		t.Errorf("stored %d results (want %d) with the rerun trial %v", len(stored), len(first.Results), found)
+	}
+}
+
+// Cross-validation by AUC on a training set so small that some validation
+// folds hold one class: the score is the mean over the folds where AUC is
+// defined, instead of every grid point failing.
+func TestRunCVUndefinedFolds(t *testing.T) {
+	spec := blobsSpec()
+	spec.Datasets[0].Params["classes"] = 2
+	cv := method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0})
+	cv.Select = Select{Rule: "cv", Folds: 5, Metric: "auc"}
+	spec.Methods = []MethodSpec{cv}
+	spec.Curve = Curve{Sizes: []float64{6}, Trials: 3, Sampling: "balanced"}
+	spec.Baseline = ""
+	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	for _, r := range sum.Results {
+		if r.Failed() {
+			t.Errorf("trial %d: %s", r.Trial, r.Error)
+		}
 	}
 }

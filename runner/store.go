@@ -70,11 +70,17 @@ func parseResults(path string, data []byte) ([]Result, []error, int) {
 		line++
 		nl := bytes.IndexByte(data[off:], '\n')
 		if nl < 0 {
-			// No newline: the write of this line was cut short.
-			var r Result
-			err := json.Unmarshal(data[off:], &r)
+			// No newline: the write of this line was cut short, or the
+			// file was edited by hand and saved without a final newline.
+			// A line is one write ending in '}' and '\n', so a tail that
+			// is a whole well-formed result lost only its newline: keep it.
+			b := bytes.TrimSpace(data[off:])
+			if len(b) == 0 {
+				return out, warns, len(data)
+			}
+			r, err := parseLine(b)
 			if err == nil {
-				err = errors.New("no newline at end")
+				return append(out, r), warns, len(data)
 			}
 			warns = append(warns, &LineError{File: path, Line: line, Err: err, Torn: true})
 			return out, warns, off
@@ -84,20 +90,32 @@ func parseResults(path string, data []byte) ([]Result, []error, int) {
 		if len(b) == 0 {
 			continue
 		}
-		var r Result
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&r); err != nil {
+		r, err := parseLine(b)
+		if err != nil {
 			warns = append(warns, &LineError{File: path, Line: line, Err: err})
-			continue
-		}
-		if r.Key == "" {
-			warns = append(warns, &LineError{File: path, Line: line, Err: errors.New("no key")})
 			continue
 		}
 		out = append(out, r)
 	}
 	return out, warns, off
+}
+
+// parseLine decodes one line: a single JSON object with known fields and
+// a key, and nothing after it.
+func parseLine(b []byte) (Result, error) {
+	var r Result
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&r); err != nil {
+		return Result{}, err
+	}
+	if dec.More() {
+		return Result{}, errors.New("more than one value on the line")
+	}
+	if r.Key == "" {
+		return Result{}, errors.New("no key")
+	}
+	return r, nil
 }
 
 // OpenStore opens (creating if needed) the results file in dir, and returns
@@ -128,6 +146,14 @@ func OpenStore(dir string) (*Store, []Result, []error, error) {
 	if _, err := f.Seek(0, io.SeekEnd); err != nil {
 		f.Close()
 		return nil, nil, nil, err
+	}
+	if good > 0 && good == len(data) && data[good-1] != '\n' {
+		// A last line kept without its newline: end it, so that the next
+		// append starts a line of its own.
+		if _, err := f.Write([]byte{'\n'}); err != nil {
+			f.Close()
+			return nil, nil, nil, fmt.Errorf("%s: ending the last line: %w", path, err)
+		}
 	}
 	return &Store{path: path, f: f}, results, warns, nil
 }
