@@ -87,11 +87,16 @@ type Options struct {
 	GroupOrder []string
 	// Classes keeps only the rows of these classes, in this class order.
 	Classes []string
+	// MinClasses is the fewest classes a classification table may hold:
+	// DefaultOptions sets 2, so that a file whose rows are all one class
+	// fails at load time; a reader of one part of a split (where a part
+	// may be one class) lowers it.
+	MinClasses int
 }
 
 // DefaultOptions returns the options of the csv plugin's defaults.
 func DefaultOptions() Options {
-	return Options{Header: true, Sep: ",", Task: TaskAuto, Missing: MissingError}
+	return Options{Header: true, Sep: ",", Task: TaskAuto, Missing: MissingError, MinClasses: 2}
 }
 
 // Params are the csv plugin's parameter declarations.
@@ -124,6 +129,7 @@ func OptionsFrom(p param.Values) Options {
 		Groups:      p.Map("groups"),
 		GroupOrder:  p.Strings("group_order"),
 		Classes:     p.Strings("classes"),
+		MinClasses:  2,
 	}
 }
 
@@ -158,6 +164,7 @@ type record struct {
 
 func readRecords(r io.Reader, file, sep string) ([]record, error) {
 	var recs []record
+	r = tabio.SkipBOM(r)
 	if sep == Whitespace {
 		err := tabio.Lines(r, file, func(line int, text string) error {
 			if f := strings.Fields(text); len(f) > 0 {
@@ -185,7 +192,11 @@ func readRecords(r io.Reader, file, sep string) ([]record, error) {
 			if errors.As(err, &pe) {
 				return nil, tabio.Errorf(file, pe.Line, "%v", pe.Err)
 			}
-			return nil, fmt.Errorf("%s: %w", file, err)
+			last := 0
+			if len(recs) > 0 {
+				last = recs[len(recs)-1].line
+			}
+			return nil, fmt.Errorf("%s: reading the record after line %d: %w", file, last, err)
 		}
 		line, _ := cr.FieldPos(0)
 		for i := range fields {
@@ -223,12 +234,22 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		return nil, err
 	}
 	names := o.Columns
+	headerLine := 0 // the line the column names come from, 0 if none
 	if o.Header {
 		if len(recs) == 0 {
 			return nil, tabio.Errorf(file, 0, "empty file, want a header line")
 		}
 		if len(names) == 0 {
-			names = recs[0].fields
+			names, headerLine = recs[0].fields, recs[0].line
+			for j, n := range names {
+				if n == "" {
+					hint := ""
+					if j == len(names)-1 {
+						hint = " (a trailing separator?)"
+					}
+					return nil, tabio.Errorf(file, recs[0].line, "header: column %d has no name%s", j+1, hint)
+				}
+			}
 		}
 		recs = recs[1:]
 	}
@@ -239,12 +260,15 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		}
 	}
 	if len(recs) == 0 {
-		return nil, tabio.Errorf(file, 0, "no data rows")
+		if o.Header {
+			return nil, tabio.Errorf(file, 0, "no data rows after the header line")
+		}
+		return nil, tabio.Errorf(file, 0, "no data rows (empty file)")
 	}
 	col := map[string]int{}
 	for j, n := range names {
 		if _, dup := col[n]; dup {
-			return nil, tabio.Errorf(file, 0, "column name %q appears twice", n)
+			return nil, tabio.Errorf(file, headerLine, "column name %q appears twice", n)
 		}
 		col[n] = j
 	}
@@ -306,7 +330,11 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 			if used(j) && IsMissing(v) {
 				switch missing {
 				case MissingError:
-					return nil, tabio.Errorf(file, rc.line, "column %q: missing value %q (set missing: mean or drop-rows)", names[j], v)
+					hint := ""
+					if j == len(names)-1 && v == "" {
+						hint = "; a trailing separator?"
+					}
+					return nil, tabio.Errorf(file, rc.line, "column %q: missing value %q (set missing: mean or drop-rows%s)", names[j], v, hint)
 				case MissingDropRows:
 					skip = true
 				}
@@ -367,12 +395,15 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 			}
 		}
 		recs = kept
+		if len(classes) < o.MinClasses && len(classes) == 1 {
+			return nil, fmt.Errorf("%s: label column %q: every row has class %q; a classification dataset needs at least two classes", file, names[label], classes[0])
+		}
 		d.Classes = append([]string(nil), classes...)
 	} else {
 		for _, rc := range recs {
-			v, ok := parseNumber(rc.fields[label])
-			if !ok {
-				return nil, tabio.Errorf(file, rc.line, "label column %q: %q is not a number (a regression target is; use task: classification for class labels)", names[label], rc.fields[label])
+			v, err := tabio.ParseFinite(rc.fields[label])
+			if err != nil {
+				return nil, tabio.Errorf(file, rc.line, "label column %q: %v (a regression target must be a finite number; use task: classification for class labels)", names[label], err)
 			}
 			y = append(y, v)
 		}
@@ -430,9 +461,9 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 				}
 				continue
 			}
-			f, ok := parseNumber(v)
-			if !ok {
-				return nil, tabio.Errorf(file, rc.line, "column %q: %q is not a number (list the column in categorical or drop)", names[j], v)
+			f, err := tabio.ParseFinite(v)
+			if err != nil {
+				return nil, tabio.Errorf(file, rc.line, "column %q: %v (want a finite number; list the column in categorical or drop)", names[j], err)
 			}
 			row[firstFeat[j]] = f
 		}
@@ -464,7 +495,7 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	d.Groups = groups
-	if err := d.Validate(); err != nil {
+	if err := tabio.Check(d); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	return d, nil

@@ -182,7 +182,7 @@ func TestReadErrors(t *testing.T) {
 		{"ragged row", "a,y\n1,2\n3\n", base(none), "t.csv:3: 1 fields, want 2"},
 		{"bad quote", "a,y\n1,2\n\"3,4\n", base(none), "t.csv:3:"},
 		{"not a number", "a,y\n1,2\nx,3\n", base(none), `t.csv:3: column "a": "x" is not a number`},
-		{"infinite", "a,y\n1,2\n+Inf,3\n", base(none), `t.csv:3: column "a": "+Inf" is not a number`},
+		{"infinite", "a,y\n1,2\n+Inf,3\n", base(none), `t.csv:3: column "a": "+Inf": infinite values are not allowed`},
 		{"missing feature, policy error", "a,y\n1,2\n?,3\n", base(none), `t.csv:3: column "a": missing value "?" (set missing`},
 		{"empty feature, policy error", "a,b,y\n1,,2\n", base(none), `t.csv:2: column "b": missing value ""`},
 		{"missing label", "a,y\n1,2\n3,?\n", base(func(o *Options) { o.Missing = MissingMean }), `t.csv:3: label column "y": missing value`},
@@ -200,7 +200,7 @@ func TestReadErrors(t *testing.T) {
 			o.GroupOrder = []string{"g"}
 		}), "group_order leaves out groups h"},
 		{"group_order unknown", "a,y\n1,2\n", base(func(o *Options) { o.GroupOrder = []string{"g"} }), `group_order: no group "g"`},
-		{"duplicate column", "a,a,y\n1,2,3\n", base(none), `t.csv: column name "a" appears twice`},
+		{"duplicate column", "a,a,y\n1,2,3\n", base(none), `t.csv:1: column name "a" appears twice`},
 		{"empty", "", base(none), "t.csv: empty file, want a header line"},
 		{"header only", "a,y\n", base(none), "t.csv: no data rows"},
 		{"bad separator", "a,y\n", base(func(o *Options) { o.Sep = "::" }), `separator "::"`},

@@ -51,6 +51,9 @@ func applyLexiconClasses(_ context.Context, _ datasets.Env, d *datasets.Dataset,
 		return nil, fmt.Errorf("lexicon-classes: dataset %q has no feature names to look up in the lexicon", d.Name)
 	}
 	w, q, sizes := FeatureClasses(d.Cols(), d.Graphs[Feature], d.Graphs[Dissimilarity], func(j, c int) bool { return members[c][d.Features[j]] }, len(names), p.Bool("dissimilarity"), p.Float("dissimilarity_weight"))
+	if total := sumInts(sizes); total == 0 {
+		return nil, fmt.Errorf("lexicon-classes: no feature of dataset %q is a word of the %s lexicon's classes %s (the virtual features would have no links)", d.Name, lex, strings.Join(names, ", "))
+	}
 	out := withGraphs(d)
 	out.Graphs[Feature] = w
 	if q != nil {
@@ -122,4 +125,12 @@ func FeatureClasses(d int, w, q *matrix.CSR, member func(j, c int) bool, classes
 		nq = qb.Build()
 	}
 	return nw, nq, sizes
+}
+
+func sumInts(a []int) int {
+	s := 0
+	for _, v := range a {
+		s += v
+	}
+	return s
 }

@@ -13,6 +13,7 @@ package libsvm
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -32,6 +33,17 @@ const (
 	TaskClassification = "classification"
 	TaskRegression     = "regression"
 )
+
+// MaxFeatures is the largest feature index (and features option) accepted:
+// 2^25 = 33,554,432, above every dataset of the LIBSVM collection. A larger
+// index is an error rather than a matrix with that many columns, so that a
+// typo or a hashed index such as 1000000000000 cannot allocate gigabytes.
+const MaxFeatures = 1 << 25
+
+// maxNamed is the largest number of columns given names ("1", "2", …) in
+// Dataset.Features; wider datasets leave Features nil (column j is index
+// j+1) rather than hold millions of strings.
+const maxNamed = 1 << 20
 
 // Options says how to interpret a LIBSVM file.
 type Options struct {
@@ -123,9 +135,9 @@ func parse(r io.Reader, file string) (*rows, error) {
 		if len(fields) == 0 {
 			return nil
 		}
-		y, err := strconv.ParseFloat(fields[0], 64)
-		if err != nil || math.IsNaN(y) || math.IsInf(y, 0) {
-			return tabio.Errorf(file, line, "label %q is not a finite number (want: label index:value ...)", fields[0])
+		y, err := tabio.ParseFinite(fields[0])
+		if err != nil {
+			return tabio.Errorf(file, line, "label %v (want a finite number first: label index:value ...)", err)
 		}
 		prev := 0
 		for _, f := range fields[1:] {
@@ -137,15 +149,18 @@ func parse(r io.Reader, file string) (*rows, error) {
 				continue
 			}
 			j, err := strconv.Atoi(f[:k])
+			if err != nil && errors.Is(err, strconv.ErrRange) || err == nil && j > MaxFeatures {
+				return tabio.Errorf(file, line, "%q: index %s exceeds the limit of %d features", f, f[:k], MaxFeatures)
+			}
 			if err != nil || j < 1 {
 				return tabio.Errorf(file, line, "%q: index %q is not a positive integer (indices are 1-based)", f, f[:k])
 			}
 			if j <= prev {
 				return tabio.Errorf(file, line, "%q: index %d after %d (indices must strictly increase)", f, j, prev)
 			}
-			v, err := strconv.ParseFloat(f[k+1:], 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return tabio.Errorf(file, line, "%q: value %q is not a finite number", f, f[k+1:])
+			v, err := tabio.ParseFinite(f[k+1:])
+			if err != nil {
+				return tabio.Errorf(file, line, "%q: value %v (want a finite number)", f, err)
 			}
 			prev = j
 			if j > rs.maxInd {
@@ -172,8 +187,8 @@ func parse(r io.Reader, file string) (*rows, error) {
 
 func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) {
 	cols := o.Features
-	if cols < 0 {
-		return nil, fmt.Errorf("libsvm: %d features", cols)
+	if cols < 0 || cols > MaxFeatures {
+		return nil, fmt.Errorf("libsvm: %s: features = %d, want 0 (infer) to %d", strings.Join(files, ", "), cols, MaxFeatures)
 	}
 	for k, p := range parts {
 		if o.Features == 0 {
@@ -236,12 +251,19 @@ func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) 
 		for i, y := range d.Y {
 			d.Y[i] = float64(index[y])
 		}
+		if len(vals) < 2 {
+			return nil, fmt.Errorf("libsvm: %s: every example has label %s; a classification dataset needs at least two classes (task: regression reads it as targets)", strings.Join(files, ", "), d.Classes[0])
+		}
 	}
-	d.Features = make([]string, cols)
-	for j := range d.Features {
-		d.Features[j] = strconv.Itoa(j + 1)
+	if cols <= maxNamed {
+		d.Features = make([]string, cols)
+		for j := range d.Features {
+			d.Features[j] = strconv.Itoa(j + 1)
+		}
+	} else {
+		d.Notes = append(d.Notes, fmt.Sprintf("libsvm: %d columns, left unnamed: column j is index j+1", cols))
 	}
-	if err := d.Validate(); err != nil {
+	if err := tabio.Check(d); err != nil {
 		return nil, fmt.Errorf("libsvm: %w", err)
 	}
 	return d, nil

@@ -64,12 +64,12 @@ func TestRead(t *testing.T) {
 
 func TestReadErrors(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		{"bad label", "1 1:1\nfoo 1:2\n", `t.svm:2: label "foo" is not a finite number`},
+		{"bad label", "1 1:1\nfoo 1:2\n", `t.svm:2: label "foo" is not a number`},
 		{"no colon", "1 1:1\n1 2\n", `t.svm:2: "2": want index:value`},
 		{"zero index", "1 0:1\n", `t.svm:1: "0:1": index "0" is not a positive integer (indices are 1-based)`},
 		{"decreasing", "1 1:1\n\n1 3:1 2:1\n", `t.svm:3: "2:1": index 2 after 3`},
 		{"duplicate", "1 3:1 3:1\n", `t.svm:1: "3:1": index 3 after 3`},
-		{"bad value", "1 1:x\n", `t.svm:1: "1:x": value "x" is not a finite number`},
+		{"bad value", "1 1:x\n", `t.svm:1: "1:x": value "x" is not a number`},
 		{"nan value", "1 1:NaN\n", `t.svm:1: "1:NaN": value "NaN"`},
 		{"empty", "# only a comment\n", "t.svm: no examples"},
 	}

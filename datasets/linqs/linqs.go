@@ -152,6 +152,9 @@ func ReadContent(path string) (*datasets.Dataset, []string, error) {
 		d.Classes = append(d.Classes, c)
 	}
 	sort.Strings(d.Classes)
+	if len(d.Classes) < 2 {
+		return nil, nil, tabio.Errorf(path, 0, "every paper has class %q; a classification dataset needs at least two classes", d.Classes[0])
+	}
 	index := map[string]int{}
 	for k, c := range d.Classes {
 		index[c] = k
@@ -162,7 +165,10 @@ func ReadContent(path string) (*datasets.Dataset, []string, error) {
 	for j := range d.Features {
 		d.Features[j] = "w" + strconv.Itoa(j+1)
 	}
-	return d, ids, d.Validate()
+	if err := tabio.Check(d); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return d, ids, nil
 }
 
 // ReadCites reads a LINQS .cites file ("cited citing" per line) into the

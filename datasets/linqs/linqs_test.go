@@ -88,7 +88,10 @@ func TestErrors(t *testing.T) {
 		{"not binary", "a\t0\t1\tX\nb\t0\t2\tX\n", "", `:2: word 2: "2", want 0 or 1`},
 		{"duplicate id", "a\t0\t1\tX\n\nA\t0\t0\tX\na\t1\t1\tY\n", "", `:4: paper id "a" already on line 1`},
 		{"empty", "\n", "", "no papers"},
-		{"cites fields", "a\t0\t1\tX\n", "a a\na\n", "cites:2: 1 fields, want 2"},
+		{"cites fields", "a\t0\t1\tX\nb\t1\t0\tY\n", "a a\na\n", "cites:2: 1 fields, want 2"},
+		{"one class", "a\t0\t1\tX\nb\t1\t0\tX\n", "", `x.content: every paper has class "X"; a classification dataset needs at least two classes`},
+		{"cites three fields", "a\t0\t1\tX\nb\t1\t0\tY\n", "a b c\n", "x.cites:1: 3 fields, want 2 (cited paper id, citing paper id)"},
+		{"word value 1e400", "a\t0\t1e400\tX\n", "", `x.content:1: word 2: "1e400", want 0 or 1`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

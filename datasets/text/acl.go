@@ -1,18 +1,19 @@
 package text
 
 import (
-	"bufio"
 	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/internal/tabio"
 	"github.com/repro-ml/repro/runner/param"
 )
 
@@ -80,8 +81,8 @@ func ParseACLLine(line string) (terms []string, counts []float64, label string, 
 			continue
 		}
 		c, err := strconv.ParseFloat(v, 64)
-		if err != nil || c < 0 {
-			return nil, nil, "", fmt.Errorf("field %q: count is not a non-negative number", f)
+		if err != nil || c < 0 || math.IsNaN(c) || math.IsInf(c, 0) {
+			return nil, nil, "", fmt.Errorf("field %q: count %q is not a finite non-negative number", f, v)
 		}
 		terms = append(terms, term)
 		counts = append(counts, c)
@@ -131,19 +132,16 @@ func loadACL(ctx context.Context, env datasets.Env, p param.Values) (*datasets.D
 		}
 		err = func() error {
 			defer rc.Close()
-			sc := bufio.NewScanner(rc)
-			sc.Buffer(make([]byte, 1<<20), 64<<20)
-			for n := 1; sc.Scan(); n++ {
+			return tabio.Lines(rc, path, func(n int, line string) error {
 				if n%256 == 0 && ctx.Err() != nil {
 					return ctx.Err()
 				}
-				line := sc.Text()
 				if strings.TrimSpace(line) == "" {
-					continue
+					return nil
 				}
 				terms, counts, label, err := ParseACLLine(line)
 				if err != nil {
-					return fmt.Errorf("line %d: %w", n, err)
+					return tabio.Errorf(path, n, "%v", err)
 				}
 				kt, kc := terms[:0], counts[:0]
 				for i, t := range terms {
@@ -154,10 +152,13 @@ func loadACL(ctx context.Context, env datasets.Env, p param.Values) (*datasets.D
 				if part == "unlabeled" {
 					vec.AddReference(kt, kc)
 					unlabeled++
-					continue
+					return nil
+				}
+				if label == "" {
+					return tabio.Errorf(path, n, "no #label#:%s field (want term:count … #label#:%s)", part, part)
 				}
 				if label != part {
-					return fmt.Errorf("line %d: label %q in the %s file", n, label, part)
+					return tabio.Errorf(path, n, "label %q in the %s file", label, part)
 				}
 				vec.AddCounts(kt, kc)
 				y := 0.0
@@ -165,16 +166,21 @@ func loadACL(ctx context.Context, env datasets.Env, p param.Values) (*datasets.D
 					y = 1
 				}
 				d.Y = append(d.Y, y)
-			}
-			return sc.Err()
+				return nil
+			})
 		}()
 		if err != nil {
-			return nil, fmt.Errorf("processed-acl %s: %s: %w", domain, path, err)
+			return nil, fmt.Errorf("processed-acl %s: %w", domain, err)
+		}
+	}
+	for k, c := range d.ClassCounts() {
+		if c == 0 {
+			return nil, fmt.Errorf("processed-acl %s: %s: no reviews", domain, filepath.Join(env.DataDir, dir, d.Classes[k]+".review(.gz)"))
 		}
 	}
 	x, vocab, err := vec.Build()
 	if err != nil {
-		return nil, fmt.Errorf("processed-acl %s: %w", domain, err)
+		return nil, fmt.Errorf("processed-acl %s: %s: %w", domain, filepath.Join(env.DataDir, dir), err)
 	}
 	d.X, d.Features = x, vocab
 	counts := d.ClassCounts()

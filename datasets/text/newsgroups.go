@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,22 +56,33 @@ func loadNewsgroups(ctx context.Context, env datasets.Env, p param.Values) (*dat
 		want[g] = true
 	}
 	var docs []newsDoc
+	dirs := map[string]bool{}
 	if st, err := os.Stat(full); err == nil && st.IsDir() {
-		docs, err = readNewsDir(ctx, full, want)
+		docs, err = readNewsDir(ctx, full, want, dirs)
 		if err != nil {
 			return nil, fmt.Errorf("20news %s: %w", full, err)
 		}
 	} else {
-		docs, err = readNewsTar(ctx, full, want)
+		docs, err = readNewsTar(ctx, full, want, dirs)
 		if err != nil {
 			return nil, fmt.Errorf("20news %s: %w", full, err)
 		}
 	}
-	return buildNewsgroups(docs, p)
+	d, err := buildNewsgroups(docs, dirs, p)
+	if err != nil {
+		return nil, fmt.Errorf("%w (in %s)", err, full)
+	}
+	return d, nil
 }
 
-// buildNewsgroups runs the pipeline over messages read from either layout.
-func buildNewsgroups(docs []newsDoc, p param.Values) (*datasets.Dataset, error) {
+// maxMessage is the largest message accepted, far above the 20 Newsgroups
+// files (the largest is about 160 kB): a bigger tar entry is a corrupt or
+// hostile archive, not a message to hold in memory.
+const maxMessage = 16 << 20
+
+// buildNewsgroups runs the pipeline over messages read from either layout;
+// dirs are the group directories seen, messages or not.
+func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p param.Values) (*datasets.Dataset, error) {
 	sort.Slice(docs, func(a, b int) bool {
 		x, y := docs[a], docs[b]
 		if x.test != y.test {
@@ -87,6 +99,9 @@ func buildNewsgroups(docs []newsDoc, p param.Values) (*datasets.Dataset, error) 
 	}
 	for _, g := range p.Strings("groups") {
 		if !groupSet[g] {
+			if dirs[g] {
+				return nil, fmt.Errorf("20news: newsgroup %q has no messages (its directories are empty)", g)
+			}
 			return nil, fmt.Errorf("20news: newsgroup %q not found", g)
 		}
 	}
@@ -177,7 +192,7 @@ func newsPath(p string) (test bool, group, name string, ok bool) {
 	return test, group, name, true
 }
 
-func readNewsTar(ctx context.Context, file string, want map[string]bool) ([]newsDoc, error) {
+func readNewsTar(ctx context.Context, file string, want, dirs map[string]bool) ([]newsDoc, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
@@ -202,6 +217,15 @@ func readNewsTar(ctx context.Context, file string, want map[string]bool) ([]news
 		if err != nil {
 			return nil, err
 		}
+		if slices.Contains(strings.Split(filepath.ToSlash(h.Name), "/"), "..") {
+			return nil, fmt.Errorf("tar entry %q: a name with \"..\" points outside the archive (a corrupt or hostile archive)", h.Name)
+		}
+		if h.Typeflag == tar.TypeDir {
+			if _, group, _, ok := newsPath(path.Join(h.Name, "x")); ok {
+				dirs[group] = true
+			}
+			continue
+		}
 		if h.Typeflag != tar.TypeReg {
 			continue
 		}
@@ -209,6 +233,10 @@ func readNewsTar(ctx context.Context, file string, want map[string]bool) ([]news
 		if !ok || len(want) > 0 && !want[group] {
 			continue
 		}
+		if h.Size > maxMessage {
+			return nil, fmt.Errorf("tar entry %q: %d bytes, more than a message can be (%d)", h.Name, h.Size, maxMessage)
+		}
+		dirs[group] = true
 		buf.Reset()
 		if _, err := io.Copy(&buf, tr); err != nil {
 			return nil, fmt.Errorf("%s: %w", h.Name, err)
@@ -218,7 +246,7 @@ func readNewsTar(ctx context.Context, file string, want map[string]bool) ([]news
 	return docs, nil
 }
 
-func readNewsDir(ctx context.Context, dir string, want map[string]bool) ([]newsDoc, error) {
+func readNewsDir(ctx context.Context, dir string, want, dirs map[string]bool) ([]newsDoc, error) {
 	var docs []newsDoc
 	for _, top := range []string{"20news-bydate-train", "20news-bydate-test"} {
 		root := filepath.Join(dir, top)
@@ -231,6 +259,12 @@ func readNewsDir(ctx context.Context, dir string, want map[string]bool) ([]newsD
 			}
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if e.IsDir() {
+				if rel, _ := filepath.Rel(root, p); rel != "." && !strings.Contains(filepath.ToSlash(rel), "/") {
+					dirs[rel] = true
+				}
+				return nil
 			}
 			if !e.Type().IsRegular() {
 				return nil

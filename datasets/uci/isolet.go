@@ -47,6 +47,7 @@ func LoadIsolet(trainPath, testPath string) (*datasets.Dataset, error) {
 	}
 	o.Columns[IsoletFeatures] = "letter"
 	o.Label, o.Task = "letter", csv.TaskClassification
+	o.MinClasses = 1 // a part on its own may hold one letter; the classes are the 26 letters anyway
 	letters := make([]string, 26)
 	for k := range letters {
 		letters[k] = string(rune('A' + k))

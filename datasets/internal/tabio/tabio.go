@@ -4,11 +4,17 @@ package tabio
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"strconv"
 	"strings"
+
+	"github.com/repro-ml/repro/datasets"
 )
 
 // LineError is a malformed-input error located at a line of a file.
@@ -42,7 +48,7 @@ func Open(path string) (io.ReadCloser, error) {
 	z, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("%s: reading gzip header: %w", path, err)
+		return nil, fmt.Errorf("%s: reading gzip header (the name ends in .gz; is it gzip, and whole?): %w", path, err)
 	}
 	return &gzFile{z: z, f: f}, nil
 }
@@ -62,20 +68,100 @@ func (g *gzFile) Close() error {
 	return err
 }
 
+// bom is the UTF-8 byte order mark some editors put at the start of a file.
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// SkipBOM returns r without a leading UTF-8 byte order mark, so that the
+// first field of a file saved by such an editor is not "\ufeffname".
+func SkipBOM(r io.Reader) io.Reader {
+	br := bufio.NewReader(r)
+	if b, err := br.Peek(len(bom)); err == nil && bytes.Equal(b, bom) {
+		br.Discard(len(bom))
+	}
+	return br
+}
+
+// MaxLine is the longest line Lines accepts, in bytes.
+const MaxLine = 64 << 20
+
 // Lines calls fn for every line of r with its 1-based number, without the
-// line terminator (\n or \r\n). It stops at the first error fn returns.
+// line terminator (\n or \r\n) and without a leading byte order mark. It
+// stops at the first error fn returns. A read error (a truncated gzip
+// stream, a line longer than MaxLine) names the file and the line reached.
 func Lines(r io.Reader, file string, fn func(line int, text string) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
+	sc := bufio.NewScanner(SkipBOM(r))
+	sc.Buffer(make([]byte, 64*1024), MaxLine)
+	// A line is handed to fn only once the next one is read, or the input
+	// ends cleanly: the partial last line of a truncated gzip stream is
+	// not parsed (it would give a misleading error about its fields).
 	n := 0
+	var pending string
 	for sc.Scan() {
-		n++
-		if err := fn(n, strings.TrimSuffix(sc.Text(), "\r")); err != nil {
-			return err
+		if n > 0 {
+			if err := fn(n, pending); err != nil {
+				return err
+			}
 		}
+		n++
+		pending = strings.TrimSuffix(sc.Text(), "\r")
 	}
 	if err := sc.Err(); err != nil {
-		return fmt.Errorf("%s: after line %d: %w", file, n, err)
+		if errors.Is(err, bufio.ErrTooLong) { // line n was whole; n+1 is too long
+			return fmt.Errorf("%s:%d: line longer than %d MiB: %w", file, n+1, MaxLine>>20, err)
+		}
+		// Line n, pending, may be cut short by the error: say where the
+		// last whole line was.
+		return fmt.Errorf("%s: after line %d: %w", file, max(n-1, 0), err)
+	}
+	if n > 0 {
+		return fn(n, pending)
+	}
+	return nil
+}
+
+// ParseFinite parses s as a finite float64. Its error says what is wrong
+// with s in words fit for a message about a data file: not a number, NaN
+// or infinite, or beyond the float64 range (such as 1e400).
+func ParseFinite(s string) (float64, error) {
+	f, err := strconv.ParseFloat(s, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0):
+		return 0, fmt.Errorf("%q overflows float64 (|x| > 1.8e308)", s)
+	case errors.Is(err, strconv.ErrRange):
+		return f, nil // underflow to zero or a denormal: a fine value
+	case err != nil:
+		return 0, fmt.Errorf("%q is not a number", s)
+	case math.IsNaN(f):
+		return 0, fmt.Errorf("%q: NaN is not allowed (write missing values as ? or leave the field empty where the format allows)", s)
+	case math.IsInf(f, 0):
+		return 0, fmt.Errorf("%q: infinite values are not allowed", s)
+	}
+	return f, nil
+}
+
+// Check returns d.Validate() and, beyond it, an error for a non-finite
+// feature value, target or stored matrix entry: what a loader promises to
+// every method.
+func Check(d *datasets.Dataset) error {
+	if err := d.Validate(); err != nil {
+		return err
+	}
+	for i, y := range d.Y {
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			return fmt.Errorf("dataset %q: row %d: target %v is not finite", d.Name, i, y)
+		}
+	}
+	r, _ := d.X.Dims()
+	for i := 0; i < r; i++ {
+		var bad error
+		d.X.Row(i, func(j int, v float64) {
+			if bad == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+				bad = fmt.Errorf("dataset %q: row %d, column %d: value %v is not finite", d.Name, i, j, v)
+			}
+		})
+		if bad != nil {
+			return bad
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package tabio
 
 import (
 	"compress/gzip"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -40,10 +41,58 @@ func TestOpenGzipAndLines(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.gz")
 	os.WriteFile(bad, []byte("not gzip"), 0o644)
-	if _, err := Open(bad); err == nil || !strings.Contains(err.Error(), "bad.gz: reading gzip header") {
+	if _, err := Open(bad); err == nil || !strings.Contains(err.Error(), "bad.gz: reading gzip header (the name ends in .gz; is it gzip, and whole?)") {
 		t.Errorf("error %v", err)
 	}
 	if got := Errorf("x.csv", 3, "want %d", 2).Error(); got != "x.csv:3: want 2" {
 		t.Errorf("Errorf = %q", got)
+	}
+}
+
+// TestLinesTruncatedGzip checks that the partial last line of a cut gzip
+// stream is not handed to fn (it would be parsed as a short row) and that
+// the error names the file and the last whole line.
+func TestLinesTruncatedGzip(t *testing.T) {
+	var text strings.Builder
+	for i := 0; i < 2000; i++ {
+		text.WriteString("1,2,3,4,5,6,7,8\n")
+	}
+	full := gzipped(text.String())
+	p := filepath.Join(t.TempDir(), "cut.csv.gz")
+	if err := os.WriteFile(p, full[:len(full)-8], 0o644); err != nil { // the CRC and size are gone
+		t.Fatal(err)
+	}
+	r, err := Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	last := 0
+	err = Lines(r, p, func(line int, s string) error {
+		if s != "1,2,3,4,5,6,7,8" {
+			t.Fatalf("line %d: partial line %q handed over", line, s)
+		}
+		last = line
+		return nil
+	})
+	want := fmt.Sprintf("%s: after line %d: unexpected EOF", p, last)
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+
+	// Cut in the middle of a line.
+	if err := os.WriteFile(p, full[:len(full)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r2, _ := Open(p)
+	defer r2.Close()
+	err = Lines(r2, p, func(line int, s string) error {
+		if s != "1,2,3,4,5,6,7,8" {
+			t.Fatalf("line %d: partial line %q handed over", line, s)
+		}
+		return nil
+	})
+	if err == nil || !strings.Contains(err.Error(), "unexpected EOF") {
+		t.Fatalf("error %v", err)
 	}
 }
