@@ -120,6 +120,21 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// parseOne parses args with fs and returns the single positional argument
+// every command takes; on a flag error or another count it prints the usage
+// (the flag package already has for a flag error) and reports false.
+func parseOne(fs *flag.FlagSet, args []string) (string, bool) {
+	pos, err := parse(fs, args)
+	if err != nil {
+		return "", false
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return "", false
+	}
+	return pos[0], true
+}
+
 func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -139,12 +154,8 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	quiet := fs.Bool("q", false, "no progress output")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) != 1 {
-		fs.Usage()
+	arg, ok := parseOne(fs, args)
+	if !ok {
 		return exitUsage
 	}
 	if *workers < 1 {
@@ -157,7 +168,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 			return exitUsage
 		}
 	}
-	spec, err := loadSpec(pos[0], sets, stderr)
+	spec, err := loadSpec(arg, sets, stderr)
 	if err != nil {
 		return exitUsage
 	}
@@ -170,7 +181,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	sum, err := runner.Run(ctx, spec, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "repro: %s: %v\n", pos[0], err)
+		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
 		if ctx.Err() != nil {
 			return exitInterrupted
 		}
@@ -304,29 +315,25 @@ func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]runner.Resu
 
 func cmdReport(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("report", stderr, "report DIR")
-	pos, err := parse(fs, args)
-	if err != nil {
+	arg, ok := parseOne(fs, args)
+	if !ok {
 		return exitUsage
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
-	}
-	spec, err := loadDir(pos[0], nil)
+	spec, err := loadDir(arg, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro report: %v\n", err)
 		return exitUsage
 	}
-	results, err := loadResults(pos[0], spec, stderr)
+	results, err := loadResults(arg, spec, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro report: %v\n", err)
 		return exitUsage
 	}
-	if err := reports.Write(pos[0], spec, results); err != nil {
-		fmt.Fprintf(stderr, "repro report: writing the reports in %s: %v\n", pos[0], err)
+	if err := reports.Write(arg, spec, results); err != nil {
+		fmt.Fprintf(stderr, "repro report: writing the reports in %s: %v\n", arg, err)
 		return exitFailed
 	}
-	fmt.Fprintf(stdout, "report: %s (%d results)\n", filepath.Join(pos[0], "report.md"), len(results))
+	fmt.Fprintf(stdout, "report: %s (%d results)\n", filepath.Join(arg, "report.md"), len(results))
 	return exitOK
 }
 
@@ -335,19 +342,15 @@ func cmdCheck(stdout, stderr io.Writer, args []string) int {
 	out := fs.String("o", "", "output directory of FILE.yaml's run (default out/<experiment name>)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field (as given to run)")
-	pos, err := parse(fs, args)
-	if err != nil {
-		return exitUsage
-	}
-	if len(pos) != 1 {
-		fs.Usage()
+	arg, ok := parseOne(fs, args)
+	if !ok {
 		return exitUsage
 	}
 	// A FILE.yaml is checked with its own expect: block (edited after the
 	// run or not) against the results in its output directory; a DIR with
 	// the spec stored there.
 	var spec *runner.Spec
-	dir := pos[0]
+	dir := arg
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		if *out != "" {
 			fmt.Fprintf(stderr, "repro check: -o is for FILE.yaml; %s is a directory\n", dir)
@@ -358,7 +361,7 @@ func cmdCheck(stdout, stderr io.Writer, args []string) int {
 			return exitUsage
 		}
 	} else {
-		if spec, err = loadSpec(pos[0], sets, stderr); err != nil {
+		if spec, err = loadSpec(arg, sets, stderr); err != nil {
 			return exitUsage
 		}
 		dir = outDir(*out, spec)
@@ -382,24 +385,20 @@ func cmdValidate(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("validate", stderr, "validate FILE.yaml [--set key.path=value ...]")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field")
-	pos, err := parse(fs, args)
-	if err != nil {
+	arg, ok := parseOne(fs, args)
+	if !ok {
 		return exitUsage
 	}
-	if len(pos) != 1 {
-		fs.Usage()
-		return exitUsage
-	}
-	spec, err := loadSpec(pos[0], sets, stderr)
+	spec, err := loadSpec(arg, sets, stderr)
 	if err != nil {
 		return exitUsage
 	}
 	plan, err := runner.NewPlan(spec)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", pos[0], err)
+		fmt.Fprintf(stderr, "%s: %v\n", arg, err)
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "%s: valid\n", pos[0])
+	fmt.Fprintf(stdout, "%s: valid\n", arg)
 	plan.Describe(stdout)
 	return exitOK
 }

@@ -1,7 +1,6 @@
 package graph
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -20,19 +19,7 @@ func paperDir(t testing.TB, file string) string {
 
 func load(t testing.TB, name, dir string, over param.Values) *datasets.Dataset {
 	t.Helper()
-	l, err := datasets.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := param.Defaults(l.Params)
-	for k, v := range over {
-		p[k] = v
-	}
-	d, err := l.Load(context.Background(), datasets.Env{DataDir: dir}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return datatest.Load(t, name, dir, over)
 }
 
 // TestRealNewsgroupsGraph builds the paper's 20 Newsgroups co-occurrence

@@ -1,7 +1,6 @@
 package text
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -17,22 +16,9 @@ func paperDir(t testing.TB, file string) string {
 	return datatest.Paper(t, file)
 }
 
-// load runs a registered loader with its defaults overridden by over.
 func load(t testing.TB, name, dir string, over param.Values) *datasets.Dataset {
 	t.Helper()
-	l, err := datasets.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := param.Defaults(l.Params)
-	for k, v := range over {
-		p[k] = v
-	}
-	d, err := l.Load(context.Background(), datasets.Env{DataDir: dir}, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return datatest.Load(t, name, dir, over)
 }
 
 func TestRealNewsgroups(t *testing.T) {

@@ -8,11 +8,13 @@
 package datatest
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/runner/param"
 )
 
 // PaperDir returns the paper data directory ("" if neither $REPRO_DATA nor
@@ -72,4 +74,23 @@ func Paper(tb testing.TB, file string) string {
 		tb.Skipf("paper data file %s not available (set $%s): %v", file, datasets.DataDirEnv, err)
 	}
 	return dir
+}
+
+// Load runs the registered dataset plugin name on the data directory dir,
+// with its parameter defaults overridden by over, and fails tb on an error.
+func Load(tb testing.TB, name, dir string, over param.Values) *datasets.Dataset {
+	tb.Helper()
+	l, err := datasets.Lookup(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := param.Defaults(l.Params)
+	for k, v := range over {
+		p[k] = v
+	}
+	d, err := l.Load(context.Background(), datasets.Env{DataDir: dir}, p)
+	if err != nil {
+		tb.Fatalf("dataset %q: %v", name, err)
+	}
+	return d
 }
