@@ -30,6 +30,12 @@ type curve struct {
 	points    bool // scatter only
 }
 
+// maxMarked is the most points a curve is drawn with markers.
+const maxMarked = 40
+
+// paletteSize is the number of distinct colours plotutil.Color cycles through.
+var paletteSize = len(plotutil.DefaultColors)
+
 // figure is a plot to render.
 type figure struct {
 	title, xlabel, ylabel string
@@ -100,10 +106,20 @@ func (f *figure) render() ([]byte, error) {
 		}
 		l.Color, pts.Color, pts.Shape = col, col, shape
 		l.Width = vg.Points(1.5)
-		if c.dashed {
+		// Past the palette's colours, a dash pattern tells series apart.
+		if c.dashed || i >= paletteSize {
 			l.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 		}
-		p.Add(l, pts)
+		// A dense curve (a fitted function on a fine grid) is a line; a
+		// marker at every point would bury it.
+		if len(xys) > maxMarked {
+			pts = nil
+		}
+		if pts != nil {
+			p.Add(l, pts)
+		} else {
+			p.Add(l)
+		}
 		if c.err != nil {
 			eb, err := plotter.NewYErrorBars(errXYs{xys, errs})
 			if err != nil {
@@ -113,7 +129,11 @@ func (f *figure) render() ([]byte, error) {
 			eb.CapWidth = vg.Points(5)
 			p.Add(eb)
 		}
-		p.Legend.Add(c.label, l, pts)
+		if pts != nil {
+			p.Legend.Add(c.label, l, pts)
+		} else {
+			p.Legend.Add(c.label, l)
+		}
 		entries++
 	}
 	if !any {
