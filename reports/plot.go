@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/repro-ml/repro/runner/param"
 )
@@ -30,8 +31,12 @@ type curve struct {
 	points    bool // scatter only
 }
 
-// maxMarked is the most points a curve is drawn with markers.
-const maxMarked = 40
+// maxMarked is the most points a curve is drawn with markers;
+// maxInsideLegend the most legend entries drawn inside the plot.
+const (
+	maxMarked       = 40
+	maxInsideLegend = 5
+)
 
 // paletteSize is the number of distinct colours plotutil.Color cycles through.
 var paletteSize = len(plotutil.DefaultColors)
@@ -68,6 +73,7 @@ func (f *figure) render() ([]byte, error) {
 	p.Add(plotter.NewGrid())
 	any := false
 	entries := 0
+	var labels []string
 	for i, c := range f.curves {
 		var xys plotter.XYs
 		var errs plotter.YErrors
@@ -98,6 +104,7 @@ func (f *figure) render() ([]byte, error) {
 			p.Add(s)
 			p.Legend.Add(c.label, s)
 			entries++
+			labels = append(labels, c.label)
 			continue
 		}
 		l, pts, err := plotter.NewLinePoints(xys)
@@ -135,6 +142,7 @@ func (f *figure) render() ([]byte, error) {
 			p.Legend.Add(c.label, l)
 		}
 		entries++
+		labels = append(labels, c.label)
 	}
 	if !any {
 		p.Title.Text += " (no data)"
@@ -159,17 +167,47 @@ func (f *figure) render() ([]byte, error) {
 		if span == 0 {
 			span = math.Max(math.Abs(p.Y.Max), 1)
 		}
+		// A short legend sits inside, top left, above the data: it takes
+		// about one text line per entry from the top of the plotting area
+		// (the frame less title and axes, ~90pt), the data get the rest.
+		// A long one goes beside the plot instead (below).
+		frac := 0.0
+		if entries <= maxInsideLegend {
+			lineH := float64(p.Legend.TextStyle.Font.Size) * 1.25
+			frac = (float64(entries)*lineH + 6) / (float64(plotHeight) - 90)
+		}
 		p.Y.Min -= 0.05 * span
-		p.Y.Max += (0.05 + 0.07*float64(entries)) * span
+		top := p.Y.Max + 0.05*span
+		p.Y.Max = p.Y.Min + (top-p.Y.Min)/(1-frac)
 	}
 	p.Legend.TextStyle.Color = color.Black
 	p.Legend.ThumbnailWidth = vg.Points(24)
-	w, err := p.WriterTo(plotWidth, plotHeight, "png")
+	// A long legend is drawn in a column right of the plot, which keeps
+	// its size: the image grows by the column's width.
+	var legendW vg.Length
+	var side plot.Legend
+	if entries > maxInsideLegend {
+		const pad = vg.Length(8)
+		for _, lbl := range labels {
+			legendW = max(legendW, p.Legend.TextStyle.Width(lbl))
+		}
+		legendW += p.Legend.ThumbnailWidth + p.Legend.Padding + 2*pad
+		side = p.Legend
+		side.Left, side.Top, side.XOffs = true, true, pad
+		side.YOffs = -p.Title.TextStyle.Height(p.Title.Text) - p.Title.Padding
+		p.Legend = plot.NewLegend()
+	}
+	c, err := draw.NewFormattedCanvas(plotWidth+legendW, plotHeight, "png")
 	if err != nil {
 		return nil, fmt.Errorf("plot %q: %w", f.title, err)
 	}
+	dc := draw.New(c)
+	p.Draw(draw.Crop(dc, 0, -legendW, 0, 0))
+	if legendW > 0 {
+		side.Draw(draw.Crop(dc, plotWidth, 0, 0, 0))
+	}
 	var buf bytes.Buffer
-	if _, err := w.WriteTo(&buf); err != nil {
+	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("plot %q: %w", f.title, err)
 	}
 	return buf.Bytes(), nil
