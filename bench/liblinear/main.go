@@ -5,7 +5,7 @@
 //
 // It needs liblinear-train and liblinear-predict on PATH
 // (apt-get install -y liblinear-tools) and the file dna_splice.csv in the
-// data directory (default /work/shared/data/embed). Run it with
+// data directory (default ../shared/data/embed beside the checkout). Run it with
 //
 //	go run ./bench/liblinear [-data DIR] [-C 0.1,1,10] [-e 0.0001]
 //
@@ -39,13 +39,14 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/linear"
 	"github.com/repro-ml/repro/runner/param"
 )
 
 func main() {
-	dataDir := flag.String("data", "/work/shared/data/embed", "directory holding dna_splice.csv")
+	dataDir := flag.String("data", datatest.EmbedDir(), "directory holding dna_splice.csv")
 	cs := flag.String("C", "0.1,1,10", "comma-separated values of C")
 	nTrain := flag.Int("train", 2000, "training rows of the 3-class split (stratified)")
 	seed := flag.Uint64("seed", 1, "seed of the split")

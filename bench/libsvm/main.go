@@ -7,7 +7,7 @@
 //
 // It needs svm-train and svm-predict on PATH
 // (apt-get update && apt-get install -y libsvm-tools) and splice.data in
-// the data directory (default /work/shared/data/paper/uci/splice). Run
+// the data directory (default uci/splice in $REPRO_DATA or ../shared/data/paper). Run
 //
 //	go run ./bench/libsvm [-data DIR] [-C 0.01,0.1,1,10,100] [-splits 10] [-rho 1,1e-4 -medc 2,11,101] [-solver auto|newton|cd]
 //
@@ -35,13 +35,14 @@ import (
 	"time"
 
 	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/methods/kernel"
 	"github.com/repro-ml/repro/methods/med"
 	"github.com/repro-ml/repro/methods/svm"
 )
 
 func main() {
-	dir := flag.String("data", "/work/shared/data/paper/uci/splice", "directory holding splice.data")
+	dir := flag.String("data", filepath.Join(datatest.PaperDir(), "uci", "splice"), "directory holding splice.data")
 	cs := flag.String("C", "0.01,0.1,1,10,100", "comma-separated values of C")
 	splits := flag.Int("splits", 10, "number of random 200/1335 splits")
 	seed := flag.Uint64("seed", 1, "seed of the splits")

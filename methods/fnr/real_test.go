@@ -8,8 +8,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -17,6 +15,7 @@ import (
 	_ "github.com/repro-ml/repro/datasets/graph"
 	"github.com/repro-ml/repro/datasets/matrix"
 	_ "github.com/repro-ml/repro/datasets/text"
+	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/fnr"
 	_ "github.com/repro-ml/repro/methods/lgc"
@@ -25,13 +24,7 @@ import (
 )
 
 func TestRealNewsgroupsTiming(t *testing.T) {
-	dir := os.Getenv(datasets.DataDirEnv)
-	if dir == "" {
-		dir = "/work/shared/data/paper"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "20news-bydate.tar.gz")); err != nil {
-		t.Skip(err)
-	}
+	dir := datatest.Paper(t, "20news-bydate.tar.gz")
 	ctx := context.Background()
 	env := datasets.Env{DataDir: dir, CacheDir: t.TempDir()}
 	l, _ := datasets.Lookup("20news")
@@ -109,13 +102,7 @@ func TestRealNewsgroupsTiming(t *testing.T) {
 // BenchmarkRealEvalRatio: fnr vs ridge objective+gradient on the real
 // by-date training matrix and co-occurrence graph (interleaved, ratio).
 func BenchmarkRealEvalRatio(b *testing.B) {
-	dir := os.Getenv(datasets.DataDirEnv)
-	if dir == "" {
-		dir = "/work/shared/data/paper"
-	}
-	if _, err := os.Stat(filepath.Join(dir, "20news-bydate.tar.gz")); err != nil {
-		b.Skip(err)
-	}
+	dir := datatest.Paper(b, "20news-bydate.tar.gz")
 	ctx := context.Background()
 	env := datasets.Env{DataDir: dir, CacheDir: b.TempDir()}
 	l, _ := datasets.Lookup("20news")

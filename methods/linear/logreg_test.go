@@ -1,17 +1,15 @@
 package linear
 
 import (
-	"bufio"
 	"context"
 	"math"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"testing"
+
+	_ "github.com/repro-ml/repro/datasets/embedded"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/methods"
 )
 
@@ -250,42 +248,9 @@ func TestMulticlassAccuracy(t *testing.T) {
 	}
 }
 
-// TestIris fits the three models to Fisher's iris when the shared data is
-// present (REPRO_DATA/../embed or /work/shared/data/embed).
+// TestIris fits the three models to Fisher's iris, embedded in the binary.
 func TestIris(t *testing.T) {
-	path := "/work/shared/data/embed/iris.csv"
-	if dir := os.Getenv("REPRO_DATA"); dir != "" {
-		path = filepath.Join(dir, "..", "embed", "iris.csv")
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Skipf("iris data not available: %v", err)
-	}
-	defer f.Close()
-	var X []float64
-	var y []float64
-	classes := map[string]int{}
-	var names []string
-	sc := bufio.NewScanner(f)
-	sc.Scan() // header
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), ",")
-		for _, s := range fields[:4] {
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			X = append(X, v)
-		}
-		c, ok := classes[fields[4]]
-		if !ok {
-			c = len(names)
-			classes[fields[4]] = c
-			names = append(names, fields[4])
-		}
-		y = append(y, float64(c))
-	}
-	ds := &datasets.Dataset{Name: "iris", X: matrix.NewDense(len(y), 4, X), Y: y, Classes: names}
+	ds := datatest.Load(t, "iris", "", nil)
 	for _, tc := range []struct {
 		name   string
 		params map[string]any
