@@ -35,12 +35,13 @@
 //  3. Unsupervised feature transforms computed once per dataset and cached
 //     on disk by content: these are datasets.Transform plugins, not
 //     methods; a method reads their output from the training set
-//     (Dataset.Graphs for feature graphs, new columns for PCA or k-gram
-//     compression).
+//     (Dataset.Graphs for Sandler's feature graphs; a transform may also
+//     add columns, e.g. PCA or k-gram compression, none registered yet).
 //  4. Sequential trials that produce a whole curve from one run: Sequential.
 //     The runner passes the training pool and the curve's label budgets; the
-//     method yields a Model at each budget and the runner scores it (Bilgic's
-//     active learners).
+//     method yields a Model at each budget and the runner scores it (for
+//     active learners such as Bilgic's; no registered method implements it
+//     yet, the runner's tests exercise it).
 //  5. Artifacts beyond metrics: a Model that implements Artifacter returns
 //     coefficient tables, weight vectors or fitted curves, which the runner
 //     stores per trial and reports render (Szafranski's Table 1 and Fig. 3,

@@ -242,8 +242,9 @@ func (m *model) curveFigure(d *dataSet, metricName string) *figure {
 }
 
 // sweepFigure plots metricName against the method parameter report.x:
-// each fixed-rule method varying that parameter gives one line per setting
-// of its other varying parameters (and per size, when there are several);
+// each method whose series vary that parameter (fixed-rule grid points, or
+// the variants of a rule with select.over) gives one line per setting of
+// its other varying parameters (and per size, when there are several);
 // other series are dashed horizontal lines at their mean.
 func (m *model) sweepFigure(d *dataSet, metricName string) *figure {
 	xname := m.spec.Report.X

@@ -15,7 +15,13 @@ import (
 //	Derive(sample, "cv")                             — cross-validation folds
 //	Derive(seed, "method", dataset, method, size, trial) — the method's randomness,
 //	                                                     where method is the label and, for a fixed-rule
-//	                                                     grid point, all its param values
+//	                                                     grid point, all its param values (for a variant
+//	                                                     of a rule with select.over, its values of the
+//	                                                     other varying params)
+//
+// The holdout test set and the training order derive from the sample seed
+// (Derive(sample, "holdout"), Derive(sample, "train")), so a holdout split
+// is drawn afresh for every trial index, the same for every method and size.
 //
 // The sample seed does not involve the method, so every method sees the
 // same training sets and folds (paired comparisons), and does not involve

@@ -100,7 +100,8 @@ func (m *logRegL2) settings() optim.Settings {
 	return optim.Settings{MaxIter: m.MaxIter, GradTol: m.Tol}
 }
 
-// fitBinary minimizes ½‖w‖² + C·LogisticLoss over θ = (w, b).
+// fitBinary minimizes ½‖w‖² + C·LogisticLoss over θ = (w, b) by L-BFGS, or
+// by TRON (fitL2TRON) with solver: tron.
 func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y []float64) ([]float64, float64, methods.Info, error) {
 	if m.TRON {
 		return fitL2TRON(ctx, X, y, m.C, m.Intercept, m.MaxIter, m.Tol)
