@@ -16,10 +16,18 @@
 // vector and the problem separates. select: none fixes every switch to one
 // (ρ = 1): an SVM with the sum of the listed kernels.
 //
-// Bias: the Gaussian prior N(0, σ²) of the paper's §4–6 (sigma2 > 0), giving
-// the −σ²/2 (Σ_t y_t λ_t)² term and b̂_m = σ² Σ_t y_mt λ_mt. The flat prior
-// (equality constraint Σ_t y_t λ_t = 0) of §3 is not implemented; a large
-// sigma2 approaches it.
+// Bias: with bias: gaussian (the default) the Gaussian prior N(0, σ²) of the
+// paper's §4–6 (sigma2 > 0), giving the −σ²/2 (Σ_t y_t λ_t)² term and
+// b̂_m = σ² Σ_t y_mt λ_mt. With bias: flat the non-informative prior of §3:
+// no σ² term and the equality constraint Σ_t y_mt λ_mt = 0 per task
+// (sigma2 is ignored). It is solved through the bias as the constraint's
+// Lagrange multiplier: for fixed b the box-constrained solver below
+// maximizes J_0(λ) − Σ_m b_m Σ_t y_mt λ_mt (warm started, to slope 1e-9),
+// and b_m is moved to the root of Σ_t y_mt λ_mt(b) = 0 (bracketing and
+// Illinois regula falsi); the residual is projected out of the free
+// multipliers and b_m is recovered from their KKT conditions
+// (∂J_0/∂λ_mt = b_m y_mt, averaged, as SMO does). solver auto uses Newton
+// for the inner solves.
 //
 // The margin prior's barrier λ + ln(1 − λ/c) has slope 1 − 1/c at λ = 0:
 // for c ≤ 1 every λ stays at zero and the classifier is the bias alone, so
@@ -71,7 +79,8 @@ func init() {
 var Params = []param.Decl{
 	{Name: "c", Type: param.Float, Default: 10.0, Min: param.Bound(0), Exclusive: true, Doc: "margin prior: barrier λ + ln(1 − λ/c), 0 ≤ λ < c (c ≤ 1 gives λ = 0)"},
 	{Name: "rho", Type: param.Float, Default: 1.0, Min: param.Bound(0), Max: param.Bound(1), Doc: "Bernoulli prior probability ρ ∈ (0, 1] of each switch (1: no selection)"},
-	{Name: "sigma2", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "variance σ² of the Gaussian bias prior (> 0; the flat prior is not implemented)"},
+	{Name: "sigma2", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "variance σ² of the Gaussian bias prior (> 0; ignored with bias: flat)"},
+	{Name: "bias", Type: param.Enum, Default: "gaussian", Choices: []string{"gaussian", "flat"}, Doc: "bias prior: gaussian N(0, σ²) (the −σ²/2 (Σ_t y_t λ_t)² term) or flat (the equality constraint Σ_t y_t λ_t = 0, Jebara §3)"},
 	{Name: "select", Type: param.Enum, Default: "features", Choices: []string{"none", "features", "kernels"}, Doc: "switches on input features, on base kernels, or none (sum kernel SVM)"},
 	{Name: "tasks", Type: param.Enum, Default: "independent", Choices: []string{"independent", "shared"}, Doc: "one switch vector per task, or one shared by all tasks"},
 	{Name: "kernels", Type: param.StringList, Default: []string{"linear"}, Doc: "base kernels for select kernels|none: linear, poly:p ((1+x·x')^p), rbf:σ (exp(−‖x−x'‖²/(2σ²)))"},
@@ -84,12 +93,15 @@ var Params = []param.Decl{
 // MED is one configured MED SVM.
 type MED struct {
 	C, Rho, Sigma2 float64
-	Select         string // none | features | kernels
-	Shared         bool
-	Kernels        []kernel.Kernel
-	Normalize      bool
-	Tol            float64
-	MaxIter        int
+	// Bias is the bias prior: "gaussian" (the default when empty) or
+	// "flat" (equality constraint Σ_t y_t λ_t = 0; Sigma2 is ignored).
+	Bias      string
+	Select    string // none | features | kernels
+	Shared    bool
+	Kernels   []kernel.Kernel
+	Normalize bool
+	Tol       float64
+	MaxIter   int
 	// Solver is "auto" (the default when empty: "cd" when every switch is
 	// one, ρ = 1 or select none, else "newton"), "newton" (projected Newton
 	// per task block) or "cd" (cyclic coordinate ascent).
@@ -102,7 +114,7 @@ func newFromParams(p param.Values) (methods.Method, error) {
 		return nil, err
 	}
 	m := &MED{C: p.Float("c"), Rho: p.Float("rho"), Sigma2: p.Float("sigma2"), Select: p.String("select"),
-		Shared: p.String("tasks") == "shared", Kernels: ks, Normalize: p.Bool("normalize"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Solver: p.String("solver")}
+		Shared: p.String("tasks") == "shared", Kernels: ks, Normalize: p.Bool("normalize"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Solver: p.String("solver"), Bias: p.String("bias")}
 	if m.Rho <= 0 {
 		return nil, errors.New("rho must be > 0")
 	}
@@ -206,7 +218,17 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 	if e.solver(p) == "cd" {
 		solve = p.solveCD
 	}
-	iters, conv, err := solve(ctx, e.Tol, e.MaxIter)
+	var iters int
+	var conv bool
+	var err error
+	switch e.Bias {
+	case "", "gaussian":
+		iters, conv, err = solve(ctx, e.Tol, e.MaxIter)
+	case "flat":
+		iters, conv, err = p.solveFlat(ctx, e.Tol, e.MaxIter, solve)
+	default:
+		return nil, fmt.Errorf("med: unknown bias prior %q", e.Bias)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("med: %w", err)
 	}
@@ -216,7 +238,8 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 }
 
 // solver returns the solver used for p: the configured one, or for auto
-// (or empty) coordinate ascent when every switch is one (ρ = 1, where J is
+// (or empty) coordinate ascent when every switch is one and the bias prior
+// is Gaussian (ρ = 1, where J is
 // a concave quadratic plus the barrier and a sweep costs one pass over the
 // data, 3–30× faster than Newton on splice) and projected Newton otherwise
 // (ρ < 1, where coordinate ascent needs thousands of sweeps).
@@ -225,7 +248,7 @@ func (e *MED) solver(p *problem) string {
 	case "newton", "cd":
 		return e.Solver
 	}
-	if p.rho == 1 {
+	if p.rho == 1 && e.Bias != "flat" {
 		return "cd"
 	}
 	return "newton"
@@ -241,7 +264,8 @@ type Model struct {
 	info      methods.Info
 
 	M int
-	// B holds the expected biases b̂_m = σ² Σ_t y_mt λ_mt.
+	// B holds the expected biases b̂_m = σ² Σ_t y_mt λ_mt (Gaussian prior)
+	// or the KKT biases of the flat prior.
 	B []float64
 	// Lambda holds the Lagrange multipliers λ_mt.
 	Lambda [][]float64
@@ -262,6 +286,9 @@ func (m *Model) finish(p *problem, X matrix.Matrix, train *datasets.Dataset) {
 	m.B = make([]float64, p.M)
 	for t := range m.B {
 		m.B[t] = p.sigma2 * p.B[t]
+		if p.bias != nil {
+			m.B[t] = p.bias[t]
+		}
 	}
 	m.S = make([][]float64, len(p.q))
 	for s, q := range p.q {

@@ -315,7 +315,9 @@ func (p *problem) newtonStep(m int, g []float64) (bool, error) {
 // every projected slope |∂J/∂λ| (the slope where λ > 0, its positive part
 // where λ = 0) is ≤ tol, and returns the number of passes.
 func (p *problem) solveNewton(ctx context.Context, tol float64, maxIter int) (iters int, converged bool, err error) {
-	p.init()
+	if !p.warm {
+		p.init()
+	}
 	p.refresh()
 	var cs []coef
 	g := make([]float64, 0, p.T)

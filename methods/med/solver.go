@@ -50,6 +50,12 @@ type problem struct {
 	rho     float64
 	sigma2  float64
 	shared  bool
+	// bias, when non-nil, holds a fixed bias b_m per task entering J as
+	// the linear term −b_m Σ_t y_mt λ_mt (the Lagrangian of the flat
+	// prior's equality constraint; sigma2 is then zero).
+	bias []float64
+	// warm makes the solvers start from the current λ instead of zero.
+	warm bool
 
 	rows [][]entry   // features: the stored elements of every row
 	K    [][]float64 // kernels: D Gram matrices T×T
@@ -168,6 +174,9 @@ func (p *problem) Objective() float64 {
 			J += l + math.Log1p(-l/p.c)
 		}
 		J -= p.sigma2 / 2 * p.B[m] * p.B[m]
+		if p.bias != nil {
+			J -= p.bias[m] * p.B[m]
+		}
 	}
 	for s := range p.q {
 		for _, q := range p.q[s] {
@@ -219,6 +228,9 @@ func (p *problem) derivs(m, t int, delta float64, cs []coef) (float64, float64) 
 	gap := p.c - p.lam[m][t] - delta
 	bb := p.B[m] + delta*y
 	d1 := 1 - 1/gap - p.sigma2*y*bb
+	if p.bias != nil {
+		d1 -= y * p.bias[m]
+	}
 	d2 := -1/(gap*gap) - p.sigma2
 	q := p.q[p.sw(m)]
 	for _, c := range cs {
@@ -316,7 +328,9 @@ func (p *problem) apply(m, t int, delta float64, cs []coef) {
 // coordinate's projected slope (measured before its update) is ≤ tol, and
 // returns the number of sweeps.
 func (p *problem) solveCD(ctx context.Context, tol float64, maxIter int) (iters int, converged bool, err error) {
-	p.init()
+	if !p.warm {
+		p.init()
+	}
 	p.refresh()
 	var cs []coef
 	for iters = 1; iters <= maxIter; iters++ {
