@@ -26,15 +26,7 @@ func TestFlatGradientFiniteDifferences(t *testing.T) {
 			const h = 1e-6
 			for m := 0; m < p.M; m++ {
 				for i := 0; i < p.T; i++ {
-					old := p.lam[m][i]
-					p.lam[m][i] = old + h
-					p.refresh()
-					jp := p.Objective()
-					p.lam[m][i] = old - h
-					p.refresh()
-					jm := p.Objective()
-					p.lam[m][i] = old
-					p.refresh()
+					jp, jm := perturbed(p, m, i, h, p.Objective)
 					fd := (jp - jm) / (2 * h)
 					if math.Abs(fd-grad[m][i]) > 1e-5*(1+math.Abs(fd)) {
 						t.Fatalf("%s rho=%g: dJ/dλ[%d][%d] = %g, finite difference %g", sel, rho, m, i, grad[m][i], fd)

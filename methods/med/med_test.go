@@ -81,15 +81,7 @@ func TestGradientHessianFiniteDifferences(t *testing.T) {
 					const h = 1e-6
 					for m := 0; m < M; m++ {
 						for i := 0; i < p.T; i++ {
-							old := p.lam[m][i]
-							p.lam[m][i] = old + h
-							p.refresh()
-							jp := p.Objective()
-							p.lam[m][i] = old - h
-							p.refresh()
-							jm := p.Objective()
-							p.lam[m][i] = old
-							p.refresh()
+							jp, jm := perturbed(p, m, i, h, p.Objective)
 							fd := (jp - jm) / (2 * h)
 							if math.Abs(fd-grad[m][i]) > 1e-5*(1+math.Abs(fd)) {
 								t.Fatalf("%s: dJ/dλ[%d][%d] = %g, finite difference %g", name, m, i, grad[m][i], fd)
@@ -367,4 +359,20 @@ func ExampleMED_FitTasks() {
 	p := m.Predict(X)
 	fmt.Println(p.K, p.OneVsRest, p.Scores[0] < 0, p.Scores[3] > 0)
 	// Output: 1 true true true
+}
+
+// perturbed returns f evaluated with λ[m][i] moved by +h and by −h (the
+// problem's cached state refreshed each time), and restores λ[m][i]: the two
+// sides of a central finite difference.
+func perturbed[T any](p *problem, m, i int, h float64, f func() T) (plus, minus T) {
+	old := p.lam[m][i]
+	p.lam[m][i] = old + h
+	p.refresh()
+	plus = f()
+	p.lam[m][i] = old - h
+	p.refresh()
+	minus = f()
+	p.lam[m][i] = old
+	p.refresh()
+	return plus, minus
 }

@@ -32,15 +32,7 @@ func TestFullHessianFiniteDifferences(t *testing.T) {
 					const h = 1e-6
 					for n := 0; n < M; n++ {
 						for r := 0; r < p.T; r++ {
-							old := p.lam[n][r]
-							p.lam[n][r] = old + h
-							p.refresh()
-							gp := p.Gradient()
-							p.lam[n][r] = old - h
-							p.refresh()
-							gm := p.Gradient()
-							p.lam[n][r] = old
-							p.refresh()
+							gp, gm := perturbed(p, n, r, h, p.Gradient)
 							for m := 0; m < M; m++ {
 								for i := 0; i < p.T; i++ {
 									fd := (gp[m][i] - gm[m][i]) / (2 * h)
