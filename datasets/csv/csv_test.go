@@ -1,7 +1,6 @@
 package csv
 
 import (
-	"context"
 	"errors"
 	"path/filepath"
 	"reflect"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
 )
 
 func dense(d *datasets.Dataset) [][]float64 {
@@ -218,23 +216,7 @@ func TestReadErrors(t *testing.T) {
 
 func load(t *testing.T, dir string, p map[string]any) (*datasets.Dataset, error) {
 	t.Helper()
-	l, err := datasets.Lookup("csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := param.Defaults(l.Params)
-	for k, x := range p {
-		decl, ok := param.Find(l.Params, k)
-		if !ok {
-			t.Fatalf("no param %q", k)
-		}
-		c, err := decl.Convert(x)
-		if err != nil {
-			t.Fatalf("param %s: %v", k, err)
-		}
-		v[k] = c
-	}
-	return l.Load(context.Background(), datasets.Env{DataDir: dir}, v)
+	return datatest.TryLoad(t, "csv", dir, p)
 }
 
 func TestPluginGzipAndMissingFile(t *testing.T) {

@@ -1,32 +1,18 @@
 package embedded
 
 import (
-	"context"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/datatest"
+
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/runner/param"
 )
 
 func load(t *testing.T, name string, p map[string]any) (*datasets.Dataset, error) {
 	t.Helper()
-	l, err := datasets.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := param.Defaults(l.Params)
-	for k, x := range p {
-		decl, ok := param.Find(l.Params, k)
-		if !ok {
-			t.Fatalf("%s: no param %q", name, k)
-		}
-		if v[k], err = decl.Convert(x); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return l.Load(context.Background(), datasets.Env{}, v)
+	return datatest.TryLoad(t, name, "", p)
 }
 
 func TestShapes(t *testing.T) {

@@ -10,20 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/datatest"
+
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/matrix"
 	"github.com/repro-ml/repro/runner/param"
 )
 
-func dense(m matrix.Matrix) [][]float64 {
-	r, c := m.Dims()
-	out := make([][]float64, r)
-	for i := range out {
-		out[i] = make([]float64, c)
-		m.Row(i, func(j int, v float64) { out[i][j] = v })
-	}
-	return out
-}
+func dense(m matrix.Matrix) [][]float64 { return datatest.Rows(m) }
 
 func TestRead(t *testing.T) {
 	tests := []struct {

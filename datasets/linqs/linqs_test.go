@@ -1,7 +1,6 @@
 package linqs
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,33 +12,13 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
 )
 
-func dense(m matrix.Matrix) [][]float64 {
-	r, c := m.Dims()
-	out := make([][]float64, r)
-	for i := range out {
-		out[i] = make([]float64, c)
-		m.Row(i, func(j int, v float64) { out[i][j] = v })
-	}
-	return out
-}
+func dense(m matrix.Matrix) [][]float64 { return datatest.Rows(m) }
 
 func load(t *testing.T, dir, name string, p map[string]any) (*datasets.Dataset, error) {
 	t.Helper()
-	l, err := datasets.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := param.Defaults(l.Params)
-	for k, x := range p {
-		decl, _ := param.Find(l.Params, k)
-		if v[k], err = decl.Convert(x); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return l.Load(context.Background(), datasets.Env{DataDir: dir}, v)
+	return datatest.TryLoad(t, name, dir, p)
 }
 
 func TestLoad(t *testing.T) {

@@ -1,7 +1,6 @@
 package uci
 
 import (
-	"context"
 	"errors"
 	"math"
 	"os"
@@ -14,26 +13,11 @@ import (
 	"github.com/repro-ml/repro/internal/datatest"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/runner/param"
 )
 
 func load(t *testing.T, dir, name string, p map[string]any) (*datasets.Dataset, error) {
 	t.Helper()
-	l, err := datasets.Lookup(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := param.Defaults(l.Params)
-	for k, x := range p {
-		decl, ok := param.Find(l.Params, k)
-		if !ok {
-			t.Fatalf("%s: no param %q", name, k)
-		}
-		if v[k], err = decl.Convert(x); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return l.Load(context.Background(), datasets.Env{DataDir: dir}, v)
+	return datatest.TryLoad(t, name, dir, p)
 }
 
 func row(d *datasets.Dataset, i int) []float64 {

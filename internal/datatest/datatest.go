@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/matrix"
 	"github.com/repro-ml/repro/runner/param"
 )
 
@@ -93,4 +94,40 @@ func Load(tb testing.TB, name, dir string, over param.Values) *datasets.Dataset 
 		tb.Fatalf("dataset %q: %v", name, err)
 	}
 	return d
+}
+
+// TryLoad runs the registered dataset plugin name on the data directory
+// dir with params given as a spec would give them: each value is converted
+// and range-checked by its declaration, defaults fill the rest. An unknown
+// plugin or param, or a bad value, fails tb; the loader's own error is
+// returned for the test to inspect.
+func TryLoad(tb testing.TB, name, dir string, params map[string]any) (*datasets.Dataset, error) {
+	tb.Helper()
+	l, err := datasets.Lookup(name)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	v := param.Defaults(l.Params)
+	for k, x := range params {
+		decl, ok := param.Find(l.Params, k)
+		if !ok {
+			tb.Fatalf("dataset %q: no param %q", name, k)
+		}
+		if v[k], err = decl.Convert(x); err != nil {
+			tb.Fatalf("dataset %q: param %s: %v", name, k, err)
+		}
+	}
+	return l.Load(context.Background(), datasets.Env{DataDir: dir}, v)
+}
+
+// Rows returns m as a slice of dense rows, for comparing a loaded matrix
+// with the expected values.
+func Rows(m matrix.Matrix) [][]float64 {
+	r, c := m.Dims()
+	out := make([][]float64, r)
+	for i := range out {
+		out[i] = make([]float64, c)
+		m.Row(i, func(j int, v float64) { out[i][j] = v })
+	}
+	return out
 }
