@@ -85,10 +85,10 @@ func (s *series) display() string {
 func (s *series) md() string { return mdText(s.display()) }
 
 func (s *series) rule() string {
-	if s.method == nil || s.method.Select.Rule == "" {
+	if s.method == nil {
 		return "fixed"
 	}
-	return s.method.Select.Rule
+	return s.method.Select.RuleName()
 }
 
 func (s *series) cell(size int) *cell {

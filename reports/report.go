@@ -206,9 +206,9 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 		if label == "" {
 			label = ms.Name
 		}
-		rule := ms.Select.Rule
+		rule := ms.Select.RuleName()
 		switch rule {
-		case "", "fixed":
+		case "fixed":
 			rule = "fixed (each grid point its own series)"
 			if len(ms.Grid) <= 1 {
 				rule = "fixed"
@@ -261,10 +261,7 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	for _, t := range ds.Transforms {
 		fmt.Fprintf(w, "- Transform: %s {%s}\n", t.Name, t.Params.Label())
 	}
-	split := ds.Split.Kind
-	if split == "" {
-		split = "rest"
-	}
+	split := ds.Split.KindName()
 	if ds.Split.Kind == "holdout" {
 		split += " (test " + num(ds.Split.Test)
 		if ds.Split.Stratify {

@@ -143,10 +143,7 @@ func marshalDataset(ds *DatasetSpec) (*yaml.Node, error) {
 	}
 	split := mapNode()
 	split.Style = yaml.FlowStyle
-	kind := ds.Split.Kind
-	if kind == "" {
-		kind = "rest"
-	}
+	kind := ds.Split.KindName()
 	add(split, "kind", scalar(kind))
 	if kind == "holdout" {
 		add(split, "test", value(ds.Split.Test))
@@ -228,10 +225,7 @@ func marshalMethod(m *MethodSpec) (*yaml.Node, error) {
 	}
 	sel := mapNode()
 	sel.Style = yaml.FlowStyle
-	rule := m.Select.Rule
-	if rule == "" {
-		rule = "fixed"
-	}
+	rule := m.Select.RuleName()
 	add(sel, "rule", scalar(rule))
 	if rule == "cv" {
 		add(sel, "folds", value(m.Select.Folds))

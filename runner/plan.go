@@ -75,7 +75,7 @@ type Variant struct {
 // a cv or test rule the whole grid is one variant, or with select.over
 // each combination of the other varying params is one.
 func (m *MethodSpec) Variants() []Variant {
-	fixed := m.Select.Rule == "" || m.Select.Rule == "fixed"
+	fixed := m.Select.RuleName() == "fixed"
 	if fixed {
 		out := make([]Variant, len(m.Grid))
 		for g := range m.Grid {
@@ -170,7 +170,7 @@ func NewPlan(spec *Spec) (*Plan, error) {
 		for mi := range spec.Methods {
 			m := &spec.Methods[mi]
 			seq := seqs[mi]
-			fixed := m.Select.Rule == "" || m.Select.Rule == "fixed"
+			fixed := m.Select.RuleName() == "fixed"
 			for _, v := range m.Variants() {
 				pt, cands := -1, []int(nil)
 				switch {
@@ -222,9 +222,7 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 		tr[i] = map[string]any{"name": t.Name, "params": canonical(t.Params)}
 	}
 	split := ds.Split
-	if split.Kind == "" {
-		split.Kind = "rest"
-	}
+	split.Kind = split.KindName()
 	return map[string]any{
 		"id": ds.ID, "plugin": ds.Name, "params": canonical(ds.Params),
 		"transforms": tr, "split": split, "tasks": ds.Tasks,
@@ -255,9 +253,7 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 		grid = g
 	}
 	sel := m.Select
-	if sel.Rule == "" {
-		sel.Rule = "fixed"
-	}
+	sel.Rule = sel.RuleName()
 	metrics := append([]string(nil), spec.Metrics...)
 	sort.Strings(metrics)
 	id := map[string]any{
@@ -323,10 +319,7 @@ func (p *Plan) Describe(w io.Writer) {
 		}
 	}
 	for _, m := range s.Methods {
-		rule := m.Select.Rule
-		if rule == "" {
-			rule = "fixed"
-		}
+		rule := m.Select.RuleName()
 		fmt.Fprintf(w, "method %s: %s, %d grid points, select %s", m.Label, m.Name, len(m.Grid), rule)
 		switch rule {
 		case "cv":

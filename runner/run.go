@@ -350,7 +350,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 	}
 	trainRows := append([]int(nil), order[:n]...)
 	sort.Ints(trainRows)
-	switch t.Dataset.Split.Kind {
+	switch t.Dataset.Split.KindName() {
 	case "rest":
 		test = datasets.Complement(d.Indices(), trainRows)
 	case "train":
@@ -442,7 +442,7 @@ func resolveSize(size float64, m int) (int, error) {
 // split. For kind "rest" the test rows depend on the sample and are nil.
 func splitRows(d *datasets.Dataset, ds *DatasetSpec, seed uint64) (pool, test []int, err error) {
 	all := d.Indices()
-	switch ds.Split.Kind {
+	switch ds.Split.KindName() {
 	case "given":
 		if d.Split == nil {
 			return nil, nil, errors.New("split kind given, but the dataset has no train/test split of its own; use holdout or rest")
@@ -474,7 +474,7 @@ func splitRows(d *datasets.Dataset, ds *DatasetSpec, seed uint64) (pool, test []
 		sort.Ints(test)
 		sort.Ints(pool)
 		return pool, test, nil
-	case "rest", "", "train":
+	case "rest", "train":
 		return all, nil, nil
 	}
 	return nil, nil, fmt.Errorf("unknown split kind %q", ds.Split.Kind)
@@ -703,7 +703,7 @@ func (x *executor) selectTest(ctx context.Context, t *Trial, train, test *datase
 
 // runSequential runs a sequential method over the whole curve.
 func (x *executor) runSequential(ctx context.Context, t *Trial, d *datasets.Dataset, order, test []int, res *Result) error {
-	if t.Dataset.Split.Kind == "rest" || t.Dataset.Split.Kind == "" {
+	if t.Dataset.Split.KindName() == "rest" {
 		return fmt.Errorf("method %q is sequential: it needs a given or holdout split, not %q", t.Method.Label, t.Dataset.Split.Kind)
 	}
 	if t.Point < 0 {

@@ -165,3 +165,20 @@ type Expectation struct {
 	Note string `yaml:"note,omitempty"`
 	Pos  Pos    `yaml:"-"`
 }
+
+// KindName returns the split kind, "rest" when none is set (a spec built in
+// code rather than decoded, which fills the default).
+func (s Split) KindName() string {
+	if s.Kind == "" {
+		return "rest"
+	}
+	return s.Kind
+}
+
+// RuleName returns the select rule, "fixed" when none is set.
+func (s Select) RuleName() string {
+	if s.Rule == "" {
+		return "fixed"
+	}
+	return s.Rule
+}
