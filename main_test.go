@@ -17,9 +17,9 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/metric"
+	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")

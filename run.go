@@ -30,7 +30,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/reports"
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // Exit codes.

@@ -3,7 +3,8 @@ package datasets
 import (
 	"fmt"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/metric"
 )
 
 // Dataset is a table of examples: a feature matrix with one target per row.
@@ -67,6 +68,9 @@ func (d *Dataset) Cols() int { _, c := d.X.Dims(); return c }
 
 // IsClassification reports whether d has class labels.
 func (d *Dataset) IsClassification() bool { return d.Classes != nil }
+
+// Truth returns d's targets, which metrics score predictions against.
+func (d *Dataset) Truth() metric.Truth { return metric.Truth{Y: d.Y, Classes: d.Classes} }
 
 // Label returns the class index of row i.
 func (d *Dataset) Label(i int) int { return int(d.Y[i]) }

@@ -2,11 +2,9 @@ package datasets
 
 import (
 	"context"
-	"fmt"
-	"sort"
-	"sync"
 
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/registry"
 )
 
 // Env is what a dataset or transform plugin may use beyond its parameters.
@@ -42,97 +40,37 @@ type Transform struct {
 	Version int
 }
 
-var (
-	mu         sync.RWMutex
-	loaders    = map[string]*Loader{}
-	transforms = map[string]*Transform{}
-)
+// Loaders is the registry of dataset plugins.
+var Loaders = registry.New[*Loader]("dataset")
+
+// Transforms is the registry of transform plugins.
+var Transforms = registry.New[*Transform]("transform")
 
 // Register makes a dataset plugin available under name. It panics if name
 // is empty or already registered, or if l.Load is nil.
 func Register(name string, l *Loader) {
-	mu.Lock()
-	defer mu.Unlock()
-	if name == "" || l == nil || l.Load == nil {
-		panic("datasets: Register of an empty name or nil loader")
+	if l == nil || l.Load == nil {
+		panic("datasets: Register of a nil loader: " + name)
 	}
-	if _, dup := loaders[name]; dup {
-		panic("datasets: Register called twice for " + name)
-	}
-	loaders[name] = l
+	Loaders.Register(name, l)
 }
 
 // RegisterTransform makes a transform plugin available under name.
 func RegisterTransform(name string, t *Transform) {
-	mu.Lock()
-	defer mu.Unlock()
-	if name == "" || t == nil || t.Apply == nil {
-		panic("datasets: RegisterTransform of an empty name or nil transform")
+	if t == nil || t.Apply == nil {
+		panic("datasets: RegisterTransform of a nil transform: " + name)
 	}
-	if _, dup := transforms[name]; dup {
-		panic("datasets: RegisterTransform called twice for " + name)
-	}
-	transforms[name] = t
+	Transforms.Register(name, t)
 }
 
 // Lookup returns the dataset plugin called name.
-func Lookup(name string) (*Loader, error) {
-	mu.RLock()
-	defer mu.RUnlock()
-	if l, ok := loaders[name]; ok {
-		return l, nil
-	}
-	return nil, unknown("dataset", name, names(loaders))
-}
+func Lookup(name string) (*Loader, error) { return Loaders.Lookup(name) }
 
 // LookupTransform returns the transform plugin called name.
-func LookupTransform(name string) (*Transform, error) {
-	mu.RLock()
-	defer mu.RUnlock()
-	if t, ok := transforms[name]; ok {
-		return t, nil
-	}
-	return nil, unknown("transform", name, names(transforms))
-}
+func LookupTransform(name string) (*Transform, error) { return Transforms.Lookup(name) }
 
 // Names returns the registered dataset plugin names, sorted.
-func Names() []string {
-	mu.RLock()
-	defer mu.RUnlock()
-	return names(loaders)
-}
+func Names() []string { return Loaders.Names() }
 
 // TransformNames returns the registered transform names, sorted.
-func TransformNames() []string {
-	mu.RLock()
-	defer mu.RUnlock()
-	return names(transforms)
-}
-
-func names[T any](m map[string]T) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// UnknownError reports a plugin name that is not registered.
-type UnknownError struct {
-	Kind, Name string
-	Known      []string
-	Suggest    string
-}
-
-func (e *UnknownError) Error() string {
-	s := fmt.Sprintf("unknown %s %q", e.Kind, e.Name)
-	if e.Suggest != "" {
-		s += fmt.Sprintf(" (did you mean %q?)", e.Suggest)
-	}
-	return s + fmt.Sprintf("; registered: %v", e.Known)
-}
-
-func unknown(kind, name string, known []string) error {
-	return &UnknownError{Kind: kind, Name: name, Known: known, Suggest: param.Closest(name, known)}
-}
+func TransformNames() []string { return Transforms.Names() }

@@ -3,35 +3,23 @@ package methods
 import (
 	"context"
 	"fmt"
-	"sort"
-	"strings"
 	"sync"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/registry"
 )
 
-// Kind is a set of problem kinds a method handles.
-type Kind int
+// Kind is a set of problem kinds a method handles (metric.Kind).
+type Kind = metric.Kind
 
 // The problem kinds.
 const (
-	Classification Kind = 1 << iota
-	Regression
+	Classification = metric.Classification
+	Regression     = metric.Regression
 )
-
-// String returns "classification", "regression" or both joined by "+".
-func (k Kind) String() string {
-	var s []string
-	if k&Classification != 0 {
-		s = append(s, "classification")
-	}
-	if k&Regression != 0 {
-		s = append(s, "regression")
-	}
-	return strings.Join(s, "+")
-}
 
 // Method is a configured learning method: one grid point of a plugin.
 type Method interface {
@@ -48,44 +36,8 @@ type Model interface {
 	Predict(X matrix.Matrix) *Prediction
 }
 
-// Prediction holds a model's outputs on n rows.
-type Prediction struct {
-	// Scores holds, for classification, n×K values row-major (K classes):
-	// larger means more likely, the predicted class is the argmax.
-	Scores []float64
-	K      int
-	// OneVsRest reports that the sign of Scores[i*K+c] is the binary
-	// decision "row i is of class c" (one-vs-rest and multi-task models).
-	OneVsRest bool
-	// Values holds the n predicted targets of a regression model.
-	Values []float64
-}
-
-// Rows returns the number of predicted rows.
-func (p *Prediction) Rows() int {
-	if p.Values != nil {
-		return len(p.Values)
-	}
-	if p.K == 0 {
-		return 0
-	}
-	return len(p.Scores) / p.K
-}
-
-// Label returns the predicted class of row i (the first largest score).
-func (p *Prediction) Label(i int) int {
-	row := p.Scores[i*p.K : (i+1)*p.K]
-	best := 0
-	for c, v := range row {
-		if v > row[best] {
-			best = c
-		}
-	}
-	return best
-}
-
-// Score returns the score of class c for row i.
-func (p *Prediction) Score(i, c int) float64 { return p.Scores[i*p.K+c] }
+// Prediction holds a model's outputs on n rows (metric.Prediction).
+type Prediction = metric.Prediction
 
 // Env carries what a fit may use besides the training set.
 type Env struct {
@@ -215,52 +167,24 @@ type Plugin struct {
 	New func(p param.Values) (Method, error)
 }
 
-var (
-	mu      sync.RWMutex
-	plugins = map[string]*Plugin{}
-)
+// Methods is the registry of method plugins.
+var Methods = registry.New[*Plugin]("method")
 
 // Register makes a method plugin available under name. It panics if name is
 // empty or already registered, or p.New is nil.
 func Register(name string, p *Plugin) {
-	mu.Lock()
-	defer mu.Unlock()
-	if name == "" || p == nil || p.New == nil {
-		panic("methods: Register of an empty name or nil plugin")
+	if p == nil || p.New == nil {
+		panic("methods: Register of a nil plugin: " + name)
 	}
-	if _, dup := plugins[name]; dup {
-		panic("methods: Register called twice for " + name)
-	}
-	plugins[name] = p
+	Methods.Register(name, p)
 }
 
 // Lookup returns the method plugin called name. An unknown name gives a
-// *datasets.UnknownError listing the registered names.
-func Lookup(name string) (*Plugin, error) {
-	mu.RLock()
-	defer mu.RUnlock()
-	if p, ok := plugins[name]; ok {
-		return p, nil
-	}
-	known := names0()
-	return nil, &datasets.UnknownError{Kind: "method", Name: name, Known: known, Suggest: param.Closest(name, known)}
-}
+// *registry.UnknownError listing the registered names.
+func Lookup(name string) (*Plugin, error) { return Methods.Lookup(name) }
 
 // Names returns the registered method names, sorted.
-func Names() []string {
-	mu.RLock()
-	defer mu.RUnlock()
-	return names0()
-}
-
-func names0() []string {
-	out := make([]string, 0, len(plugins))
-	for k := range plugins {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func Names() []string { return Methods.Names() }
 
 // New builds the Method of plugin name at the resolved values p.
 func New(name string, p param.Values) (Method, error) {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // observation is one trial's metrics at one training size. A sequential

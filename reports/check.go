@@ -7,7 +7,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/repro-ml/repro/methods/metric"
+	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/runner"
 )
 

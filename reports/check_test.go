@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // twoSeries returns a spec with methods a and b on dataset d (size 10, two

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // renderMD renders spec's results in a scratch directory and returns

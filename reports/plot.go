@@ -14,7 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // Plot size: 7 × 4.5 inches at gonum/plot's 96 dpi PNG default, 672 × 432 pixels.

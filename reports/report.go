@@ -16,9 +16,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/repro-ml/repro/methods/metric"
+	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // Output file names in the output directory.

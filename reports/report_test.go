@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // ovrFixture is a one-vs-rest experiment over three classes with the given

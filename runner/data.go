@@ -14,7 +14,7 @@ import (
 	"sort"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 // DatasetInfo describes a loaded dataset in DIR/datasets.json, for reports.

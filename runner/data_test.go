@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 // graphApplied counts the calls of the fake-graph transform's Apply.

@@ -11,8 +11,8 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/metric"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/param"
 )
 
 // The keys of each mapping in a spec.

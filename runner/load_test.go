@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // goodSpec exercises most of the format; it is valid.

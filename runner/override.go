@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // applySet applies one --set argument "key.path=value" to the spec's node

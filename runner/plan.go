@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // Trial is one unit of work: a method variant trained on one training

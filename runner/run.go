@@ -18,8 +18,8 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/metric"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/param"
 )
 
 // Options controls Run.
@@ -558,12 +558,12 @@ func (x *executor) score(pred *methods.Prediction, test *datasets.Dataset, ovr b
 	}
 	out := make(map[string]float64, len(x.spec.Metrics))
 	for _, name := range x.spec.Metrics {
-		v, err := metric.Evaluate(name, pred, test)
+		v, err := metric.Evaluate(name, pred, test.Truth())
 		if err != nil {
 			return nil, err
 		}
 		out[name] = v
-		for part, pv := range metric.Details(name, pred, test) {
+		for part, pv := range metric.Details(name, pred, test.Truth()) {
 			out[name+"/"+part] = pv
 		}
 	}
@@ -626,7 +626,7 @@ func (x *executor) selectCV(ctx context.Context, t *Trial, train *datasets.Datas
 			pred, _, _, err := fitPredict(ctx, meth, fd[f].fit, fd[f].val, ovr, env)
 			var v float64
 			if err == nil {
-				v, err = metric.Evaluate(m.Select.Metric, pred, fd[f].val)
+				v, err = metric.Evaluate(m.Select.Metric, pred, fd[f].val.Truth())
 			}
 			if err != nil {
 				if ctx.Err() != nil {
@@ -680,7 +680,7 @@ func (x *executor) selectTest(ctx context.Context, t *Trial, train, test *datase
 		pred, _, _, err := fitPredict(ctx, meth, train, test, ovr, &methods.Env{Seed: seed, Memo: memo})
 		var v float64
 		if err == nil {
-			v, err = metric.Evaluate(m.Select.Metric, pred, test)
+			v, err = metric.Evaluate(m.Select.Metric, pred, test.Truth())
 		}
 		if err != nil {
 			if ctx.Err() != nil {

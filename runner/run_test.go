@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // method builds a MethodSpec with the grid of the given values (each a

@@ -1,7 +1,7 @@
 package runner
 
 import (
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // Spec is a parsed and validated experiment. See docs/spec.md for the YAML.

@@ -33,7 +33,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods/lasso"
 )
 

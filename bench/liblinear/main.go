@@ -38,11 +38,11 @@ import (
 	"time"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/linear"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 func main() {

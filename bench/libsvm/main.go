@@ -34,7 +34,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/methods/kernel"
 	"github.com/repro-ml/repro/methods/med"

@@ -10,7 +10,7 @@ import (
 	"github.com/repro-ml/repro/internal/datatest"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 func dense(d *datasets.Dataset) [][]float64 {

@@ -24,8 +24,8 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/csv"
 	"github.com/repro-ml/repro/datasets/internal/dna"
-	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 //go:embed data/*.csv data/*.csv.gz

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 // zipfCSR returns an n×d document-term matrix with about per distinct

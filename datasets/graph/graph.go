@@ -17,7 +17,7 @@ import (
 	"math"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 // Names of the graphs in Dataset.Graphs.

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 // randomCSR returns an r×c sparse matrix with each entry non-zero with

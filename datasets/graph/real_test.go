@@ -8,7 +8,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	_ "github.com/repro-ml/repro/datasets/text"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // paperDir returns the directory of the paper data sets, or skips.

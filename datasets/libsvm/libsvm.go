@@ -23,8 +23,8 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
-	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 // The tasks.

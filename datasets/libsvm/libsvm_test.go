@@ -13,8 +13,8 @@ import (
 	"github.com/repro-ml/repro/internal/datatest"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 func dense(m matrix.Matrix) [][]float64 { return datatest.Rows(m) }

@@ -25,8 +25,8 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
-	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 const source = "LINQS (https://linqs.org/datasets/), see the data folder's README"

@@ -11,7 +11,7 @@ import (
 	"github.com/repro-ml/repro/internal/datatest"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 func dense(m matrix.Matrix) [][]float64 { return datatest.Rows(m) }

@@ -14,7 +14,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 const aclSource = "Blitzer et al.'s Multi-Domain Sentiment Dataset, processed_acl.tar.gz (https://www.cs.jhu.edu/~mdredze/datasets/sentiment/)"

@@ -3,7 +3,7 @@ package text
 import (
 	"testing"
 
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // BenchmarkLoad20News reads the real 20news-bydate.tar.gz and vectorizes it

@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 const newsSource = "Jason Rennie's 20 Newsgroups page (20news-bydate.tar.gz, http://qwone.com/~jason/20Newsgroups/)"

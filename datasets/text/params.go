@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/datasets/lexicon"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // PipelineParams declares the parameters of the text pipeline with the given

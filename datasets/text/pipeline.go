@@ -21,7 +21,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 // Weighting is how a term count becomes a feature value.

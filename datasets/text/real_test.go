@@ -7,7 +7,7 @@ import (
 	"github.com/repro-ml/repro/internal/datatest"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // paperDir returns the directory of the paper data sets, or skips.

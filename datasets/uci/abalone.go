@@ -5,7 +5,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/csv"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // AbaloneColumns are the column names of abalone.data (no header).

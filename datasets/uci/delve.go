@@ -10,7 +10,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/csv"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 const delveSource = "DELVE (Rasmussen et al. 1996), census-house/house-price-16L prototask (see the data folder's README)"

@@ -6,7 +6,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/csv"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // DermatologyColumns are the column names of dermatology.data, in file

@@ -7,8 +7,8 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/csv"
-	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 // IsoletFeatures is the number of ISOLET features.

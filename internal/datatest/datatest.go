@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 // PaperDir returns the paper data directory ("" if neither $REPRO_DATA nor

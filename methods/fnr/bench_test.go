@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 // A 20-Newsgroups-shaped problem: the by-date training set (11,314

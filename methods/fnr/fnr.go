@@ -43,10 +43,10 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/optim"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 func commonDecls() []param.Decl {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 // checkGraph returns an error if g is not a square matrix of finite

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	_ "github.com/repro-ml/repro/methods/fnr"
 	_ "github.com/repro-ml/repro/methods/linear"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 func fit(t *testing.T, name string, over param.Values, train *datasets.Dataset) *methods.Prediction {

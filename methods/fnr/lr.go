@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/optim"
 )

@@ -13,14 +13,14 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	_ "github.com/repro-ml/repro/datasets/graph"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	_ "github.com/repro-ml/repro/datasets/text"
 	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/fnr"
 	_ "github.com/repro-ml/repro/methods/lgc"
 	_ "github.com/repro-ml/repro/methods/spectral"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 func TestRealNewsgroupsTiming(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 
 	"github.com/repro-ml/repro/internal/datatest"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods/lasso"
 )
 

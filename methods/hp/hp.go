@@ -37,7 +37,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/lasso"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 var solverParams = []param.Decl{

@@ -7,10 +7,10 @@ import (
 	"strconv"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/lasso"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 // DefaultBandwidths are the paper's 7 bandwidths, log-spaced from 10⁻¹ to 10².

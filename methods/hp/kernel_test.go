@@ -13,10 +13,10 @@ import (
 	"github.com/repro-ml/repro/internal/datatest"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/lasso"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 func fitKernel(t *testing.T, d *datasets.Dataset, nu float64, width string) *KernelModel {

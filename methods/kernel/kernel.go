@@ -20,7 +20,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 // Kind is the family of a base kernel.

@@ -4,7 +4,7 @@ import (
 	"context"
 	"math"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 )
 

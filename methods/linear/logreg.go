@@ -6,10 +6,10 @@ import (
 	"fmt"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/optim"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 func init() {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 // log1pexp returns log(1+exp(t)) without overflow.

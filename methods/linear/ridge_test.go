@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 )
 

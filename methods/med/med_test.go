@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/kernel"
 	"github.com/repro-ml/repro/methods/svm"

@@ -7,11 +7,11 @@ import (
 	"sync"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/fnr"
 	"github.com/repro-ml/repro/methods/optim"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 func decls(extra ...param.Decl) []param.Decl {

@@ -1,5 +1,7 @@
 // Package metric scores a method's predictions on a test set, and holds the
-// registry of metrics an experiment may name under `metrics:`.
+// registry of metrics an experiment may name under `metrics:`. It also
+// defines what the scoring needs, Prediction, Truth and Kind, so that every
+// layer (methods, datasets, runner, reports) can import it without climbing.
 //
 // Accuracy and error are percentages (0–100), as the papers report them;
 // regression errors are in the target's units (squared for mse).
@@ -9,78 +11,126 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"sync"
+	"strings"
 
-	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/registry"
 )
+
+// Kind is a set of problem kinds a method or metric handles.
+type Kind int
+
+// The problem kinds.
+const (
+	Classification Kind = 1 << iota
+	Regression
+)
+
+// String returns "classification", "regression" or both joined by "+".
+func (k Kind) String() string {
+	var s []string
+	if k&Classification != 0 {
+		s = append(s, "classification")
+	}
+	if k&Regression != 0 {
+		s = append(s, "regression")
+	}
+	return strings.Join(s, "+")
+}
+
+// Prediction holds a model's outputs on n rows.
+type Prediction struct {
+	// Scores holds, for classification, n×K values row-major (K classes):
+	// larger means more likely, the predicted class is the argmax.
+	Scores []float64
+	K      int
+	// OneVsRest reports that the sign of Scores[i*K+c] is the binary
+	// decision "row i is of class c" (one-vs-rest and multi-task models).
+	OneVsRest bool
+	// Values holds the n predicted targets of a regression model.
+	Values []float64
+}
+
+// Rows returns the number of predicted rows.
+func (p *Prediction) Rows() int {
+	if p.Values != nil {
+		return len(p.Values)
+	}
+	if p.K == 0 {
+		return 0
+	}
+	return len(p.Scores) / p.K
+}
+
+// Label returns the predicted class of row i (the first largest score).
+func (p *Prediction) Label(i int) int {
+	row := p.Scores[i*p.K : (i+1)*p.K]
+	best := 0
+	for c, v := range row {
+		if v > row[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// Score returns the score of class c for row i.
+func (p *Prediction) Score(i, c int) float64 { return p.Scores[i*p.K+c] }
+
+// Truth is what a prediction is scored against: the test rows' targets.
+// For classification Y holds class indices into Classes; for regression
+// Classes is nil and Y holds the targets.
+type Truth struct {
+	Y       []float64
+	Classes []string
+}
+
+// Rows returns the number of test rows.
+func (t Truth) Rows() int { return len(t.Y) }
+
+// IsClassification reports whether the targets are classes.
+func (t Truth) IsClassification() bool { return t.Classes != nil }
+
+// Label returns the class index of row i.
+func (t Truth) Label(i int) int { return int(t.Y[i]) }
 
 // Metric is a registered metric.
 type Metric struct {
 	// Doc is a one-line description for `repro list metrics`.
 	Doc string
 	// Kinds are the problem kinds the metric applies to.
-	Kinds methods.Kind
+	Kinds Kind
 	// HigherIsBetter orders methods in reports and expectations.
 	HigherIsBetter bool
 	// NeedsOneVsRest restricts the metric to one-vs-rest predictions.
 	NeedsOneVsRest bool
-	// Eval scores p against the targets of test.
-	Eval func(p *methods.Prediction, test *datasets.Dataset) (float64, error)
+	// Eval scores p against the targets of the test rows.
+	Eval func(p *Prediction, test Truth) (float64, error)
 	// Detail, if set, breaks the score down into named parts (for
 	// binary_errors, the errors of each one-vs-rest task). The runner
 	// stores them beside the metric as "name/part".
-	Detail func(p *methods.Prediction, test *datasets.Dataset) map[string]float64
+	Detail func(p *Prediction, test Truth) map[string]float64
 }
 
-var (
-	mu       sync.RWMutex
-	registry = map[string]*Metric{}
-)
+// Metrics is the registry of metrics.
+var Metrics = registry.New[*Metric]("metric")
 
-// Register makes a metric available under name; it panics on a duplicate.
+// Register makes a metric available under name; it panics on a duplicate
+// or a metric without Eval.
 func Register(name string, m *Metric) {
-	mu.Lock()
-	defer mu.Unlock()
-	if name == "" || m == nil || m.Eval == nil {
-		panic("metric: Register of an empty name or nil metric")
+	if m == nil || m.Eval == nil {
+		panic("metric: Register of a nil metric")
 	}
-	if _, dup := registry[name]; dup {
-		panic("metric: Register called twice for " + name)
-	}
-	registry[name] = m
+	Metrics.Register(name, m)
 }
 
-// Lookup returns the metric called name.
-func Lookup(name string) (*Metric, error) {
-	mu.RLock()
-	defer mu.RUnlock()
-	if m, ok := registry[name]; ok {
-		return m, nil
-	}
-	known := names()
-	return nil, &datasets.UnknownError{Kind: "metric", Name: name, Known: known, Suggest: param.Closest(name, known)}
-}
+// Lookup returns the metric called name, or a *registry.UnknownError.
+func Lookup(name string) (*Metric, error) { return Metrics.Lookup(name) }
 
 // Names returns the registered metric names, sorted.
-func Names() []string {
-	mu.RLock()
-	defer mu.RUnlock()
-	return names()
-}
-
-func names() []string {
-	out := make([]string, 0, len(registry))
-	for k := range registry {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func Names() []string { return Metrics.Names() }
 
 // Evaluate scores p on test with the named metric.
-func Evaluate(name string, p *methods.Prediction, test *datasets.Dataset) (float64, error) {
+func Evaluate(name string, p *Prediction, test Truth) (float64, error) {
 	m, err := Lookup(name)
 	if err != nil {
 		return 0, err
@@ -91,9 +141,9 @@ func Evaluate(name string, p *methods.Prediction, test *datasets.Dataset) (float
 	return m.Eval(p, test)
 }
 
-func check(name string, m *Metric, p *methods.Prediction, test *datasets.Dataset) error {
+func check(name string, m *Metric, p *Prediction, test Truth) error {
 	if test.IsClassification() {
-		if m.Kinds&methods.Classification == 0 {
+		if m.Kinds&Classification == 0 {
 			return fmt.Errorf("metric %q does not apply to classification", name)
 		}
 		if p.K != len(test.Classes) && !p.OneVsRest {
@@ -103,7 +153,7 @@ func check(name string, m *Metric, p *methods.Prediction, test *datasets.Dataset
 			return fmt.Errorf("metric %q: prediction has %d scores, want %d×%d", name, len(p.Scores), test.Rows(), p.K)
 		}
 	} else {
-		if m.Kinds&methods.Regression == 0 {
+		if m.Kinds&Regression == 0 {
 			return fmt.Errorf("metric %q does not apply to regression", name)
 		}
 		if len(p.Values) != test.Rows() {
@@ -118,26 +168,26 @@ func check(name string, m *Metric, p *methods.Prediction, test *datasets.Dataset
 
 func init() {
 	Register("accuracy", &Metric{Doc: "percentage of test rows whose predicted class (largest score) is right",
-		Kinds: methods.Classification, HigherIsBetter: true, Eval: accuracy})
+		Kinds: Classification, HigherIsBetter: true, Eval: accuracy})
 	Register("error", &Metric{Doc: "percentage of test rows misclassified (100 − accuracy)",
-		Kinds: methods.Classification, Eval: func(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
+		Kinds: Classification, Eval: func(p *Prediction, d Truth) (float64, error) {
 			a, err := accuracy(p, d)
 			return 100 - a, err
 		}})
 	Register("auc", &Metric{Doc: "area under the ROC curve; multi-class: mean of one-vs-rest AUCs",
-		Kinds: methods.Classification, HigherIsBetter: true, Eval: auc})
+		Kinds: Classification, HigherIsBetter: true, Eval: auc})
 	Register("binary_errors", &Metric{Doc: "one-vs-rest binary errors summed over all tasks (Jebara 2004's metric); per-task errors recorded as binary_errors/<class>",
-		Kinds: methods.Classification, NeedsOneVsRest: true, Eval: binaryErrors, Detail: taskErrors})
+		Kinds: Classification, NeedsOneVsRest: true, Eval: binaryErrors, Detail: taskErrors})
 	Register("mse", &Metric{Doc: "mean squared error of the predicted target",
-		Kinds: methods.Regression, Eval: func(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
+		Kinds: Regression, Eval: func(p *Prediction, d Truth) (float64, error) {
 			return mse(p.Values, d.Y), nil
 		}})
 	Register("rmse", &Metric{Doc: "root mean squared error of the predicted target",
-		Kinds: methods.Regression, Eval: func(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
+		Kinds: Regression, Eval: func(p *Prediction, d Truth) (float64, error) {
 			return math.Sqrt(mse(p.Values, d.Y)), nil
 		}})
 	Register("mae", &Metric{Doc: "mean absolute error of the predicted target",
-		Kinds: methods.Regression, Eval: func(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
+		Kinds: Regression, Eval: func(p *Prediction, d Truth) (float64, error) {
 			s := 0.0
 			for i, v := range p.Values {
 				s += math.Abs(v - d.Y[i])
@@ -145,7 +195,7 @@ func init() {
 			return s / float64(len(p.Values)), nil
 		}})
 	Register("r2", &Metric{Doc: "coefficient of determination on the test set",
-		Kinds: methods.Regression, HigherIsBetter: true, Eval: func(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
+		Kinds: Regression, HigherIsBetter: true, Eval: func(p *Prediction, d Truth) (float64, error) {
 			mean := 0.0
 			for _, y := range d.Y {
 				mean += y
@@ -162,7 +212,7 @@ func init() {
 		}})
 }
 
-func accuracy(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
+func accuracy(p *Prediction, d Truth) (float64, error) {
 	n := d.Rows()
 	if n == 0 {
 		return math.NaN(), nil
@@ -176,7 +226,7 @@ func accuracy(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
 	return 100 * float64(right) / float64(n), nil
 }
 
-func binaryErrors(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
+func binaryErrors(p *Prediction, d Truth) (float64, error) {
 	errs := 0
 	for i := 0; i < d.Rows(); i++ {
 		y := d.Label(i)
@@ -191,7 +241,7 @@ func binaryErrors(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
 
 // taskErrors returns the binary errors of each one-vs-rest task, keyed by
 // the task's class name.
-func taskErrors(p *methods.Prediction, d *datasets.Dataset) map[string]float64 {
+func taskErrors(p *Prediction, d Truth) map[string]float64 {
 	out := make(map[string]float64, p.K)
 	for c := 0; c < p.K && c < len(d.Classes); c++ {
 		errs := 0
@@ -207,7 +257,7 @@ func taskErrors(p *methods.Prediction, d *datasets.Dataset) map[string]float64 {
 
 // Details returns the named parts of metric name's score of p on test, or
 // nil when the metric has none.
-func Details(name string, p *methods.Prediction, test *datasets.Dataset) map[string]float64 {
+func Details(name string, p *Prediction, test Truth) map[string]float64 {
 	m, err := Lookup(name)
 	if err != nil || m.Detail == nil {
 		return nil
@@ -227,7 +277,7 @@ func mse(pred, y []float64) float64 {
 	return s / float64(len(pred))
 }
 
-func auc(p *methods.Prediction, d *datasets.Dataset) (float64, error) {
+func auc(p *Prediction, d Truth) (float64, error) {
 	n := d.Rows()
 	k := p.K
 	score := make([]float64, n)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/repro-ml/repro/runner/param"
+	"github.com/repro-ml/repro/param"
 )
 
 func TestConvert(t *testing.T) {

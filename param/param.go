@@ -9,6 +9,8 @@
 package param
 
 import (
+	"github.com/repro-ml/repro/registry"
+
 	"fmt"
 	"math"
 	"sort"
@@ -426,34 +428,5 @@ func Names(decls []Decl) []string {
 }
 
 // Closest returns the candidate nearest to s by edit distance, or "" if none
-// is close enough to be a plausible typo.
-func Closest(s string, candidates []string) string {
-	best, bestD := "", len(s)/2+2
-	for _, c := range candidates {
-		if d := levenshtein(strings.ToLower(s), strings.ToLower(c)); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func levenshtein(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
+// is close enough to be a plausible typo. It is registry.Closest.
+func Closest(s string, candidates []string) string { return registry.Closest(s, candidates) }

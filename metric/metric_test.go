@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/metric"
+	"github.com/repro-ml/repro/metric"
 )
 
 func classes(labels []int, names ...string) *datasets.Dataset {
@@ -56,7 +56,7 @@ func TestMetrics(t *testing.T) {
 		{"r2", regPred, reg, 0.2},
 	}
 	for _, tc := range tests {
-		got, err := metric.Evaluate(tc.metric, tc.p, tc.d)
+		got, err := metric.Evaluate(tc.metric, tc.p, tc.d.Truth())
 		if err != nil {
 			t.Errorf("%s: %v", tc.metric, err)
 			continue
@@ -70,12 +70,12 @@ func TestMetrics(t *testing.T) {
 func TestTaskErrors(t *testing.T) {
 	three := classes([]int{0, 1, 2}, "a", "b", "c")
 	ovr := &methods.Prediction{K: 3, OneVsRest: true, Scores: []float64{1, -1, -1, 1, 1, -1, -1, -1, -1}}
-	got := metric.Details("binary_errors", ovr, three)
+	got := metric.Details("binary_errors", ovr, three.Truth())
 	want := map[string]float64{"a": 1, "b": 0, "c": 1}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("Details = %v, want %v", got, want)
 	}
-	if d := metric.Details("accuracy", ovr, three); d != nil {
+	if d := metric.Details("accuracy", ovr, three.Truth()); d != nil {
 		t.Errorf("accuracy has no details, got %v", d)
 	}
 }
@@ -106,7 +106,7 @@ func TestMetricErrors(t *testing.T) {
 		{"acuracy", &methods.Prediction{K: 2, Scores: make([]float64, 4)}, bin, `did you mean "accuracy"`},
 	}
 	for _, tc := range tests {
-		_, err := metric.Evaluate(tc.metric, tc.p, tc.d)
+		_, err := metric.Evaluate(tc.metric, tc.p, tc.d.Truth())
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want it to contain %q", tc.metric, err, tc.want)
 		}
@@ -120,7 +120,7 @@ func ExampleEvaluate() {
 		0.2, 0.8, // yes (right)
 		0.6, 0.4, // no  (wrong)
 	}}
-	acc, _ := metric.Evaluate("accuracy", p, test)
+	acc, _ := metric.Evaluate("accuracy", p, test.Truth())
 	fmt.Printf("accuracy %.1f%%\n", acc)
 	// Output: accuracy 66.7%
 }

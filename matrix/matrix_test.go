@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/repro-ml/repro/datasets/matrix"
+	"github.com/repro-ml/repro/matrix"
 )
 
 // randomPair returns the same random r×c matrix as Dense and CSR, with
