@@ -28,9 +28,9 @@ import (
 	"syscall"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/reports"
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/param"
 )
 
 // Exit codes.

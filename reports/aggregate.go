@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/repro-ml/repro/runner"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/runner"
 )
 
 // observation is one trial's metrics at one training size. A sequential

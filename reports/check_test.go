@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/repro-ml/repro/runner"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/runner"
 )
 
 // twoSeries returns a spec with methods a and b on dataset d (size 10, two

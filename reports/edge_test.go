@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/repro-ml/repro/runner"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/runner"
 )
 
 // renderMD renders spec's results in a scratch directory and returns

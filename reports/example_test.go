@@ -3,9 +3,9 @@ package reports_test
 import (
 	"os"
 
+	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/reports"
 	"github.com/repro-ml/repro/runner"
-	"github.com/repro-ml/repro/param"
 )
 
 func Example() {

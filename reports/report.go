@@ -17,8 +17,8 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/metric"
-	"github.com/repro-ml/repro/runner"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/runner"
 )
 
 // Output file names in the output directory.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/repro-ml/repro/runner"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/runner"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/repro-ml/repro/runner"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/runner"
 )
 
 // ovrFixture is a one-vs-rest experiment over three classes with the given

@@ -38,8 +38,8 @@ import (
 	"time"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/internal/datatest"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/linear"
 	"github.com/repro-ml/repro/param"

@@ -34,8 +34,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/internal/datatest"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods/kernel"
 	"github.com/repro-ml/repro/methods/med"
 	"github.com/repro-ml/repro/methods/svm"

@@ -13,9 +13,9 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	_ "github.com/repro-ml/repro/datasets/graph"
-	"github.com/repro-ml/repro/matrix"
 	_ "github.com/repro-ml/repro/datasets/text"
 	"github.com/repro-ml/repro/internal/datatest"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/fnr"
 	_ "github.com/repro-ml/repro/methods/lgc"

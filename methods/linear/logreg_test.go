@@ -8,8 +8,8 @@ import (
 	_ "github.com/repro-ml/repro/datasets/embedded"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/internal/datatest"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 )
 
