@@ -24,6 +24,9 @@ type Loader struct {
 	Params []param.Decl
 	// Load builds the dataset. It must be deterministic in its inputs.
 	Load func(ctx context.Context, env Env, p param.Values) (*Dataset, error)
+	// Validate, if set, checks resolved params beyond the declarations,
+	// before anything loads (see methods.Plugin.Validate).
+	Validate func(p param.Values) error
 }
 
 // Transform is a transform plugin: an unsupervised computation over a whole

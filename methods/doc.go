@@ -8,7 +8,7 @@
 //		methods.Register("logreg-l2", &methods.Plugin{
 //			Doc:    "L2-regularized logistic regression (L-BFGS)",
 //			Kinds:  methods.Classification,
-//			Params: []param.Decl{{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true}},
+//			Params: []param.Decl{{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true}},
 //			New:    newLogReg,
 //		})
 //	}

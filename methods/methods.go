@@ -165,6 +165,12 @@ type Plugin struct {
 	Params []param.Decl
 	// New returns the Method for one grid point of resolved parameters.
 	New func(p param.Values) (Method, error)
+	// Validate, if set, checks one grid point beyond what the declarations
+	// express (a value's inner syntax, a relation between two params). The
+	// spec decoder calls it for every grid point before anything runs; it
+	// returns nil, or errors that are (or join) *param.InvalidError so each
+	// is reported at its own value's line and column.
+	Validate func(p param.Values) error
 }
 
 // Methods is the registry of method plugins.

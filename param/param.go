@@ -9,13 +9,13 @@
 package param
 
 import (
-	"github.com/repro-ml/repro/registry"
-
 	"fmt"
 	"math"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/repro-ml/repro/registry"
 )
 
 // Type is the type of a parameter's value.
@@ -53,12 +53,13 @@ type Decl struct {
 	Name    string
 	Type    Type
 	Default any      // nil: required
-	Min     *float64 // numeric lower bound (inclusive), nil: none
-	Max     *float64 // numeric upper bound (inclusive), nil: none
-	// Exclusive makes Min and Max strict bounds.
-	Exclusive bool
-	Choices   []string // for Enum
-	Doc       string   // one line
+	Min     *float64 // numeric lower bound (inclusive unless MinExclusive), nil: none
+	Max     *float64 // numeric upper bound (inclusive unless MaxExclusive), nil: none
+	// MinExclusive and MaxExclusive make Min and Max strict bounds, each
+	// side on its own: ρ in (0, 1] is Min 0, MinExclusive, Max 1.
+	MinExclusive, MaxExclusive bool
+	Choices                    []string // for Enum
+	Doc                        string   // one line
 }
 
 // Bound returns a pointer to v, for Decl.Min and Decl.Max.
@@ -82,8 +83,11 @@ func (d Decl) Range() string {
 			hi = fmtNum(*d.Max)
 		}
 		lb, rb := "[", "]"
-		if d.Exclusive {
-			lb, rb = "(", ")"
+		if d.MinExclusive {
+			lb = "("
+		}
+		if d.MaxExclusive {
+			rb = ")"
 		}
 		if d.Min == nil {
 			lb = "("
@@ -193,13 +197,13 @@ func (d Decl) checkRange(v any) error {
 		}
 	}
 	for _, f := range nums {
-		if math.IsNaN(f) {
-			return fmt.Errorf("NaN is not allowed; want %s", d.Range())
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return fmt.Errorf("%s is not allowed; want a finite %s", fmtNum(f), d.Range())
 		}
-		if d.Min != nil && (f < *d.Min || d.Exclusive && f == *d.Min) {
+		if d.Min != nil && (f < *d.Min || d.MinExclusive && f == *d.Min) {
 			return fmt.Errorf("%s is out of range; want %s", fmtNum(f), d.Range())
 		}
-		if d.Max != nil && (f > *d.Max || d.Exclusive && f == *d.Max) {
+		if d.Max != nil && (f > *d.Max || d.MaxExclusive && f == *d.Max) {
 			return fmt.Errorf("%s is out of range; want %s", fmtNum(f), d.Range())
 		}
 	}
@@ -430,3 +434,32 @@ func Names(decls []Decl) []string {
 // Closest returns the candidate nearest to s by edit distance, or "" if none
 // is close enough to be a plausible typo. It is registry.Closest.
 func Closest(s string, candidates []string) string { return registry.Closest(s, candidates) }
+
+// InvalidError reports a bad value of one parameter found by a plugin's
+// Validate hook, so that the spec decoder can point at the value's own line
+// and column: the parameter's node, or with Elem ≥ 0 the element Elem of a
+// list value (the second kernel of a kernel list).
+type InvalidError struct {
+	Param string // the parameter's name
+	Elem  int    // index within a list value, or -1 for the whole value
+	Err   error  // what is wrong, ending with "; want …"
+}
+
+// Invalid returns an *InvalidError for the whole value of param name.
+func Invalid(name string, format string, args ...any) *InvalidError {
+	return &InvalidError{Param: name, Elem: -1, Err: fmt.Errorf(format, args...)}
+}
+
+// InvalidElem returns an *InvalidError for element i of list param name.
+func InvalidElem(name string, i int, format string, args ...any) *InvalidError {
+	return &InvalidError{Param: name, Elem: i, Err: fmt.Errorf(format, args...)}
+}
+
+func (e *InvalidError) Error() string {
+	if e.Elem >= 0 {
+		return fmt.Sprintf("%s[%d]: %v", e.Param, e.Elem, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Param, e.Err)
+}
+
+func (e *InvalidError) Unwrap() error { return e.Err }

@@ -10,7 +10,7 @@ import (
 )
 
 func TestConvert(t *testing.T) {
-	pos := param.Decl{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true}
+	pos := param.Decl{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true}
 	unit := param.Decl{Name: "rho", Type: param.Float, Default: 1.0, Min: param.Bound(0), Max: param.Bound(1)}
 	k := param.Decl{Name: "k", Type: param.Int, Default: 5, Min: param.Bound(1)}
 	enum := param.Decl{Name: "kernel", Type: param.Enum, Default: "linear", Choices: []string{"linear", "rbf"}}
@@ -105,7 +105,7 @@ func TestRange(t *testing.T) {
 		want string
 	}{
 		{param.Decl{Type: param.Float}, "float"},
-		{param.Decl{Type: param.Float, Min: param.Bound(0), Exclusive: true}, "float in (0, +inf)"},
+		{param.Decl{Type: param.Float, Min: param.Bound(0), MinExclusive: true}, "float in (0, +inf)"},
 		{param.Decl{Type: param.Int, Min: param.Bound(1), Max: param.Bound(10)}, "int in [1, 10]"},
 		{param.Decl{Type: param.Enum, Choices: []string{"a", "b"}}, "enum (one of a, b)"},
 	}
@@ -117,7 +117,7 @@ func TestRange(t *testing.T) {
 }
 
 func ExampleDecl_Convert() {
-	c := param.Decl{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true}
+	c := param.Decl{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true}
 	v, err := c.Convert(10)
 	fmt.Println(v, err)
 	_, err = c.Convert(-1)

@@ -263,8 +263,8 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	}
 	split := ds.Split.KindName()
 	if ds.Split.Kind == "holdout" {
-		split += " (test " + num(ds.Split.Test)
-		if ds.Split.Stratify {
+		split += " (test " + num(ds.Split.Params.Float("test"))
+		if ds.Split.Params.Bool("stratify") {
 			split += ", stratified"
 		}
 		split += ")"

@@ -30,7 +30,7 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 		Datasets: []runner.DatasetSpec{{
 			Name: "csv", ID: "toy", Params: param.Values{"file": "toy.csv", "label": "y"},
 			Transforms: []runner.TransformSpec{{Name: "cooccurrence-graph", Params: param.Values{"k": 5}}},
-			Split:      runner.Split{Kind: "holdout", Test: 100, Stratify: true},
+			Split:      runner.Split{Kind: "holdout", Params: param.Values{"test": 100.0, "stratify": true}},
 		}},
 		Methods: []runner.MethodSpec{
 			{Name: "logreg-l2", Label: "ridge LR", Grid: []param.Values{{"C": 1.0}}, Params: map[string]any{"C": 1.0}, Select: runner.Select{Rule: "fixed"}},

@@ -17,7 +17,7 @@ import (
 func ovrFixture(t *testing.T, dir string, tasks string, sizes []int) (*runner.Spec, []runner.Result) {
 	spec := &runner.Spec{
 		Name: "ovr", Seed: 1,
-		Datasets: []runner.DatasetSpec{{Name: "iris", ID: "iris", Tasks: tasks, Split: runner.Split{Kind: "holdout", Test: 60}}},
+		Datasets: []runner.DatasetSpec{{Name: "iris", ID: "iris", Tasks: tasks, Split: runner.Split{Kind: "holdout", Params: param.Values{"test": 60.0, "stratify": false}}}},
 		Methods: []runner.MethodSpec{
 			{Name: "logreg-l2", Label: "LR", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
 			{Name: "med", Label: "MED", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},

@@ -272,6 +272,7 @@ func (d *decoder) split(n *yaml.Node, path string) Split {
 	} else {
 		d.errorf(f.node, sub(path, "kind"), "missing; want one of %s", strings.Join(splitKinds, ", "))
 	}
+	s.Params = param.Values{}
 	tn := f.get(d, "test")
 	if tn != nil {
 		if v, ok := d.float(tn, sub(path, "test")); ok {
@@ -281,25 +282,30 @@ func (d *decoder) split(n *yaml.Node, path string) Split {
 			case v >= 1 && v != math.Trunc(v):
 				d.errorf(tn, sub(path, "test"), "%s is not a whole number of rows; want a count ≥ 1 or a fraction in (0, 1)", tn.Value)
 			default:
-				s.Test = v
+				s.Params["test"] = v
 			}
 		}
 	}
 	if sn := f.get(d, "stratify"); sn != nil {
-		s.Stratify, _ = d.boolean(sn, sub(path, "stratify"))
+		if b, ok := d.boolean(sn, sub(path, "stratify")); ok && b {
+			s.Params["stratify"] = true
+		}
 	}
 	if s.Kind == "holdout" {
+		if !s.Params.Has("stratify") {
+			s.Params["stratify"] = false
+		}
 		if tn == nil {
 			d.errorf(f.node, sub(path, "test"), "missing for kind holdout; want the test set size: a count ≥ 1 or a fraction in (0, 1)")
 		}
 	} else {
 		if tn != nil {
 			d.errorf(tn, sub(path, "test"), "only used by kind holdout, not %s; want no test", s.Kind)
-			s.Test = 0
+			delete(s.Params, "test")
 		}
-		if sn := f.get(d, "stratify"); sn != nil && s.Stratify {
+		if sn := f.get(d, "stratify"); sn != nil && s.Params.Bool("stratify") {
 			d.errorf(sn, sub(path, "stratify"), "only used by kind holdout, not %s; want no stratify", s.Kind)
-			s.Stratify = false
+			delete(s.Params, "stratify")
 		}
 	}
 	return s

@@ -24,7 +24,7 @@ func init() {
 			{Name: "n", Type: param.Int, Default: 300, Min: param.Bound(2), Doc: "rows"},
 			{Name: "d", Type: param.Int, Default: 5, Min: param.Bound(1), Doc: "columns"},
 			{Name: "classes", Type: param.Int, Default: 3, Min: param.Bound(2), Max: param.Bound(26), Doc: "classes"},
-			{Name: "spread", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "noise standard deviation"},
+			{Name: "spread", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "noise standard deviation"},
 			{Name: "given", Type: param.Bool, Default: false, Doc: "mark the last third of the rows as a given test split"},
 		},
 		Load: func(_ context.Context, _ datasets.Env, p param.Values) (*datasets.Dataset, error) {
@@ -223,7 +223,7 @@ func init() {
 	datasets.RegisterTransform("fake-scale", &datasets.Transform{
 		Doc: "multiplies every feature by factor (test fixture)",
 		Params: []param.Decl{
-			{Name: "factor", Type: param.Float, Min: param.Bound(0), Exclusive: true, Doc: "the multiplier"},
+			{Name: "factor", Type: param.Float, Min: param.Bound(0), MinExclusive: true, Doc: "the multiplier"},
 		},
 		Version: 1,
 		Apply: func(_ context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {

@@ -61,7 +61,7 @@ func TestParseGood(t *testing.T) {
 	if ds.ID != "blobs" || !reflect.DeepEqual(ds.Params, wantParams) {
 		t.Errorf("dataset %q params %#v, want blobs %#v", ds.ID, ds.Params, wantParams)
 	}
-	if ds.Split != (Split{Kind: "holdout", Test: 0.25, Stratify: true}) || ds.Pos != (Pos{5, 5}) {
+	if ds.Split.Kind != "holdout" || ds.Split.Params.Label() != "stratify=true test=0.25" || ds.Pos != (Pos{5, 5}) {
 		t.Errorf("split %+v pos %+v", ds.Split, ds.Pos)
 	}
 	if len(ds.Transforms) != 1 || ds.Transforms[0].Params.Float("factor") != 2 || ds.Transforms[0].Pos != (Pos{10, 9}) {
@@ -654,7 +654,7 @@ func TestSetOverrides(t *testing.T) {
 		{[]string{"methods.0.params.shrink=[0,0.5]"}, func(s *Spec) bool { return len(s.Methods[0].Grid) == 2 }},
 		{[]string{"methods.hp.params.noise=0.3"}, func(s *Spec) bool { return s.Methods[1].Grid[0].Float("noise") == 0.3 }},
 		{[]string{"datasets.blobs.params.n=60"}, func(s *Spec) bool { return s.Datasets[0].Params.Int("n") == 60 }},
-		{[]string{"datasets.0.split={kind: holdout, test: 10}"}, func(s *Spec) bool { return s.Datasets[0].Split.Test == 10 }},
+		{[]string{"datasets.0.split={kind: holdout, test: 10}"}, func(s *Spec) bool { return s.Datasets[0].Split.Params.Float("test") == 10 }},
 		{[]string{"report.logx=true"}, func(s *Spec) bool { return s.Report.LogX }},
 		{[]string{"methods.ridge.select.rule=cv"}, func(s *Spec) bool { return s.Methods[0].Select.Folds == DefaultFolds }},
 		{[]string{"methods.2={name: fake-centroid, label: extra}"}, func(s *Spec) bool { return len(s.Methods) == 3 && s.Methods[2].Label == "extra" }},

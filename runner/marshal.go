@@ -146,8 +146,8 @@ func marshalDataset(ds *DatasetSpec) (*yaml.Node, error) {
 	kind := ds.Split.KindName()
 	add(split, "kind", scalar(kind))
 	if kind == "holdout" {
-		add(split, "test", value(ds.Split.Test))
-		if ds.Split.Stratify {
+		add(split, "test", value(ds.Split.Params.Float("test")))
+		if ds.Split.Params.Bool("stratify") {
 			add(split, "stratify", value(true))
 		}
 	}

@@ -221,8 +221,11 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 	for i, t := range ds.Transforms {
 		tr[i] = map[string]any{"name": t.Name, "params": canonical(t.Params)}
 	}
-	split := ds.Split
-	split.Kind = split.KindName()
+	split := legacySplit{Kind: ds.Split.KindName()}
+	if split.Kind == "holdout" {
+		split.Test = ds.Split.Params.Float("test")
+		split.Stratify = ds.Split.Params.Bool("stratify")
+	}
 	return map[string]any{
 		"id": ds.ID, "plugin": ds.Name, "params": canonical(ds.Params),
 		"transforms": tr, "split": split, "tasks": ds.Tasks,
@@ -308,7 +311,7 @@ func (p *Plan) Describe(w io.Writer) {
 		}
 		fmt.Fprintf(w, ", split %s", ds.Split.Kind)
 		if ds.Split.Kind == "holdout" {
-			fmt.Fprintf(w, " (test %s)", param.Format(ds.Split.Test))
+			fmt.Fprintf(w, " (test %s)", param.Format(ds.Split.Params.Float("test")))
 		}
 		if ds.Tasks != "" {
 			fmt.Fprintf(w, ", tasks %s", ds.Tasks)
@@ -353,4 +356,13 @@ func formatSizes(sizes []float64) string {
 		}
 	}
 	return strings.Join(parts, ", ")
+}
+
+// legacySplit is the form a split had in trial keys before splitters were
+// plugins; the keys of holdout, given, rest and train splits keep it so
+// that results stored before stay valid.
+type legacySplit struct {
+	Kind     string
+	Test     float64
+	Stratify bool
 }

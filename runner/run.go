@@ -452,7 +452,7 @@ func splitRows(d *datasets.Dataset, ds *DatasetSpec, seed uint64) (pool, test []
 	case "holdout":
 		k := 0
 		s := datasets.Random
-		if ds.Split.Stratify {
+		if ds.Split.Params.Bool("stratify") {
 			if !d.IsClassification() {
 				return nil, nil, errors.New("stratify needs a classification dataset")
 			}
@@ -462,9 +462,10 @@ func splitRows(d *datasets.Dataset, ds *DatasetSpec, seed uint64) (pool, test []
 		if err != nil {
 			return nil, nil, err
 		}
-		nt := int(ds.Split.Test)
-		if ds.Split.Test < 1 {
-			nt = int(math.Round(ds.Split.Test * float64(len(all))))
+		ts := ds.Split.Params.Float("test")
+		nt := int(ts)
+		if ts < 1 {
+			nt = int(math.Round(ts * float64(len(all))))
 		}
 		if nt < 1 || nt >= len(all) {
 			return nil, nil, fmt.Errorf("holdout test size %d out of range for %d rows", nt, len(all))

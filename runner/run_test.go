@@ -48,7 +48,7 @@ func blobsSpec() *Spec {
 		Name: "t", Seed: 11,
 		Datasets: []DatasetSpec{{Name: "fake-blobs", ID: "blobs",
 			Params: param.Values{"n": 240, "d": 4, "classes": 3, "spread": 2.0, "given": false},
-			Split:  Split{Kind: "holdout", Test: 0.25, Stratify: true}}},
+			Split:  Split{Kind: "holdout", Params: param.Values{"test": 0.25, "stratify": true}}}},
 		Methods: []MethodSpec{
 			method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5}, []any{0.1}),
 			method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3, 0.9}, []any{0.0}),
@@ -279,7 +279,7 @@ func TestRunSplits(t *testing.T) {
 		wantTest  int
 	}{
 		{Split{Kind: "given"}, true, 50, 50, 80},              // 240 rows, last third test
-		{Split{Kind: "holdout", Test: 40}, false, 1, 200, 40}, // whole pool
+		{Split{Kind: "holdout", Params: param.Values{"test": 40.0, "stratify": false}}, false, 1, 200, 40}, // whole pool
 		{Split{Kind: "rest"}, false, 100, 100, 140},
 		{Split{Kind: "train"}, false, 1, 240, 240}, // in-sample: test = training rows
 	}
@@ -450,7 +450,7 @@ func TestRunNaNMetricStored(t *testing.T) {
 	dir := t.TempDir()
 	spec := blobsSpec()
 	spec.Datasets[0].Params["classes"] = 2
-	spec.Datasets[0].Split = Split{Kind: "holdout", Test: 1}
+	spec.Datasets[0].Split = Split{Kind: "holdout", Params: param.Values{"test": 1.0, "stratify": false}}
 	spec.Methods = spec.Methods[:1]
 	spec.Curve = Curve{Sizes: []float64{20}, Trials: 2, Sampling: "random"}
 	spec.Baseline = ""

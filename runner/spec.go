@@ -13,6 +13,9 @@ type Spec struct {
 
 	Datasets []DatasetSpec `yaml:"datasets"`
 	Methods  []MethodSpec  `yaml:"methods"`
+	// Protocol is the trial protocol; curve (the default) reads its
+	// sizes from Curve.
+	Protocol ProtocolSpec  `yaml:"protocol,omitempty"`
 	Curve    Curve         `yaml:"curve"`
 	Metrics  []string      `yaml:"metrics"`
 	Baseline string        `yaml:"baseline,omitempty"`
@@ -46,25 +49,22 @@ type DatasetSpec struct {
 type TransformSpec struct {
 	Name   string       `yaml:"name"`
 	Params param.Values `yaml:"params,omitempty"`
-	Pos    Pos          `yaml:"-"`
+	// Fit says what the transform is fitted on: "" (the whole dataset,
+	// once, when it loads: feature graphs, corpus compression), "pool"
+	// (in each trial, every non-test row, labels hidden: PCA of the pool)
+	// or "train" (in each trial, the training rows). A transform sees
+	// labels only if its plugin declares itself supervised.
+	Fit string `yaml:"fit,omitempty"`
+	Pos Pos    `yaml:"-"`
 }
 
-// Split says how a dataset is divided into a training pool and a test set.
+// Split says how a dataset is divided, in each trial, into a training pool
+// and a test part: Kind names a splitter (see Splitters: given, holdout,
+// rest, train, kfold) and Params holds the splitter's own params, defaults
+// filled (holdout's test and stratify, kfold's folds and repeats).
 type Split struct {
-	// Kind is one of:
-	//   given   — the dataset's own train/test partition (Dataset.Split);
-	//   holdout — a random test set of Test rows per trial (fraction if < 1),
-	//             the rest is the training pool;
-	//   rest    — no fixed test set: each trial's training sample is drawn
-	//             from all rows and every other row is the test set;
-	//   train   — no test set: metrics are computed on the training sample
-	//             itself (in-sample), for papers that show a fit to all the
-	//             data (Szafranski's Fig. 3); reports flag it.
-	Kind string `yaml:"kind"`
-	// Test is the holdout size: a count (≥ 1) or a fraction of the rows (< 1).
-	Test float64 `yaml:"test,omitempty"`
-	// Stratify draws the holdout in proportion to the classes.
-	Stratify bool `yaml:"stratify,omitempty"`
+	Kind   string       `yaml:"kind"`
+	Params param.Values `yaml:"-"`
 }
 
 // MethodSpec is one entry of `methods:`.
@@ -104,6 +104,21 @@ type Select struct {
 	// chooses within each (c by cross-validation at every ρ of a sweep).
 	// Empty means every varying param.
 	Over []string `yaml:"over,omitempty" json:"Over,omitempty"`
+}
+
+// ProtocolSpec names the trial protocol (see Protocols) and holds its
+// params, defaults filled.
+type ProtocolSpec struct {
+	Name   string       `yaml:"name"`
+	Params param.Values `yaml:"-"`
+}
+
+// ProtocolName returns the protocol, "curve" when none is set.
+func (p ProtocolSpec) ProtocolName() string {
+	if p.Name == "" {
+		return "curve"
+	}
+	return p.Name
 }
 
 // Curve is the training-size curve.

@@ -17,9 +17,9 @@ func init() {
 		Params: []param.Decl{
 			{Name: "lexicon", Type: param.Enum, Default: lexicon.Bing, Choices: lexicon.Names(), Doc: "embedded sentiment lexicon (SentiWordNet is not available)"},
 			{Name: "classes", Type: param.StringList, Default: []string{lexicon.Positive, lexicon.Negative}, Doc: "lexicon classes, each a virtual feature in this order"},
-			{Name: "min_score", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "a word is in a class if its polarity is ≥ min_score (positive) or ≤ −min_score (negative); AFINN scores are −5…5"},
+			{Name: "min_score", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "a word is in a class if its polarity is ≥ min_score (positive) or ≤ −min_score (negative); AFINN scores are −5…5"},
 			{Name: "dissimilarity", Type: param.Bool, Default: false, Doc: "add a dissimilarity edge between every two classes' virtual features (Graphs[dissimilarity])"},
-			{Name: "dissimilarity_weight", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "weight of the dissimilarity edges"},
+			{Name: "dissimilarity_weight", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "weight of the dissimilarity edges"},
 		},
 		Apply:   applyLexiconClasses,
 		Version: 1,

@@ -24,7 +24,7 @@ func init() {
 		Doc: "feature graph: each feature as its vector of correlations with the lexicon words; features linked if each is among the other's k nearest (mutual kNN), weight 1",
 		Params: []param.Decl{
 			{Name: "lexicon", Type: param.Enum, Default: lexicon.Bing, Choices: lexicon.Names(), Doc: "embedded sentiment lexicon giving the charged words (SentiWordNet is not available)"},
-			{Name: "min_score", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "lexicon words with |polarity| ≥ min_score (AFINN scores are −5…5)"},
+			{Name: "min_score", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "lexicon words with |polarity| ≥ min_score (AFINN scores are −5…5)"},
 			{Name: "min_count", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "lexicon words present in at least this many documents (Sandler et al.: occurring ≥ 100 times in their larger corpus)"},
 			{Name: "max_words", Type: param.Int, Default: 200, Min: param.Bound(0), Doc: "if positive, keep only the lexicon words in the most documents, ties alphabetical (Sandler et al.: about 200); 0 = all"},
 			{Name: "k", Type: param.Int, Default: 100, Min: param.Bound(1), Doc: "neighbours per feature (Sandler et al.: 100)"},

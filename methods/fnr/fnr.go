@@ -55,7 +55,7 @@ func commonDecls() []param.Decl {
 		{Name: "beta", Type: param.Float, Default: 0.01, Min: param.Bound(0), Doc: "weight β of the ridge penalty ‖w‖²"},
 		{Name: "graph", Type: param.String, Default: "feature", Doc: "name of the feature graph in the dataset's Graphs"},
 		{Name: "max_iter", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "L-BFGS iteration cap (paper: 200)"},
-		{Name: "tol", Type: param.Float, Default: 1e-6, Min: param.Bound(0), Exclusive: true, Doc: "L-BFGS relative gradient tolerance"},
+		{Name: "tol", Type: param.Float, Default: 1e-6, Min: param.Bound(0), MinExclusive: true, Doc: "L-BFGS relative gradient tolerance"},
 	}
 }
 

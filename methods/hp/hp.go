@@ -41,7 +41,7 @@ import (
 )
 
 var solverParams = []param.Decl{
-	{Name: "tol", Type: param.Float, Default: 1e-10, Min: param.Bound(0), Exclusive: true, Doc: "optimality tolerance relative to ‖∇L(0)‖∞"},
+	{Name: "tol", Type: param.Float, Default: 1e-10, Min: param.Bound(0), MinExclusive: true, Doc: "optimality tolerance relative to ‖∇L(0)‖∞"},
 	{Name: "max_iter", Type: param.Int, Default: 20000, Min: param.Bound(1), Doc: "maximum number of Newton steps of the active-set algorithm"},
 	{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept (centre the design and y)"},
 }

@@ -23,7 +23,7 @@ func init() {
 		Kinds: methods.Regression,
 		Params: append([]param.Decl{
 			{Name: "nu", Type: param.Float, Default: 25.0, Min: param.Bound(0), Doc: "ν of RSS + ν Σ_k n^{1/4}(Σ_j|β_kj|^{4/3})^{3/4} (the paper's criterion (5))"},
-			{Name: "bandwidths", Type: param.FloatList, Default: DefaultBandwidths, Min: param.Bound(0), Exclusive: true, Doc: "kernel bandwidths h (input units)"},
+			{Name: "bandwidths", Type: param.FloatList, Default: DefaultBandwidths, Min: param.Bound(0), MinExclusive: true, Doc: "kernel bandwidths h (input units)"},
 			{Name: "width", Type: param.Enum, Default: "2h^2", Choices: []string{"2h^2", "h^2", "h"},
 				Doc: "denominator of the Gaussian kernel exp(−(x−x')²/width): 2h² (h is the standard deviation), h², or h (the paper does not say)"},
 			{Name: "grid", Type: param.Int, Default: 400, Min: param.Bound(2), Doc: "number of points of the fitted-curve artifact"},

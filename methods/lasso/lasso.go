@@ -198,7 +198,7 @@ var commonParams = []param.Decl{
 	{Name: "standardize", Type: param.Bool, Default: true, Doc: "centre and scale columns to unit population variance before fitting (coefficients reported on the original scale)"},
 	{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept (centre X and y)"},
 	{Name: "path", Type: param.Int, Default: 20, Min: param.Bound(1), Doc: "number of warm-started log-spaced penalty values from the zero-solution value down to the requested one (1: cold start)"},
-	{Name: "tol", Type: param.Float, Default: 1e-20, Min: param.Bound(0), Exclusive: true, Doc: "stop when no block moves by more than tol·‖y−ȳ‖² in the Gram norm over a sweep (glmnet's thresh)"},
+	{Name: "tol", Type: param.Float, Default: 1e-20, Min: param.Bound(0), MinExclusive: true, Doc: "stop when no block moves by more than tol·‖y−ȳ‖² in the Gram norm over a sweep (glmnet's thresh)"},
 	{Name: "max_sweeps", Type: param.Int, Default: 100000, Min: param.Bound(1), Doc: "maximum full sweeps per path point"},
 }
 

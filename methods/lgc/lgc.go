@@ -45,8 +45,8 @@ func init() {
 		Kinds: methods.Classification,
 		Params: []param.Decl{
 			{Name: "k", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "neighbours per document (Sandler et al.: 10)"},
-			{Name: "alpha", Type: param.Float, Default: 0.99, Min: param.Bound(0), Max: param.Bound(1), Exclusive: true, Doc: "propagation weight α in (0, 1) (Zhou et al.: 0.99)"},
-			{Name: "tol", Type: param.Float, Default: 1e-8, Min: param.Bound(0), Exclusive: true, Doc: "conjugate-gradient relative residual tolerance"},
+			{Name: "alpha", Type: param.Float, Default: 0.99, Min: param.Bound(0), Max: param.Bound(1), MinExclusive: true, MaxExclusive: true, Doc: "propagation weight α in (0, 1) (Zhou et al.: 0.99)"},
+			{Name: "tol", Type: param.Float, Default: 1e-8, Min: param.Bound(0), MinExclusive: true, Doc: "conjugate-gradient relative residual tolerance"},
 			{Name: "max_iter", Type: param.Int, Default: 2000, Min: param.Bound(1), Doc: "conjugate-gradient iteration cap per class"},
 		},
 		New: func(p param.Values) (methods.Method, error) {

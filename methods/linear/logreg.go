@@ -17,12 +17,12 @@ func init() {
 		Doc:   "L2-regularized logistic regression, ½‖w‖² + C·Σ log-loss, unpenalized intercept (L-BFGS, or TRON as liblinear -s 0); one-vs-rest as liblinear, or multinomial",
 		Kinds: methods.Classification,
 		Params: []param.Decl{
-			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "weight of the summed log-loss against ½‖w‖² (liblinear's C)"},
+			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "weight of the summed log-loss against ½‖w‖² (liblinear's C)"},
 			{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept b"},
 			{Name: "multiclass", Type: param.Enum, Default: "ovr", Choices: []string{"ovr", "softmax"}, Doc: "ovr: one binary model per class, scores are decision values (liblinear); softmax: multinomial with penalty ½Σₖ‖wₖ‖²"},
 			{Name: "solver", Type: param.Enum, Default: "lbfgs", Choices: []string{"lbfgs", "tron"}, Doc: "one-vs-rest solver: lbfgs, or tron (trust-region Newton with conjugate gradients on Hessian-vector products, liblinear -s 0's); softmax always uses lbfgs"},
 			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "iteration cap (Newton for tron, L-BFGS for lbfgs) per binary (or multinomial) problem"},
-			{Name: "tol", Type: param.Float, Default: 1e-5, Min: param.Bound(0), Exclusive: true, Doc: "stop when ‖∇f‖∞ ≤ tol·max(1, |f|)"},
+			{Name: "tol", Type: param.Float, Default: 1e-5, Min: param.Bound(0), MinExclusive: true, Doc: "stop when ‖∇f‖∞ ≤ tol·max(1, |f|)"},
 		},
 		New: newLogRegL2,
 	})
@@ -30,10 +30,10 @@ func init() {
 		Doc:   "L1-regularized logistic regression, ‖w‖₁ + C·Σ log-loss, unpenalized intercept (newGLMNET as liblinear -s 6); one-vs-rest",
 		Kinds: methods.Classification,
 		Params: []param.Decl{
-			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "weight of the summed log-loss against ‖w‖₁ (liblinear's C)"},
+			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "weight of the summed log-loss against ‖w‖₁ (liblinear's C)"},
 			{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept b"},
 			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "newGLMNET (outer Newton) iteration cap per binary problem"},
-			{Name: "tol", Type: param.Float, Default: 1e-4, Min: param.Bound(0), Exclusive: true, Doc: "stop when the minimum-norm subgradient's ∞-norm ≤ tol (the optimality conditions hold to tol)"},
+			{Name: "tol", Type: param.Float, Default: 1e-4, Min: param.Bound(0), MinExclusive: true, Doc: "stop when the minimum-norm subgradient's ∞-norm ≤ tol (the optimality conditions hold to tol)"},
 		},
 		New: newLogRegL1,
 	})

@@ -26,7 +26,7 @@ func init() {
 			{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "primal", "kernel", "cg"},
 				Doc: "auto: primal if dense with d ≤ n, kernel if dense with d > n, cg if sparse; primal: Cholesky of XᵀX+λI; kernel: Cholesky of XXᵀ+λI; cg: conjugate gradients on the normal equations (primal and kernel densify sparse data)"},
 			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "conjugate-gradient iteration cap"},
-			{Name: "tol", Type: param.Float, Default: 1e-10, Min: param.Bound(0), Exclusive: true, Doc: "conjugate gradients stop when ‖Aᵀ(y−Aw)−λw‖ ≤ tol·‖Aᵀy‖"},
+			{Name: "tol", Type: param.Float, Default: 1e-10, Min: param.Bound(0), MinExclusive: true, Doc: "conjugate gradients stop when ‖Aᵀ(y−Aw)−λw‖ ≤ tol·‖Aᵀy‖"},
 		},
 		New: newRidge,
 	})

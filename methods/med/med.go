@@ -77,15 +77,15 @@ func init() {
 
 // Params are the parameters of the "med" plugin.
 var Params = []param.Decl{
-	{Name: "c", Type: param.Float, Default: 10.0, Min: param.Bound(0), Exclusive: true, Doc: "margin prior: barrier λ + ln(1 − λ/c), 0 ≤ λ < c (c ≤ 1 gives λ = 0)"},
+	{Name: "c", Type: param.Float, Default: 10.0, Min: param.Bound(0), MinExclusive: true, Doc: "margin prior: barrier λ + ln(1 − λ/c), 0 ≤ λ < c (c ≤ 1 gives λ = 0)"},
 	{Name: "rho", Type: param.Float, Default: 1.0, Min: param.Bound(0), Max: param.Bound(1), Doc: "Bernoulli prior probability ρ ∈ (0, 1] of each switch (1: no selection)"},
-	{Name: "sigma2", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "variance σ² of the Gaussian bias prior (> 0; ignored with bias: flat)"},
+	{Name: "sigma2", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "variance σ² of the Gaussian bias prior (> 0; ignored with bias: flat)"},
 	{Name: "bias", Type: param.Enum, Default: "gaussian", Choices: []string{"gaussian", "flat"}, Doc: "bias prior: gaussian N(0, σ²) (the −σ²/2 (Σ_t y_t λ_t)² term) or flat (the equality constraint Σ_t y_t λ_t = 0, Jebara §3)"},
 	{Name: "select", Type: param.Enum, Default: "features", Choices: []string{"none", "features", "kernels"}, Doc: "switches on input features, on base kernels, or none (sum kernel SVM)"},
 	{Name: "tasks", Type: param.Enum, Default: "independent", Choices: []string{"independent", "shared"}, Doc: "one switch vector per task, or one shared by all tasks"},
 	{Name: "kernels", Type: param.StringList, Default: []string{"linear"}, Doc: "base kernels for select kernels|none: linear, poly:p ((1+x·x')^p), rbf:σ (exp(−‖x−x'‖²/(2σ²)))"},
 	{Name: "normalize", Type: param.Bool, Default: true, Doc: "normalize base kernels to k(x,x) = 1 (select kernels|none)"},
-	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), Exclusive: true, Doc: "stop when every projected slope ∂J/∂λ over a sweep is ≤ tol"},
+	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), MinExclusive: true, Doc: "stop when every projected slope ∂J/∂λ over a sweep is ≤ tol"},
 	{Name: "max_iter", Type: param.Int, Default: 20000, Min: param.Bound(1), Doc: "maximal number of solver iterations (Newton passes over the tasks, or coordinate sweeps)"},
 	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: cd when every switch is one (ρ = 1 or select none), else newton; newton: projected Newton per task block; cd: coordinate ascent with exact 1-D Newton steps"},
 }

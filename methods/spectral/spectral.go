@@ -17,10 +17,10 @@ import (
 func decls(extra ...param.Decl) []param.Decl {
 	return append([]param.Decl{
 		{Name: "m", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "number of eigenvectors to project on (paper: 200)"},
-		{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true,
+		{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true,
 			Doc: "inverse ridge strength of the logistic regression on the projection: ½‖w‖² + C Σ loss"},
 		{Name: "max_iter", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "L-BFGS iteration cap (paper: 200)"},
-		{Name: "tol", Type: param.Float, Default: 1e-6, Min: param.Bound(0), Exclusive: true, Doc: "L-BFGS relative gradient tolerance"},
+		{Name: "tol", Type: param.Float, Default: 1e-6, Min: param.Bound(0), MinExclusive: true, Doc: "L-BFGS relative gradient tolerance"},
 	}, extra...)
 }
 

@@ -42,13 +42,13 @@ func init() {
 
 // Params are the parameters of the "svm" plugin.
 var Params = []param.Decl{
-	{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "box constraint (soft-margin penalty)"},
+	{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "box constraint (soft-margin penalty)"},
 	{Name: "kernel", Type: param.Enum, Default: "linear", Choices: []string{"linear", "poly", "rbf"}, Doc: "linear x·x', poly (1+x·x')^degree, rbf exp(−‖x−x'‖²/(2σ²))"},
 	{Name: "degree", Type: param.Int, Default: 2, Min: param.Bound(1), Doc: "order of the polynomial kernel"},
-	{Name: "sigma", Type: param.Float, Default: 1.0, Min: param.Bound(0), Exclusive: true, Doc: "RBF width σ in exp(−‖x−x'‖²/(2σ²)) (libsvm gamma = 1/(2σ²))"},
+	{Name: "sigma", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "RBF width σ in exp(−‖x−x'‖²/(2σ²)) (libsvm gamma = 1/(2σ²))"},
 	{Name: "normalize", Type: param.Bool, Default: false, Doc: "normalize the kernel to k(x,x) = 1"},
 	{Name: "bias", Type: param.Bool, Default: true, Doc: "fit an unregularized bias (equality constraint yᵀα = 0, as libsvm)"},
-	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), Exclusive: true, Doc: "stopping tolerance on the KKT violation (libsvm -e)"},
+	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), MinExclusive: true, Doc: "stopping tolerance on the KKT violation (libsvm -e)"},
 	{Name: "max_iter", Type: param.Int, Default: 10000000, Min: param.Bound(1), Doc: "maximal number of SMO / coordinate steps"},
 }
 
