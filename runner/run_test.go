@@ -278,7 +278,7 @@ func TestRunSplits(t *testing.T) {
 		wantTrain int
 		wantTest  int
 	}{
-		{Split{Kind: "given"}, true, 50, 50, 80},              // 240 rows, last third test
+		{Split{Kind: "given"}, true, 50, 50, 80},                                                           // 240 rows, last third test
 		{Split{Kind: "holdout", Params: param.Values{"test": 40.0, "stratify": false}}, false, 1, 200, 40}, // whole pool
 		{Split{Kind: "rest"}, false, 100, 100, 140},
 		{Split{Kind: "train"}, false, 1, 240, 240}, // in-sample: test = training rows
