@@ -7,8 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
+	"reflect"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -39,7 +39,7 @@ func Parse(name string, data []byte, sets []string) (spec *Spec, err error) {
 			spec, err = nil, &SpecError{Errs: []FieldError{{File: name, Msg: fmt.Sprintf("internal error while reading the spec: %v; please report it", p)}}}
 		}
 	}()
-	d := &decoder{file: name, sets: map[*yaml.Node]string{}, setOrder: map[string]int{}}
+	d := newDecoder(name)
 	root, fe := parseYAML(name, data)
 	if fe != nil {
 		return nil, &SpecError{Errs: []FieldError{*fe}}
@@ -110,6 +110,20 @@ type decoder struct {
 	setOrder map[string]int
 	work     int
 	overrun  bool
+	// free is the registry-free mode of ReadSpec.
+	free bool
+	// root is the spec being decoded: checks of later sections see the
+	// earlier ones (a select rule's metric defaults to the first metric).
+	root *Spec
+	// names holds the node of each dataset id and method label seen, to
+	// report duplicates; reported the errors of Validate hooks made.
+	names    map[string]*yaml.Node
+	reported map[string]bool
+}
+
+func newDecoder(file string) *decoder {
+	return &decoder{file: file, sets: map[*yaml.Node]string{}, setOrder: map[string]int{},
+		names: map[string]*yaml.Node{}, reported: map[string]bool{}}
 }
 
 func (d *decoder) err() error {
@@ -177,12 +191,30 @@ func kindName(n *yaml.Node) string {
 }
 
 // fields is a decoded YAML mapping: its values by key, with the key nodes
-// for positions.
+// for positions; subs holds the fields of its sections once decoded, and
+// value the struct it decoded into.
 type fields struct {
-	node *yaml.Node
-	path string
-	vals map[string]*yaml.Node
-	keys map[string]*yaml.Node
+	node  *yaml.Node
+	path  string
+	vals  map[string]*yaml.Node
+	keys  map[string]*yaml.Node
+	subs  map[string]*fields
+	value reflect.Value
+}
+
+func (f *fields) setSub(key string, s *fields) {
+	if f.subs == nil {
+		f.subs = map[string]*fields{}
+	}
+	f.subs[key] = s
+}
+
+// sub returns the fields of section key (nil if it did not decode).
+func (f *fields) sub(key string) *fields {
+	if f == nil {
+		return nil
+	}
+	return f.subs[key]
 }
 
 // get returns the value under key, resolved, or nil if absent or null.
@@ -207,37 +239,25 @@ func sub(path, key string) string {
 
 func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
-// mapping decodes n as a mapping with the given known keys, reporting
-// unknown and duplicate keys. A null node is an empty mapping. It returns
-// nil (after reporting) if n is not a mapping.
-func (d *decoder) mapping(n *yaml.Node, path string, known []string) *fields {
+// mapping decodes n as a mapping, reporting duplicate keys; keys names the
+// keys it should have, for the message when it is not a mapping. A null
+// node is an empty mapping. It returns nil (after reporting) if n is not a
+// mapping. Unknown keys are the caller's to report.
+func (d *decoder) mapping(n *yaml.Node, path string, keys []string) *fields {
 	n = d.resolve(n)
 	f := &fields{node: n, path: path, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
 	if isNull(n) {
 		return f
 	}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, path, "got %s; want a mapping with keys %s", kindName(n), strings.Join(known, ", "))
+		want := "a mapping"
+		if len(keys) > 0 {
+			want += " with keys " + strings.Join(keys, ", ")
+		}
+		d.errorf(n, path, "got %s; want %s", kindName(n), want)
 		return nil
 	}
 	d.collect(n, path, f, true, 0)
-	if known != nil {
-		names := make([]string, 0, len(f.keys))
-		for k := range f.keys {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if !contains(known, k) {
-				msg := "unknown field"
-				if s := param.Closest(k, known); s != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", s)
-				}
-				d.errorf(f.keys[k], sub(path, k), "%s; want one of %s", msg, strings.Join(known, ", "))
-				delete(f.vals, k)
-			}
-		}
-	}
 	return f
 }
 
