@@ -198,7 +198,7 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 	resolved := map[specSize]int{}
 	for i := range results {
 		r := &results[i]
-		if t := planned[r.Key]; t != nil && !t.Sequential && !r.Failed() && r.Size > 0 {
+		if t := planned[r.Key]; t != nil && t.Size > 0 && !r.Failed() && r.Size > 0 {
 			resolved[specSize{r.Dataset, t.Size}] = r.Size
 		}
 	}
@@ -225,7 +225,7 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 		if r.Failed() {
 			m.failures = append(m.failures, r)
 			switch {
-			case t != nil && t.Sequential:
+			case t != nil && t.Size == 0:
 				s.seqFailed++
 			case r.Size > 0:
 				s.cell(r.Size).failed++
@@ -238,9 +238,9 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 			}
 			continue
 		}
-		if len(r.Curve) > 0 {
-			for _, cp := range r.Curve {
-				s.cell(cp.Size).add(observation{trial: r.Trial, metrics: cp.Metrics, res: r})
+		if len(r.Observations) > 0 {
+			for _, o := range r.Observations {
+				s.cell(int(o.X)).add(observation{trial: r.Trial, metrics: o.Metrics, res: r})
 			}
 			continue
 		}

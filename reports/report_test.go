@@ -114,9 +114,9 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 		}
 		for _, size := range []int{20, 50} {
 			acc := 70 + float64(size)/4 + float64(tr)
-			r.Curve = append(r.Curve, runner.CurvePoint{Size: size, Metrics: map[string]float64{"accuracy": acc, "auc": acc / 100}})
+			r.Observations = append(r.Observations, runner.Observation{X: float64(size), Metrics: map[string]float64{"accuracy": acc, "auc": acc / 100}})
 		}
-		r.Metrics = r.Curve[1].Metrics
+		r.Metrics = r.Observations[1].Metrics
 		add(r)
 	}
 	info := map[string]runner.DatasetInfo{"toy": {Plugin: "csv", Rows: 300, Cols: 12, Classes: []string{"neg", "pos"},

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func TestParseGood(t *testing.T) {
 	if !reflect.DeepEqual(s.Curve, Curve{Sizes: []float64{12, 30, 0.5}, Trials: 2, Sampling: "balanced"}) {
 		t.Errorf("curve %+v", s.Curve)
 	}
-	if s.Report != (ReportSpec{LogX: true, X: "shrink", Digits: 2}) {
+	if !reflect.DeepEqual(s.Report, ReportSpec{LogX: true, X: "shrink", Digits: 2}) {
 		t.Errorf("report %+v", s.Report)
 	}
 	if len(s.Expect) != 2 || *s.Expect[0].RTol != 0.2 || s.Expect[1].By != 1 || !reflect.DeepEqual(s.Expect[1].Sizes, []int{30}) || s.Expect[1].Pos != (Pos{28, 5}) {
@@ -758,7 +759,7 @@ expect: [{better: "fake-centroid (noise=0)", than: "fake-centroid (noise=0.1)", 
 				t.Errorf("expect[%d] %+v became %+v", i, a, b)
 			}
 		}
-		if s.Report != s2.Report || s.Baseline != s2.Baseline || s.Description != s2.Description {
+		if !reflect.DeepEqual(s.Report, s2.Report) || s.Baseline != s2.Baseline || s.Description != s2.Description {
 			t.Errorf("report/baseline/description changed: %+v %q %q", s2.Report, s2.Baseline, s2.Description)
 		}
 	}
@@ -821,16 +822,21 @@ func TestLoadMissingFile(t *testing.T) {
 	}
 }
 
-func TestNewPlanRecoversPluginPanic(t *testing.T) {
+// A plugin whose New panics fails its trials with the panic; the plan,
+// which never builds methods, is unaffected.
+func TestPluginPanicInNewFailsTrial(t *testing.T) {
 	s := mustParse(t, `name: t
-datasets: [{name: fake-blobs}]
+datasets: [{name: fake-blobs, split: {kind: holdout, test: 50}}]
 methods: [{name: fake-newpanic}]
 curve: {sizes: [10]}
 metrics: [accuracy]
 `)
-	_, err := NewPlan(s)
-	if err == nil || !strings.Contains(err.Error(), "panicked") {
-		t.Errorf("error %v, want the plugin's panic reported", err)
+	sum, err := Run(context.Background(), s, Options{Dir: t.TempDir(), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Results) != 1 || !strings.Contains(sum.Results[0].Error, "panic: fake-newpanic: New panics") {
+		t.Errorf("results %+v; want the plugin's panic reported", sum.Results)
 	}
 }
 
