@@ -135,4 +135,3 @@ type Query struct {
 	// Rand is the trial's own random source for the query.
 	Rand *rand.Rand
 }
-

@@ -35,9 +35,9 @@ type Result struct {
 	// trial (active: one per batch). A trial with one observation stores
 	// it in Size, Metrics and Extras instead.
 	Observations []Observation `json:"observations,omitempty"`
-	TrainRows int `json:"train_rows"`
-	TestRows   int          `json:"test_rows"`
-	FitSeconds float64      `json:"fit_seconds"`
+	TrainRows    int           `json:"train_rows"`
+	TestRows     int           `json:"test_rows"`
+	FitSeconds   float64       `json:"fit_seconds"`
 	// SelectSeconds is the time spent choosing hyperparameters (cv or
 	// test rule), excluded from FitSeconds.
 	SelectSeconds float64 `json:"select_seconds,omitempty"`
