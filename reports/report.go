@@ -339,7 +339,7 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 }
 
 // cellText formats the mean ± sd of one series at one size.
-func (m *model) cellText(s *series, size int, metricName string) (string, summary) {
+func (m *model) cellText(s *series, size float64, metricName string) (string, summary) {
 	vals, _ := s.cells[size].values(metricName)
 	st := summarize(vals)
 	failed := s.failedAt(size)
@@ -376,26 +376,26 @@ func (m *model) cellText(s *series, size int, metricName string) (string, summar
 	return txt, st
 }
 
-func sizeHeader(sizes []int) []string {
-	h := make([]string, len(sizes))
-	for i, s := range sizes {
-		h[i] = strconv.Itoa(s)
+func sizeHeader(xs []float64) []string {
+	h := make([]string, len(xs))
+	for i, x := range xs {
+		h[i] = fmtX(x)
 	}
 	return h
 }
 
 func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, mn string, higher, known bool) {
-	if len(d.sizes) == 0 {
+	if len(d.xs) == 0 {
 		fmt.Fprintf(w, "No results.\n\n")
 		return
 	}
 	texts := make([][]string, len(d.series))
-	best := make([]string, len(d.sizes))
-	for j, size := range d.sizes {
+	best := make([]string, len(d.xs))
+	for j, size := range d.xs {
 		bv := math.NaN()
 		for i, s := range d.series {
 			if texts[i] == nil {
-				texts[i] = make([]string, len(d.sizes))
+				texts[i] = make([]string, len(d.xs))
 			}
 			txt, st := m.cellText(s, size, mn)
 			texts[i][j] = txt
@@ -410,7 +410,7 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, mn string, higher,
 	var rows [][]string
 	for i, s := range d.series {
 		row := []string{s.md()}
-		for j, size := range d.sizes {
+		for j, size := range d.xs {
 			txt := texts[i][j]
 			vals, _ := s.cells[size].values(mn)
 			if st := summarize(vals); st.N > 0 && best[j] != "" && m.fmtNum(st.Mean) == best[j] {
@@ -420,7 +420,7 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, mn string, higher,
 		}
 		rows = append(rows, row)
 	}
-	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.sizes)...), rows, "l"+strings.Repeat("r", len(d.sizes)))
+	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.xs)...), rows, "l"+strings.Repeat("r", len(d.xs)))
 	fmt.Fprintf(w, "\nMean ± standard deviation over trials")
 	if known {
 		fmt.Fprintf(w, "; the best mean per size in bold")
@@ -478,7 +478,7 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		}
 		row := []string{s.md()}
 		win, tie, loss := 0, 0, 0
-		for _, size := range d.sizes {
+		for _, size := range d.xs {
 			a, b := pairs(s.cells[size], base.cells[size], mn)
 			tt := pairedTTest(a, b)
 			if tt.N < 2 || math.IsNaN(tt.P) {
@@ -510,8 +510,8 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		fmt.Fprintf(w, "No other series.\n\n")
 		return
 	}
-	header := append([]string{"series \\ size"}, sizeHeader(d.sizes)...)
-	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.sizes)+1))
+	header := append([]string{"series \\ size"}, sizeHeader(d.xs)...)
+	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.xs)+1))
 	fmt.Fprintf(w, "\nTwo-sided paired t-test over trials with the same index, p < 0.05; win: better than %s in the metric's direction; — : fewer than two pairs.", mdText(m.spec.Baseline))
 	if degenerate {
 		fmt.Fprintf(w, " Where every pair differs by the same amount the test is degenerate: no difference is a tie (p = 1), a constant nonzero one a win or loss (p = 0).")
@@ -527,7 +527,7 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 			continue
 		}
 		row := []string{s.md()}
-		for _, size := range d.sizes {
+		for _, size := range d.xs {
 			counts := map[string]int{}
 			n := 0
 			for _, o := range s.cells[size].obsOrNil() {
@@ -555,7 +555,7 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 		return
 	}
 	fmt.Fprintf(w, "### Chosen hyperparameters\n\n")
-	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.sizes)...), rows, "")
+	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.xs)...), rows, "")
 	fmt.Fprintf(w, "\nThe most frequent choice per size, with how many trials made it.\n\n")
 }
 
@@ -641,11 +641,11 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 	for _, s := range d.series {
 		var plotted = map[string]bool{}
 		// Plots: the largest size, lowest trial index.
-		for i := len(d.sizes) - 1; i >= 0; i-- {
-			size := d.sizes[i]
+		for i := len(d.xs) - 1; i >= 0; i-- {
+			size := d.xs[i]
 			for _, o := range s.cells[size].obsOrNil() {
-				if o.res.Size != size {
-					continue // a sequential trial's earlier curve point
+				if !o.last {
+					continue // an earlier point of a trial's curve
 				}
 				for _, rel := range o.res.Artifacts {
 					a, err := readArtifact(dir, rel)
@@ -653,7 +653,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 						continue
 					}
 					plotted[a.Name] = true
-					f := &figure{title: fmt.Sprintf("%s — %s (size %d, trial %d)", titleOf(a), s.display(), size, o.trial),
+					f := &figure{title: fmt.Sprintf("%s — %s (size %s, trial %d)", titleOf(a), s.display(), fmtX(size), o.trial),
 						xlabel: a.Plot.XLabel, ylabel: a.Plot.YLabel, logx: a.Plot.LogX}
 					for _, ps := range a.Plot.Series {
 						f.curves = append(f.curves, curve{label: ps.Label, x: ps.X, y: ps.Y, points: ps.Points})
@@ -670,7 +670,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			}
 		}
 		// Tables: averaged over trials, per size.
-		for _, size := range d.sizes {
+		for _, size := range d.xs {
 			type acc struct {
 				a      *artifactFile
 				sum    [][]float64
@@ -681,7 +681,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			byName := map[string]*acc{}
 			var order []string
 			for _, o := range s.cells[size].obsOrNil() {
-				if o.res.Size != size {
+				if !o.last {
 					continue
 				}
 				for _, rel := range o.res.Artifacts {
@@ -717,7 +717,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			for _, name := range order {
 				ac := byName[name]
 				head()
-				fmt.Fprintf(w, "#### %s — %s, size %d\n\n", mdText(titleOf(ac.a)), s.md(), size)
+				fmt.Fprintf(w, "#### %s — %s, size %s\n\n", mdText(titleOf(ac.a)), s.md(), fmtX(size))
 				cols := append([]string{""}, ac.a.Table.Columns...)
 				var rows [][]string
 				for i, rn := range ac.a.Table.Rows {
@@ -775,15 +775,15 @@ func (m *model) writeSummary(w io.Writer) error {
 	}
 	for _, d := range m.datasets {
 		for _, s := range d.series {
-			for _, size := range d.sizes {
+			for _, size := range d.xs {
 				c := s.cells[size]
-				if c == nil && s.seqFailed == 0 {
+				if c == nil && s.wholeFailed == 0 {
 					continue
 				}
 				for _, mn := range m.spec.Metrics {
 					vals, _ := c.values(mn)
 					st := summarize(vals)
-					cw.Write([]string{d.id, s.name, s.label, strconv.Itoa(size), mn, strconv.Itoa(st.N),
+					cw.Write([]string{d.id, s.name, s.label, fmtX(size), mn, strconv.Itoa(st.N),
 						strconv.Itoa(s.failedAt(size)), f(st.Mean), f(st.SD), f(st.Min), f(st.Max)})
 				}
 			}
