@@ -121,14 +121,20 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 	}
 	info := map[string]runner.DatasetInfo{"toy": {Plugin: "csv", Rows: 300, Cols: 12, Classes: []string{"neg", "pos"},
 		Stats: map[string]float64{"graph_edges": 1234, "density": 0.125}, Notes: []string{"12 rows with missing values dropped"}}}
-	b, err := json.Marshal(info)
+	writeJSON(t, filepath.Join(dir, runner.DatasetsFile), info)
+	return spec, results
+}
+
+// writeJSON writes v as JSON to path.
+func writeJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, runner.DatasetsFile), b, 0o644); err != nil {
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return spec, results
 }
 
 func keyOf(i int) string { return "k" + strings.Repeat("0", 3-len(itoa(i))) + itoa(i) }
