@@ -10,14 +10,16 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/runner"
 )
 
 func cmdList(stdout, stderr io.Writer, args []string) int {
-	kinds := []string{"methods", "datasets", "transforms", "metrics"}
+	kinds := []string{"methods", "datasets", "transforms", "metrics", "protocols", "splits", "selectors", "strategies"}
 	if len(args) > 1 {
 		fmt.Fprintf(stderr, "usage: repro list [%s]\n", strings.Join(kinds, "|"))
 		return exitUsage
 	}
+	all := kinds
 	if len(args) == 1 {
 		kinds = args[:1]
 	}
@@ -56,8 +58,32 @@ func cmdList(stdout, stderr io.Writer, args []string) int {
 				fmt.Fprintf(tw, "  %s\t%s\t%s; %s\n", name, m.Kinds, m.Doc, dir)
 			}
 			tw.Flush()
+		case "protocols", "protocol":
+			fmt.Fprintln(stdout, "PROTOCOLS (protocol:)")
+			for _, name := range runner.Protocols.Names() {
+				p, _ := runner.Protocols.Lookup(name)
+				listPlugin(stdout, name, p.Doc, p.Params)
+			}
+		case "splits", "split":
+			fmt.Fprintln(stdout, "SPLIT KINDS (split: kind)")
+			for _, name := range runner.Splitters.Names() {
+				p, _ := runner.Splitters.Lookup(name)
+				listPlugin(stdout, name, p.Doc, p.Params)
+			}
+		case "selectors", "selector":
+			fmt.Fprintln(stdout, "SELECT RULES (select: rule)")
+			for _, name := range runner.Selectors.Names() {
+				p, _ := runner.Selectors.Lookup(name)
+				fmt.Fprintf(stdout, "  %s — %s\n", name, oneLine(p.Doc))
+			}
+		case "strategies", "strategy":
+			fmt.Fprintln(stdout, "QUERY STRATEGIES (protocol active: strategy)")
+			for _, name := range runner.Strategies.Names() {
+				p, _ := runner.Strategies.Lookup(name)
+				listPlugin(stdout, name, p.Doc, p.Params)
+			}
 		default:
-			fmt.Fprintf(stderr, "repro list: unknown kind %q; want one of methods, datasets, transforms, metrics\n", k)
+			fmt.Fprintf(stderr, "repro list: unknown kind %q; want one of %s\n", k, strings.Join(all, ", "))
 			return exitUsage
 		}
 	}

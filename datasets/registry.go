@@ -29,18 +29,44 @@ type Loader struct {
 	Validate func(p param.Values) error
 }
 
-// Transform is a transform plugin: an unsupervised computation over a whole
-// dataset whose result the runner caches on disk by content.
+// Transform is a transform plugin. It runs in one of two ways, as the
+// experiment's `fit:` says:
+//
+//   - on the whole dataset, once, when it loads (fit unset): an unsupervised
+//     computation over the corpus (feature graphs, k-gram compression)
+//     whose output the runner caches on disk by content — Apply;
+//   - fitted in each trial on a declared part of the rows (fit: pool, every
+//     non-test row; fit: train, the training rows) and then applied to all
+//     of them (PCA of the pool) — Fit. The runner caches fitted transforms
+//     by the content of the rows they are fitted on and their params.
+//
+// A plugin sets Apply, Fit or both.
 type Transform struct {
 	// Doc is a one-line description for `repro list transforms`.
 	Doc string
-	// Params declares the parameters Apply receives.
+	// Params declares the parameters Apply and Fit receive.
 	Params []param.Decl
 	// Apply returns the transformed dataset. It must not look at the
 	// labels unless Supervised is set, and must be deterministic.
 	Apply func(ctx context.Context, env Env, d *Dataset, p param.Values) (*Dataset, error)
-	// Version is part of the cache key: bump it when Apply's output changes.
+	// Fit learns the transform from the rows of d, which the runner hands
+	// over without labels (Y and Classes nil) unless Supervised is set.
+	// It must be deterministic.
+	Fit func(ctx context.Context, env Env, d *Dataset, p param.Values) (Fitted, error)
+	// Supervised declares that the transform reads labels.
+	Supervised bool
+	// Version is part of the cache key: bump it when the output changes.
 	Version int
+	// Validate, if set, checks resolved params beyond the declarations.
+	Validate func(p param.Values) error
+}
+
+// Fitted is a transform fitted on some rows, applied to any rows of the
+// same dataset (the pool and the test fold alike).
+type Fitted interface {
+	// Transform returns d with the transform applied: new columns, same
+	// rows and labels. It must not modify d.
+	Transform(d *Dataset) (*Dataset, error)
 }
 
 // Loaders is the registry of dataset plugins.
@@ -60,8 +86,8 @@ func Register(name string, l *Loader) {
 
 // RegisterTransform makes a transform plugin available under name.
 func RegisterTransform(name string, t *Transform) {
-	if t == nil || t.Apply == nil {
-		panic("datasets: RegisterTransform of a nil transform: " + name)
+	if t == nil || (t.Apply == nil && t.Fit == nil) {
+		panic("datasets: RegisterTransform of a transform with neither Apply nor Fit: " + name)
 	}
 	Transforms.Register(name, t)
 }

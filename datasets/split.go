@@ -126,3 +126,48 @@ func Complement(all, exclude []int) []int {
 	}
 	return out
 }
+
+// KFolds partitions rows into k folds for k-fold cross-validation, each
+// fold sorted. With classes > 0 (y holds class indices) the folds are
+// stratified: each class's rows, in a seeded random order, are dealt to
+// the folds in turn, continuing from where the previous class stopped, so
+// every fold holds ⌊n_c/k⌋ or ⌈n_c/k⌉ rows of each class c and the fold
+// sizes differ by at most one.
+//
+// Folds, which selection by cross-validation uses, interleaves the classes
+// before dealing; when the number of classes and k share a factor its
+// folds can miss classes (3 balanced classes in 3 folds give one class per
+// fold). KFolds has no such case.
+func KFolds(rows []int, y []float64, classes, k int, seed uint64) ([][]int, error) {
+	if k < 2 {
+		return nil, fmt.Errorf("cross-validation needs at least 2 folds, got %d", k)
+	}
+	if len(rows) < k {
+		return nil, fmt.Errorf("%d-fold cross-validation needs at least %d rows, got %d", k, k, len(rows))
+	}
+	r := rand.New(rand.NewPCG(seed, 0xf01d))
+	perm := append([]int(nil), rows...)
+	r.Shuffle(len(perm), func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	if classes > 0 {
+		byClass := make([][]int, classes)
+		for _, i := range perm {
+			c := int(y[i])
+			if c < 0 || c >= classes {
+				return nil, fmt.Errorf("row %d: class index %v out of range [0, %d)", i, y[i], classes)
+			}
+			byClass[c] = append(byClass[c], i)
+		}
+		perm = perm[:0]
+		for _, cl := range byClass {
+			perm = append(perm, cl...)
+		}
+	}
+	folds := make([][]int, k)
+	for t, i := range perm {
+		folds[t%k] = append(folds[t%k], i)
+	}
+	for _, f := range folds {
+		sort.Ints(f)
+	}
+	return folds, nil
+}

@@ -11,19 +11,33 @@ import (
 	"github.com/repro-ml/repro/runner"
 )
 
-// observation is one trial's metrics at one training size. A sequential
-// result contributes one observation per point of its curve.
+// observation is one trial's values at one x: a point of
+// runner.Result.Points, so a trial whose protocol yields several (active
+// learning: one per batch) contributes one per point.
 type observation struct {
 	trial   int
-	metrics map[string]float64
+	metrics runner.Metrics
+	extras  runner.Metrics
 	res     *runner.Result
+	// last marks the trial's final point, the one its artifacts belong to.
+	last bool
 }
 
-// cell holds the observations of one series at one training size.
+// value returns the metric called name or, failing that, the extra.
+func (o *observation) value(name string) (float64, bool) {
+	if v, ok := o.metrics[name]; ok {
+		return v, true
+	}
+	v, ok := o.extras[name]
+	return v, ok
+}
+
+// cell holds the observations of one series at one x (a training size,
+// unless the protocol says otherwise).
 type cell struct {
-	size   int
+	x      float64
 	obs    []observation // successful trials, in trial order
-	failed int           // failed trials at this size
+	failed int           // failed trials at this x
 }
 
 // add appends o unless c already has an observation of the same trial:
@@ -39,14 +53,15 @@ func (c *cell) add(o observation) {
 	c.obs = append(c.obs, o)
 }
 
-// values returns the metric values of c's observations (NaN when absent)
-// and their trial indices.
-func (c *cell) values(metric string) (vals []float64, trials []int) {
+// values returns the values of the metric or extra called name in c's
+// observations (NaN when absent) and their trial indices.
+func (c *cell) values(name string) (vals []float64, trials []int) {
 	if c == nil {
 		return nil, nil
 	}
-	for _, o := range c.obs {
-		v, ok := o.metrics[metric]
+	for i := range c.obs {
+		o := &c.obs[i]
+		v, ok := o.value(name)
 		if !ok {
 			v = math.NaN()
 		}
@@ -64,11 +79,12 @@ type series struct {
 	method  *runner.MethodSpec
 	variant param.Values
 	oracle  bool
-	cells   map[int]*cell
+	cells   map[float64]*cell
 	// results are the series' results in trial order (failed included).
 	results []*runner.Result
-	// seqFailed counts failed sequential trials: they fail every size.
-	seqFailed int
+	// wholeFailed counts failed whole-curve trials (a protocol that is
+	// not run per size): they fail at every x.
+	wholeFailed int
 	// unsized counts failed trials whose size could not be resolved.
 	unsized int
 }
@@ -91,19 +107,31 @@ func (s *series) rule() string {
 	return s.method.Select.RuleName()
 }
 
-func (s *series) cell(size int) *cell {
-	c := s.cells[size]
+func (s *series) cell(x float64) *cell {
+	c := s.cells[x]
 	if c == nil {
-		c = &cell{size: size}
-		s.cells[size] = c
+		c = &cell{x: x}
+		s.cells[x] = c
 	}
 	return c
 }
 
-// failedAt returns the failed trials counted at size.
-func (s *series) failedAt(size int) int {
-	n := s.seqFailed
-	if c := s.cells[size]; c != nil {
+// records reports whether some observation of s has a value called name.
+func (s *series) records(name string) bool {
+	for _, c := range s.cells {
+		for i := range c.obs {
+			if _, ok := c.obs[i].value(name); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// failedAt returns the failed trials counted at x.
+func (s *series) failedAt(x float64) int {
+	n := s.wholeFailed
+	if c := s.cells[x]; c != nil {
 		n += c.failed
 	}
 	return n
@@ -114,7 +142,7 @@ type dataSet struct {
 	id     string
 	spec   *runner.DatasetSpec
 	series []*series
-	sizes  []int // ascending union of the series' sizes
+	xs     []float64 // ascending union of the series' x values
 }
 
 // find returns the series called name: a series name, or a method label
@@ -155,7 +183,7 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 	byID := map[string]*dataSet{}
 	index := map[string]map[string]*series{}
 	addSeries := func(d *dataSet, s *series) {
-		s.cells = map[int]*cell{}
+		s.cells = map[float64]*cell{}
 		d.series = append(d.series, s)
 		index[d.id][s.name] = s
 	}
@@ -182,9 +210,10 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 		}
 	}
 
-	// Failed trials carry no size; the plan (when the plugins are
-	// registered) maps their key to the size written in the spec, and the
-	// successful trials of the same dataset map that to a count.
+	// Failed trials carry no size; the plan maps their key to the size
+	// written in the spec (0 for a whole-curve trial), and the successful
+	// trials of the same dataset map that to a count. The plan is built
+	// from the stored spec alone: no plugin need be compiled in.
 	planned := map[string]*runner.Trial{}
 	if plan, err := runner.NewPlan(spec); err == nil {
 		for _, t := range plan.Trials {
@@ -198,7 +227,7 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 	resolved := map[specSize]int{}
 	for i := range results {
 		r := &results[i]
-		if t := planned[r.Key]; t != nil && !t.Sequential && !r.Failed() && r.Size > 0 {
+		if t := planned[r.Key]; t != nil && t.Size > 0 && !r.Failed() && r.Size > 0 {
 			resolved[specSize{r.Dataset, t.Size}] = r.Size
 		}
 	}
@@ -225,40 +254,46 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 		if r.Failed() {
 			m.failures = append(m.failures, r)
 			switch {
-			case t != nil && t.Sequential:
-				s.seqFailed++
+			case t != nil && t.Size == 0:
+				s.wholeFailed++
 			case r.Size > 0:
-				s.cell(r.Size).failed++
+				s.cell(float64(r.Size)).failed++
 			case t != nil && resolved[specSize{r.Dataset, t.Size}] > 0:
-				s.cell(resolved[specSize{r.Dataset, t.Size}]).failed++
+				s.cell(float64(resolved[specSize{r.Dataset, t.Size}])).failed++
 			case t != nil && t.Size > 1:
-				s.cell(int(t.Size)).failed++
+				s.cell(math.Trunc(t.Size)).failed++
 			default:
 				s.unsized++
 			}
 			continue
 		}
-		if len(r.Curve) > 0 {
-			for _, cp := range r.Curve {
-				s.cell(cp.Size).add(observation{trial: r.Trial, metrics: cp.Metrics, res: r})
-			}
-			continue
+		pts := r.Points()
+		for i, p := range pts {
+			s.cell(p.X).add(observation{trial: r.Trial, metrics: p.Metrics, extras: p.Extras, res: r, last: i == len(pts)-1})
 		}
-		s.cell(r.Size).add(observation{trial: r.Trial, metrics: r.Metrics, res: r})
 	}
 	for _, d := range m.datasets {
-		seen := map[int]bool{}
+		seen := map[float64]bool{}
 		for _, s := range d.series {
-			for size := range s.cells {
-				if !seen[size] {
-					seen[size] = true
-					d.sizes = append(d.sizes, size)
+			for x := range s.cells {
+				if !seen[x] {
+					seen[x] = true
+					d.xs = append(d.xs, x)
 				}
 			}
 		}
-		sort.Ints(d.sizes)
+		sort.Float64s(d.xs)
 	}
 	return m
+}
+
+// fmtX formats an x value: a whole number in full (1000000, not 1e+06),
+// any other as the shortest exact form.
+func fmtX(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e15 {
+		return strconv.FormatInt(int64(x), 10)
+	}
+	return num(x)
 }
 
 // fmtNum formats v with the report's digits; NaN is "—".

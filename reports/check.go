@@ -12,21 +12,22 @@ import (
 )
 
 // Checked is the outcome of checking an experiment's expect: block against
-// its results: one row per expectation and training size.
+// its results: one row per expectation and x value (training size).
 type Checked struct {
 	Rows []CheckRow
 }
 
-// CheckRow is the verdict of one expectation at one training size.
+// CheckRow is the verdict of one expectation at one x value.
 type CheckRow struct {
 	// Expect is the index of the expectation in Spec.Expect.
 	Expect  int
 	Dataset string
 	// What says what is checked: "hp mse" or "fnr vs ridge LR accuracy".
 	What string
-	// Size is the training size (0 when the check failed before one was
-	// known).
-	Size int
+	// X is the x value of the observations checked: the training size,
+	// or the label budget of an active-learning trial (0 when the check
+	// failed before one was known).
+	X float64
 	// Expected is the paper value with its tolerance, an interval, or a
 	// relation ("≥ ridge LR + 4").
 	Expected string
@@ -53,8 +54,8 @@ func (c *Checked) Passed() int {
 // Failed returns the number of rows that failed.
 func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 
-// Check evaluates spec.Expect against results. A value check passes at a
-// size when the mean over trials of the method series' metric is within
+// Check evaluates spec.Expect against results. A value check passes at
+// an x value (sizes: in the expectation) when the mean over trials of the method series' metric is within
 // Tol (absolute) or RTol (relative to Value) of Value — or, with neither,
 // equal to it at report.digits decimals — and within [Min, Max] when
 // given. A relation passes when Better's mean beats Than's by at least By
@@ -154,14 +155,14 @@ func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // checkOn evaluates e on one dataset.
 func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []CheckRow {
 	base.Expected = m.expected(e)
-	fail := func(size int, why string) []CheckRow {
+	fail := func(why string) []CheckRow {
 		r := base
-		r.Size, r.Measured = size, why
+		r.Measured = why
 		return []CheckRow{r}
 	}
 	mt, err := metric.Lookup(e.Metric)
 	if err != nil {
-		return fail(0, err.Error())
+		return fail(err.Error())
 	}
 	var ss []*series
 	names := []string{e.Method}
@@ -171,40 +172,43 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 	for _, name := range names {
 		s, err := d.find(name)
 		if err != nil {
-			return fail(0, err.Error())
+			return fail(err.Error())
 		}
 		ss = append(ss, s)
 	}
-	sizes := e.Sizes
-	if len(sizes) == 0 {
-		seen := map[int]bool{}
-		for _, size := range d.sizes {
+	var xs []float64
+	for _, size := range e.Sizes {
+		xs = append(xs, float64(size))
+	}
+	if len(xs) == 0 {
+		seen := map[float64]bool{}
+		for _, x := range d.xs {
 			for _, s := range ss {
-				if len(s.cells[size].obsOrNil()) > 0 && !seen[size] {
-					seen[size] = true
-					sizes = append(sizes, size)
+				if len(s.cells[x].obsOrNil()) > 0 && !seen[x] {
+					seen[x] = true
+					xs = append(xs, x)
 				}
 			}
 		}
-		if len(sizes) == 0 {
-			return fail(0, fmt.Sprintf("no successful trials of %s", ss[0].name))
+		if len(xs) == 0 {
+			return fail(fmt.Sprintf("no successful trials of %s", ss[0].name))
 		}
 	}
 	var rows []CheckRow
-	for _, size := range sizes {
+	for _, x := range xs {
 		r := base
-		r.Size = size
+		r.X = x
 		var sts []summary
 		missing := ""
 		for _, s := range ss {
-			vals, _ := s.cells[size].values(e.Metric)
+			vals, _ := s.cells[x].values(e.Metric)
 			st := summarize(vals)
 			if st.N == 0 && missing == "" && len(vals) > 0 {
-				missing = fmt.Sprintf("%s undefined (NaN) in all %d trials of %s at size %d", e.Metric, len(vals), s.name, size)
+				missing = fmt.Sprintf("%s undefined (NaN) in all %d trials of %s at size %s", e.Metric, len(vals), s.name, fmtX(x))
 			}
 			if st.N == 0 && missing == "" {
-				missing = fmt.Sprintf("no results of %s at size %d", s.name, size)
-				if f := s.failedAt(size); f > 0 {
+				missing = fmt.Sprintf("no results of %s at size %s", s.name, fmtX(x))
+				if f := s.failedAt(x); f > 0 {
 					missing += fmt.Sprintf(" (%d failed trials)", f)
 				}
 			}
@@ -228,7 +232,7 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 			if !mt.HigherIsBetter {
 				diff = -diff
 			}
-			a, b := pairs(ss[0].cells[size], ss[1].cells[size], e.Metric)
+			a, b := pairs(ss[0].cells[x], ss[1].cells[x], e.Metric)
 			tt := pairedTTest(a, b)
 			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs)", m.fmtNum(sts[0].Mean), m.fmtNum(sts[1].Mean),
 				signed(m, diff), fmtP(tt.P), tt.N)
@@ -342,8 +346,8 @@ func writeCheckTable(w io.Writer, c *Checked, notes bool) {
 	var rows [][]string
 	for _, r := range c.Rows {
 		size := "—"
-		if r.Size > 0 {
-			size = strconv.Itoa(r.Size)
+		if r.X > 0 {
+			size = fmtX(r.X)
 		}
 		verdict := "FAIL"
 		if r.Pass {

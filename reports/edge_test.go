@@ -237,3 +237,37 @@ func TestSameResolvedSizeCountedOnce(t *testing.T) {
 		t.Errorf("cell at 90: values %v trials %v; want [70 80] from trials [0 1]", vals, trials)
 	}
 }
+
+// An extra of one-observation trials (Result.Extras), named in report.y
+// of a sweep over a method parameter, is tabled per series and size and
+// plotted against the parameter like a metric.
+func TestReportExtraInSweep(t *testing.T) {
+	spec := &runner.Spec{
+		Name:     "t",
+		Datasets: []runner.DatasetSpec{{Name: "gone", ID: "d"}},
+		Methods: []runner.MethodSpec{{Name: "gone-lasso", Label: "lasso", Grid: []param.Values{{"c": 0.1}, {"c": 1.0}},
+			Varying: []string{"c"}, Select: runner.Select{Rule: "fixed"}}},
+		Curve:   runner.Curve{Sizes: []float64{10}, Trials: 2},
+		Metrics: []string{"mse"},
+		Report:  runner.ReportSpec{X: "c", Y: []string{"support"}},
+	}
+	var rs []runner.Result
+	for g, c := range []float64{0.1, 1} {
+		for tr := 0; tr < 2; tr++ {
+			rs = append(rs, runner.Result{Key: itoa(len(rs)), Dataset: "d", Method: "lasso", Variant: map[string]any{"c": c},
+				Size: 10, Trial: tr, Metrics: runner.Metrics{"mse": 1 - c/2}, Extras: runner.Metrics{"support": float64(3 + 4*g + tr)}})
+		}
+	}
+	md, files := renderMD(t, spec, rs)
+	if r := row(t, md, "### support (recorded by the trials)", "lasso (c=1)"); !strings.Contains(r, "7.50 ± 0.71") {
+		t.Errorf("support row %q, want 7.50 ± 0.71", r)
+	}
+	if _, ok := files["d-support.png"]; !ok {
+		t.Errorf("no d-support.png among %d files", len(files))
+	}
+	m := build(spec, rs)
+	f := m.sweepFigure(m.datasets[0], "support")
+	if len(f.curves) != 1 || fmt.Sprint(f.curves[0].x, f.curves[0].y) != "[0.1 1] [3.5 7.5]" {
+		t.Errorf("sweep of support: %+v, want one curve x [0.1 1], y [3.5 7.5]", f.curves)
+	}
+}

@@ -213,24 +213,24 @@ func (f *figure) render() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// curveFigure is the learning curve of one dataset and metric: a line per
-// series, mean ± sd over trials at each training size.
-func (m *model) curveFigure(d *dataSet, metricName string) *figure {
+// curveFigure is the learning curve of one dataset and metric (or extra
+// of report.y): a line per series, mean ± sd over trials at each x.
+func (m *model) curveFigure(d *dataSet, name string) *figure {
 	f := &figure{
-		title:  d.id + ": " + metricName,
+		title:  d.id + ": " + name,
 		xlabel: "training size",
-		ylabel: metricName,
+		ylabel: name,
 		logx:   m.spec.Report.LogX,
 	}
 	for _, s := range d.series {
 		c := curve{label: s.display()}
-		for _, size := range d.sizes {
-			vals, _ := s.cells[size].values(metricName)
+		for _, x := range d.xs {
+			vals, _ := s.cells[x].values(name)
 			st := summarize(vals)
 			if st.N == 0 {
 				continue
 			}
-			c.x = append(c.x, float64(size))
+			c.x = append(c.x, x)
 			c.y = append(c.y, st.Mean)
 			c.err = append(c.err, st.SD)
 		}
@@ -255,7 +255,7 @@ func (m *model) sweepFigure(d *dataSet, metricName string) *figure {
 	}
 	type key struct {
 		label, rest string
-		size        int
+		size        float64
 	}
 	lines := map[key]*curve{}
 	var order []key
@@ -281,7 +281,7 @@ func (m *model) sweepFigure(d *dataSet, metricName string) *figure {
 				rest[k] = v
 			}
 		}
-		for _, size := range d.sizes {
+		for _, size := range d.xs {
 			vals, _ := s.cells[size].values(metricName)
 			st := summarize(vals)
 			if st.N == 0 {
@@ -294,8 +294,8 @@ func (m *model) sweepFigure(d *dataSet, metricName string) *figure {
 				if k.rest != "" {
 					label += " (" + k.rest + ")"
 				}
-				if len(d.sizes) > 1 {
-					label += fmt.Sprintf(" n=%d", size)
+				if len(d.xs) > 1 {
+					label += " n=" + fmtX(size)
 				}
 				if s.oracle {
 					label += " [oracle]"
@@ -327,15 +327,15 @@ func (m *model) sweepFigure(d *dataSet, metricName string) *figure {
 		return f
 	}
 	for _, s := range flat {
-		for _, size := range d.sizes {
+		for _, size := range d.xs {
 			vals, _ := s.cells[size].values(metricName)
 			st := summarize(vals)
 			if st.N == 0 {
 				continue
 			}
 			label := s.display()
-			if len(d.sizes) > 1 {
-				label += fmt.Sprintf(" n=%d", size)
+			if len(d.xs) > 1 {
+				label += " n=" + fmtX(size)
 			}
 			f.curves = append(f.curves, curve{label: label, x: []float64{xmin, xmax}, y: []float64{st.Mean, st.Mean}, dashed: true})
 		}

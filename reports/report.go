@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -184,16 +185,28 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 	spec := m.spec
 	fmt.Fprintf(w, "## Setup\n\n")
 	fmt.Fprintf(w, "- Seed: %d\n", spec.Seed)
-	sizes := make([]string, len(spec.Curve.Sizes))
-	for i, v := range spec.Curve.Sizes {
-		if v <= 1 {
-			sizes[i] = num(v*100) + "% of the training pool"
-		} else {
-			sizes[i] = num(v)
+	if p := spec.Protocol; p.ProtocolName() != "curve" {
+		line := "- Protocol: " + p.Name
+		if len(p.Params) > 0 {
+			line += " {" + p.Params.Label() + "}"
 		}
+		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(w, "- Training sizes: %s\n", strings.Join(sizes, ", "))
-	fmt.Fprintf(w, "- Trials per size: %d; sampling: %s\n", spec.Curve.Trials, spec.Curve.Sampling)
+	if len(spec.Curve.Sizes) > 0 {
+		sizes := make([]string, len(spec.Curve.Sizes))
+		for i, v := range spec.Curve.Sizes {
+			if v <= 1 {
+				sizes[i] = num(v*100) + "% of the training pool"
+			} else {
+				sizes[i] = num(v)
+			}
+		}
+		fmt.Fprintf(w, "- Training sizes: %s\n", strings.Join(sizes, ", "))
+		fmt.Fprintf(w, "- Trials per size: %d; sampling: %s\n", spec.Curve.Trials, spec.Curve.Sampling)
+	} else {
+		// A protocol that is not run per size (active) sets its own x.
+		fmt.Fprintf(w, "- Trials: %d\n", spec.Curve.Trials)
+	}
 	fmt.Fprintf(w, "- Metrics: %s\n", strings.Join(spec.Metrics, ", "))
 	if spec.Baseline != "" {
 		fmt.Fprintf(w, "- Baseline: %s\n", spec.Baseline)
@@ -259,7 +272,14 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	}
 	fmt.Fprintln(w, plug)
 	for _, t := range ds.Transforms {
-		fmt.Fprintf(w, "- Transform: %s {%s}\n", t.Name, t.Params.Label())
+		fit := ""
+		switch t.Fit {
+		case "pool":
+			fit = " (fitted in each trial on the pool, test rows excluded)"
+		case "train":
+			fit = " (fitted in each trial on the training rows)"
+		}
+		fmt.Fprintf(w, "- Transform: %s {%s}%s\n", t.Name, t.Params.Label(), fit)
 	}
 	split := ds.Split.KindName()
 	if ds.Split.Kind == "holdout" {
@@ -271,6 +291,11 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	}
 	if ds.Split.Kind == "train" {
 		split += " (in-sample: metrics are training-set values, not test-set values)"
+	}
+	if ds.Split.Kind != "holdout" && len(ds.Split.Params) > 0 {
+		// A kind the report has no words for (kfold, or one whose
+		// plugin is gone) shows its params as stored.
+		split += " {" + ds.Split.Params.Label() + "}"
 	}
 	fmt.Fprintf(w, "- Split: %s\n", split)
 	if ds.Tasks != "" {
@@ -303,30 +328,29 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	}
 	fmt.Fprintln(w)
 
-	sweep := spec.Report.X != "" && spec.Report.X != "size"
 	for _, mn := range spec.Metrics {
-		higher, known := direction(mn)
+		q := quantity{name: mn}
+		q.higher, q.known = direction(mn)
 		dir := "lower is better"
-		if higher {
+		if q.higher {
 			dir = "higher is better"
 		}
-		if !known {
+		if !q.known {
 			dir = "direction unknown"
 		}
 		fmt.Fprintf(w, "### %s (%s)\n\n", mn, dir)
-		fig := m.curveFigure(d, mn)
-		if sweep {
-			fig = m.sweepFigure(d, mn)
-		}
-		png, err := fig.render()
-		if err != nil {
+		if err := m.writePlot(w, d, mn, files); err != nil {
 			return err
 		}
-		name := fileName(d.id) + "-" + fileName(mn) + ".png"
-		files[name] = png
-		fmt.Fprintf(w, "![%s on %s](%s)\n\n", mn, d.id, name)
-		m.writeMetricTable(w, d, mn, higher, known)
-		m.writeWTL(w, d, mn, higher, known)
+		m.writeMetricTable(w, d, q)
+		m.writeWTL(w, d, mn, q.higher, q.known)
+	}
+	for _, name := range m.extras() {
+		fmt.Fprintf(w, "### %s (recorded by the trials)\n\n", name)
+		if err := m.writePlot(w, d, name, files); err != nil {
+			return err
+		}
+		m.writeMetricTable(w, d, quantity{name: name, extra: true})
 	}
 	var info *runner.DatasetInfo
 	if in, ok := infos[d.id]; ok {
@@ -338,8 +362,60 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	return m.writeArtifacts(w, d, dir, files)
 }
 
+// quantity is what a table and a plot show per series and x: a metric of
+// the spec, or an extra that report.y names.
+type quantity struct {
+	name          string
+	higher, known bool // the metric's direction; an extra has none
+	extra         bool
+}
+
+// extras returns the names report.y adds to the metrics, in its order:
+// values a protocol or method records with its observations.
+func (m *model) extras() []string {
+	var out []string
+	for _, name := range m.spec.Report.Y {
+		if !slices.Contains(m.spec.Metrics, name) && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// writePlot renders the curve of name on d — against x, or against the
+// method parameter report.x — as <dataset>-<name>.png and links it.
+func (m *model) writePlot(w *bytes.Buffer, d *dataSet, name string, files map[string][]byte) error {
+	fig := m.curveFigure(d, name)
+	if x := m.spec.Report.X; x != "" && x != "size" {
+		fig = m.sweepFigure(d, name)
+	}
+	png, err := fig.render()
+	if err != nil {
+		return err
+	}
+	file := fileName(d.id) + "-" + fileName(name) + ".png"
+	files[file] = png
+	fmt.Fprintf(w, "![%s on %s](%s)\n\n", name, d.id, file)
+	return nil
+}
+
+// tabled returns the series of d a table of q has rows for: all of them
+// for a metric, those that recorded it for an extra.
+func (d *dataSet) tabled(q quantity) []*series {
+	if !q.extra {
+		return d.series
+	}
+	var out []*series
+	for _, s := range d.series {
+		if s.records(q.name) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 // cellText formats the mean ± sd of one series at one size.
-func (m *model) cellText(s *series, size int, metricName string) (string, summary) {
+func (m *model) cellText(s *series, size float64, metricName string) (string, summary) {
 	vals, _ := s.cells[size].values(metricName)
 	st := summarize(vals)
 	failed := s.failedAt(size)
@@ -376,26 +452,34 @@ func (m *model) cellText(s *series, size int, metricName string) (string, summar
 	return txt, st
 }
 
-func sizeHeader(sizes []int) []string {
-	h := make([]string, len(sizes))
-	for i, s := range sizes {
-		h[i] = strconv.Itoa(s)
+func sizeHeader(xs []float64) []string {
+	h := make([]string, len(xs))
+	for i, x := range xs {
+		h[i] = fmtX(x)
 	}
 	return h
 }
 
-func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, mn string, higher, known bool) {
-	if len(d.sizes) == 0 {
+// writeMetricTable writes the mean ± sd of q per series and x, the best
+// mean per x in bold when q is a metric of known direction.
+func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, q quantity) {
+	mn, higher, known := q.name, q.higher, q.known
+	if len(d.xs) == 0 {
 		fmt.Fprintf(w, "No results.\n\n")
 		return
 	}
-	texts := make([][]string, len(d.series))
-	best := make([]string, len(d.sizes))
-	for j, size := range d.sizes {
+	series := d.tabled(q)
+	if len(series) == 0 {
+		fmt.Fprintf(w, "No trial recorded %s.\n\n", mn)
+		return
+	}
+	texts := make([][]string, len(series))
+	best := make([]string, len(d.xs))
+	for j, size := range d.xs {
 		bv := math.NaN()
-		for i, s := range d.series {
+		for i, s := range series {
 			if texts[i] == nil {
-				texts[i] = make([]string, len(d.sizes))
+				texts[i] = make([]string, len(d.xs))
 			}
 			txt, st := m.cellText(s, size, mn)
 			texts[i][j] = txt
@@ -408,9 +492,9 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, mn string, higher,
 		}
 	}
 	var rows [][]string
-	for i, s := range d.series {
+	for i, s := range series {
 		row := []string{s.md()}
-		for j, size := range d.sizes {
+		for j, size := range d.xs {
 			txt := texts[i][j]
 			vals, _ := s.cells[size].values(mn)
 			if st := summarize(vals); st.N > 0 && best[j] != "" && m.fmtNum(st.Mean) == best[j] {
@@ -420,22 +504,29 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, mn string, higher,
 		}
 		rows = append(rows, row)
 	}
-	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.sizes)...), rows, "l"+strings.Repeat("r", len(d.sizes)))
+	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.xs)...), rows, "l"+strings.Repeat("r", len(d.xs)))
 	fmt.Fprintf(w, "\nMean ± standard deviation over trials")
+	if q.extra {
+		fmt.Fprintf(w, " of the value each recorded")
+	}
 	if known {
 		fmt.Fprintf(w, "; the best mean per size in bold")
 	}
 	fmt.Fprintf(w, "; n is shown when fewer than the %d planned trials gave a value", m.spec.Curve.Trials)
-	if m.hasUndefined(d, mn) {
+	switch {
+	case !m.hasUndefined(series, mn):
+	case q.extra:
+		fmt.Fprintf(w, " (undefined: the trial succeeded but recorded no value)")
+	default:
 		fmt.Fprintf(w, " (undefined: the trial succeeded but the metric has no value, e.g. AUC on a test set with one class)")
 	}
 	fmt.Fprintf(w, ".\n\n")
 }
 
-// hasUndefined reports whether some successful trial of d has no value
-// of metric mn.
-func (m *model) hasUndefined(d *dataSet, mn string) bool {
-	for _, s := range d.series {
+// hasUndefined reports whether some successful trial of the series has no
+// value of mn.
+func (m *model) hasUndefined(series []*series, mn string) bool {
+	for _, s := range series {
 		for _, c := range s.cells {
 			vals, _ := c.values(mn)
 			for _, v := range vals {
@@ -478,7 +569,7 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		}
 		row := []string{s.md()}
 		win, tie, loss := 0, 0, 0
-		for _, size := range d.sizes {
+		for _, size := range d.xs {
 			a, b := pairs(s.cells[size], base.cells[size], mn)
 			tt := pairedTTest(a, b)
 			if tt.N < 2 || math.IsNaN(tt.P) {
@@ -510,8 +601,8 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		fmt.Fprintf(w, "No other series.\n\n")
 		return
 	}
-	header := append([]string{"series \\ size"}, sizeHeader(d.sizes)...)
-	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.sizes)+1))
+	header := append([]string{"series \\ size"}, sizeHeader(d.xs)...)
+	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.xs)+1))
 	fmt.Fprintf(w, "\nTwo-sided paired t-test over trials with the same index, p < 0.05; win: better than %s in the metric's direction; — : fewer than two pairs.", mdText(m.spec.Baseline))
 	if degenerate {
 		fmt.Fprintf(w, " Where every pair differs by the same amount the test is degenerate: no difference is a tie (p = 1), a constant nonzero one a win or loss (p = 0).")
@@ -527,7 +618,7 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 			continue
 		}
 		row := []string{s.md()}
-		for _, size := range d.sizes {
+		for _, size := range d.xs {
 			counts := map[string]int{}
 			n := 0
 			for _, o := range s.cells[size].obsOrNil() {
@@ -555,7 +646,7 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 		return
 	}
 	fmt.Fprintf(w, "### Chosen hyperparameters\n\n")
-	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.sizes)...), rows, "")
+	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.xs)...), rows, "")
 	fmt.Fprintf(w, "\nThe most frequent choice per size, with how many trials made it.\n\n")
 }
 
@@ -641,11 +732,11 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 	for _, s := range d.series {
 		var plotted = map[string]bool{}
 		// Plots: the largest size, lowest trial index.
-		for i := len(d.sizes) - 1; i >= 0; i-- {
-			size := d.sizes[i]
+		for i := len(d.xs) - 1; i >= 0; i-- {
+			size := d.xs[i]
 			for _, o := range s.cells[size].obsOrNil() {
-				if o.res.Size != size {
-					continue // a sequential trial's earlier curve point
+				if !o.last {
+					continue // an earlier point of a trial's curve
 				}
 				for _, rel := range o.res.Artifacts {
 					a, err := readArtifact(dir, rel)
@@ -653,7 +744,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 						continue
 					}
 					plotted[a.Name] = true
-					f := &figure{title: fmt.Sprintf("%s — %s (size %d, trial %d)", titleOf(a), s.display(), size, o.trial),
+					f := &figure{title: fmt.Sprintf("%s — %s (size %s, trial %d)", titleOf(a), s.display(), fmtX(size), o.trial),
 						xlabel: a.Plot.XLabel, ylabel: a.Plot.YLabel, logx: a.Plot.LogX}
 					for _, ps := range a.Plot.Series {
 						f.curves = append(f.curves, curve{label: ps.Label, x: ps.X, y: ps.Y, points: ps.Points})
@@ -670,7 +761,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			}
 		}
 		// Tables: averaged over trials, per size.
-		for _, size := range d.sizes {
+		for _, size := range d.xs {
 			type acc struct {
 				a      *artifactFile
 				sum    [][]float64
@@ -681,7 +772,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			byName := map[string]*acc{}
 			var order []string
 			for _, o := range s.cells[size].obsOrNil() {
-				if o.res.Size != size {
+				if !o.last {
 					continue
 				}
 				for _, rel := range o.res.Artifacts {
@@ -717,7 +808,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			for _, name := range order {
 				ac := byName[name]
 				head()
-				fmt.Fprintf(w, "#### %s — %s, size %d\n\n", mdText(titleOf(ac.a)), s.md(), size)
+				fmt.Fprintf(w, "#### %s — %s, size %s\n\n", mdText(titleOf(ac.a)), s.md(), fmtX(size))
 				cols := append([]string{""}, ac.a.Table.Columns...)
 				var rows [][]string
 				for i, rn := range ac.a.Table.Rows {
@@ -762,8 +853,8 @@ func sameStrings(a, b []string) bool {
 	return true
 }
 
-// writeSummary writes summary.csv: one row per dataset, series, size and
-// metric, in report order.
+// writeSummary writes summary.csv: one row per dataset, series, x and
+// metric or extra of report.y (series that recorded it), in report order.
 func (m *model) writeSummary(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"dataset", "series", "method", "size", "metric", "n", "failed", "mean", "sd", "min", "max"})
@@ -773,17 +864,21 @@ func (m *model) writeSummary(w io.Writer) error {
 		}
 		return strconv.FormatFloat(v, 'g', 10, 64)
 	}
+	names := append(slices.Clip(m.spec.Metrics), m.extras()...)
 	for _, d := range m.datasets {
 		for _, s := range d.series {
-			for _, size := range d.sizes {
+			for _, size := range d.xs {
 				c := s.cells[size]
-				if c == nil && s.seqFailed == 0 {
+				if c == nil && s.wholeFailed == 0 {
 					continue
 				}
-				for _, mn := range m.spec.Metrics {
+				for _, mn := range names {
+					if !slices.Contains(m.spec.Metrics, mn) && !s.records(mn) {
+						continue
+					}
 					vals, _ := c.values(mn)
 					st := summarize(vals)
-					cw.Write([]string{d.id, s.name, s.label, strconv.Itoa(size), mn, strconv.Itoa(st.N),
+					cw.Write([]string{d.id, s.name, s.label, fmtX(size), mn, strconv.Itoa(st.N),
 						strconv.Itoa(s.failedAt(size)), f(st.Mean), f(st.SD), f(st.Min), f(st.Max)})
 				}
 			}

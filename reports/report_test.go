@@ -20,7 +20,7 @@ func fp(v float64) *float64 { return &v }
 
 // fixture returns a spec and results covering every report section: a
 // single-point baseline, a fixed grid (two series), a cv rule, an oracle
-// test rule, a sequential method, failed trials and artifacts (written to
+// test rule, a whole-curve method, failed trials and artifacts (written to
 // dir with datasets.json).
 func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 	spec := &runner.Spec{
@@ -104,7 +104,7 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 	}
 	// An unsized failure: the split failed before the size was known.
 	add(runner.Result{Dataset: "toy", Method: "knn", Plugin: "knn", Trial: 2, Error: "split: empty"})
-	// Sequential: one result per trial with a curve over the sizes.
+	// A whole-curve trial: one result per trial with an observation per size.
 	for tr := 0; tr < 3; tr++ {
 		r := runner.Result{Dataset: "toy", Method: "active", Plugin: "active", Trial: tr, Size: 50, FitSeconds: 2}
 		if tr == 1 {
@@ -114,21 +114,27 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 		}
 		for _, size := range []int{20, 50} {
 			acc := 70 + float64(size)/4 + float64(tr)
-			r.Curve = append(r.Curve, runner.CurvePoint{Size: size, Metrics: map[string]float64{"accuracy": acc, "auc": acc / 100}})
+			r.Observations = append(r.Observations, runner.Observation{X: float64(size), Metrics: runner.Metrics{"accuracy": acc, "auc": acc / 100}})
 		}
-		r.Metrics = r.Curve[1].Metrics
+		r.Metrics = r.Observations[1].Metrics
 		add(r)
 	}
 	info := map[string]runner.DatasetInfo{"toy": {Plugin: "csv", Rows: 300, Cols: 12, Classes: []string{"neg", "pos"},
 		Stats: map[string]float64{"graph_edges": 1234, "density": 0.125}, Notes: []string{"12 rows with missing values dropped"}}}
-	b, err := json.Marshal(info)
+	writeJSON(t, filepath.Join(dir, runner.DatasetsFile), info)
+	return spec, results
+}
+
+// writeJSON writes v as JSON to path.
+func writeJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, runner.DatasetsFile), b, 0o644); err != nil {
+	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return spec, results
 }
 
 func keyOf(i int) string { return "k" + strings.Repeat("0", 3-len(itoa(i))) + itoa(i) }

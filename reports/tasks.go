@@ -22,7 +22,7 @@ const maxTaskSizes = 4
 // every task: one row per series and task, one column per training size
 // (only the largest when there are many). Tasks are in class order.
 func (m *model) writeTasks(w *bytes.Buffer, d *dataSet, info *runner.DatasetInfo) {
-	if d.spec.Tasks != "one-vs-rest" || len(d.sizes) == 0 {
+	if d.spec.Tasks != "one-vs-rest" || len(d.xs) == 0 {
 		return
 	}
 	found := false
@@ -64,7 +64,7 @@ func (m *model) writeTasks(w *bytes.Buffer, d *dataSet, info *runner.DatasetInfo
 	sort.Strings(rest)
 	tasks = append(tasks, rest...)
 
-	sizes := d.sizes
+	sizes := d.xs
 	if len(sizes) > maxTaskSizes {
 		sizes = sizes[len(sizes)-1:]
 	}
@@ -95,7 +95,7 @@ func (m *model) writeTasks(w *bytes.Buffer, d *dataSet, info *runner.DatasetInfo
 	header := append([]string{"series", "task \\ size"}, sizeHeader(sizes)...)
 	writeTable(w, header, rows, "ll"+strings.Repeat("r", len(sizes)))
 	fmt.Fprintf(w, "\nMean test errors of each one-vs-rest binary task (class against the rest) over trials")
-	if len(sizes) < len(d.sizes) {
+	if len(sizes) < len(d.xs) {
 		fmt.Fprintf(w, ", at the largest training size")
 	}
 	fmt.Fprintf(w, "; %s is their sum.\n\n", taskMetric)

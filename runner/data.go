@@ -35,7 +35,8 @@ func infoOf(ds *DatasetSpec, d *datasets.Dataset) DatasetInfo {
 }
 
 // LoadDataset loads the dataset of ds with the plugin it names and applies
-// its transforms in order. Each transform's output is cached in
+// its corpus-level transforms (those without fit:) in order; transforms
+// fitted per trial are applied by the trial. Each transform's output is cached in
 // env.CacheDir under a hash of its input's content, the transform's name,
 // version and params: a second load with the same inputs reads the cache.
 func LoadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec) (*datasets.Dataset, error) {
@@ -51,9 +52,15 @@ func LoadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec) (*datas
 		return nil, err
 	}
 	for _, ts := range ds.Transforms {
+		if ts.Fit != "" {
+			continue // fitted inside each trial
+		}
 		t, err := datasets.LookupTransform(ts.Name)
 		if err != nil {
 			return nil, err
+		}
+		if t.Apply == nil {
+			return nil, fmt.Errorf("dataset %q: transform %q is fitted per trial; want fit: pool or fit: train", ds.ID, ts.Name)
 		}
 		key := cacheKey(d, ts, t.Version)
 		path := ""

@@ -1,11 +1,61 @@
 // Package runner turns a YAML experiment into trials and runs them.
 //
-// Load parses and validates a spec (spec.go, load.go, decode.go, validate.go,
-// override.go for --set; Marshal in marshal.go writes it back); Plan expands it
-// into trials — dataset × method variant × training size × trial index —
-// each with a key hashed from its identity (plan.go); Run executes the trials
-// not already in the result store on a pool of workers and appends each result
-// durably as it finishes (run.go, store.go). Seeds derive from the experiment
-// seed and a trial's identity only (seed.go), so results do not depend on the
-// number of workers or on the order trials finish in.
+// Load parses and validates a spec (spec.go, load.go, decode.go,
+// validate.go, override.go for --set; Marshal in marshal.go writes it back).
+// NewPlan expands it into trials — dataset × method variant × size ×
+// trial index — each with a key hashed from its identity (plan.go). Run
+// executes the trials not already in the result store on a pool of workers
+// and appends each result durably as it finishes (run.go, store.go). Seeds
+// derive from the experiment seed and a trial's identity only (seed.go), so
+// results do not depend on the number of workers or on the order trials
+// finish in.
+//
+// # A trial in three pluggable steps
+//
+// Each step is a registry of small plugins that register themselves from
+// init, like image formats:
+//
+//   - Splitters (split.go: given, holdout, rest, train, kfold) divide the
+//     dataset's rows, for one trial, into the pool training rows are drawn
+//     from and the test part (a Partition). A splitter may define the
+//     number of trials itself (kfold: folds × repeats).
+//   - Selectors (select.go: fixed, cv, test) choose a method's grid point on
+//     the trial's training set; cv and test share one best-of loop.
+//   - Protocols (protocol_curve.go: curve; protocol_active.go: active) run
+//     one trial on its partition through a TrialRun (trial.go: sampling
+//     order, training and test sets with transforms fitted on the training
+//     rows, selection and fit with one-vs-rest tasks, checked predictions,
+//     scoring, artifacts) and return its Observations: an x value (a
+//     training size, a label budget), the metrics there, and named extras.
+//     The active protocol's query strategies are a registry too
+//     (Strategies: random).
+//
+// Between the split and the protocol, the runner fits the dataset's
+// transforms declared fit: pool on the pool's rows, without labels unless
+// the transform is supervised, and applies them to every row; transforms
+// declared fit: train are fitted by TrialRun.Sets on each training set.
+// Fitted transforms are cached in memory by the content of the rows they
+// are fitted on and their params (fitted.go); corpus-level transforms run
+// once when the dataset loads and are cached on disk (data.go).
+//
+// Results store observations: a trial with one (curve) keeps it in
+// Result.Size, Metrics and Extras, one with several (active) in
+// Result.Observations; Result.Points returns them uniformly. Reports read
+// the stored results and spec, never the method or dataset plugins.
+//
+// # What a contributor touches
+//
+//   - A method: one file in its family's package under methods/ that
+//     registers it, one test file, and a blank import in plugins.go for a
+//     new package (see package methods).
+//   - A split kind, a select rule, a protocol or a query strategy: one file
+//     in this package that registers it from init (Splitters.Register,
+//     Selectors.Register, Protocols.Register, Strategies.Register) with a
+//     doc line and declared params, and its test. Decoding, validation,
+//     `repro list` and docs/spec.md take the declared params from the
+//     registration.
+//   - A dataset or a transform: one file registering it with
+//     datasets.Register or datasets.RegisterTransform (Apply for a
+//     corpus-level transform, Fit for one fitted per trial), its test, and
+//     a blank import in plugins.go for a new package.
 package runner

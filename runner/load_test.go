@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -821,16 +822,21 @@ func TestLoadMissingFile(t *testing.T) {
 	}
 }
 
-func TestNewPlanRecoversPluginPanic(t *testing.T) {
+// A plugin whose New panics fails its trials with the panic; the plan,
+// which never builds methods, is unaffected.
+func TestPluginPanicInNewFailsTrial(t *testing.T) {
 	s := mustParse(t, `name: t
-datasets: [{name: fake-blobs}]
+datasets: [{name: fake-blobs, split: {kind: holdout, test: 50}}]
 methods: [{name: fake-newpanic}]
 curve: {sizes: [10]}
 metrics: [accuracy]
 `)
-	_, err := NewPlan(s)
-	if err == nil || !strings.Contains(err.Error(), "panicked") {
-		t.Errorf("error %v, want the plugin's panic reported", err)
+	sum, err := Run(context.Background(), s, Options{Dir: t.TempDir(), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Results) != 1 || !strings.Contains(sum.Results[0].Error, "panic: fake-newpanic: New panics") {
+		t.Errorf("results %+v; want the plugin's panic reported", sum.Results)
 	}
 }
 

@@ -10,13 +10,13 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 )
 
-// Trial is one unit of work: a method variant trained on one training
-// sample of a dataset and scored on its test set. A sequential method's
-// trial covers all sizes of the curve at once.
+// Trial is one unit of work: a method variant run by the spec's protocol
+// on one partition of a dataset — for the curve protocol one training
+// sample of one size; for a protocol that is not per size (active) the
+// whole curve of the partition.
 type Trial struct {
 	Key     string
 	Dataset *DatasetSpec
@@ -28,11 +28,12 @@ type Trial struct {
 	// the whole grid, or with select.over one variant's share of it.
 	Candidates []int
 	// Size is the training size as written in the spec (a count, or a
-	// fraction ≤ 1 of the pool); 0 for a sequential trial.
-	Size  float64
-	Index int // trial index, 0-based
-	// Sequential reports that the method produces the whole curve.
-	Sequential bool
+	// fraction ≤ 1 of the pool); 0 for a trial of a protocol that is not
+	// per size.
+	Size float64
+	// Index is the trial index, 0-based: the replicate (for kfold, fold
+	// Index mod k of repeat Index div k).
+	Index int
 }
 
 // Variant returns the varying params the trial fixes: all of them for a
@@ -75,8 +76,7 @@ type Variant struct {
 // a cv or test rule the whole grid is one variant, or with select.over
 // each combination of the other varying params is one.
 func (m *MethodSpec) Variants() []Variant {
-	fixed := m.Select.RuleName() == "fixed"
-	if fixed {
+	if !chooses(m) {
 		out := make([]Variant, len(m.Grid))
 		for g := range m.Grid {
 			out[g] = Variant{Points: []int{g}, Values: m.variantAt(g, nil)}
@@ -153,24 +153,39 @@ type Plan struct {
 	Trials []*Trial
 }
 
-// NewPlan expands spec into trials.
+// NewPlan expands spec into trials. It consults the runner's own
+// registries (protocol, split kinds, select rules), never the method or
+// dataset plugins, so a stored spec plans the same trials after its
+// plugins are gone.
 func NewPlan(spec *Spec) (*Plan, error) {
 	p := &Plan{Spec: spec}
-	seqs := make([]bool, len(spec.Methods))
+	proto, err := Protocols.Lookup(spec.Protocol.ProtocolName())
+	if err != nil {
+		return nil, err
+	}
+	sizes := spec.Curve.Sizes
+	if !proto.PerSize {
+		sizes = []float64{0}
+	}
 	for mi := range spec.Methods {
-		seq, err := isSequential(&spec.Methods[mi])
-		if err != nil {
-			return nil, err
+		m := &spec.Methods[mi]
+		if len(m.Grid) == 0 {
+			return nil, fmt.Errorf("method %q: empty grid", m.Label)
 		}
-		seqs[mi] = seq
+		if _, err := Selectors.Lookup(m.Select.RuleName()); err != nil {
+			return nil, fmt.Errorf("method %q: %w", m.Label, err)
+		}
 	}
 	for di := range spec.Datasets {
 		ds := &spec.Datasets[di]
+		trials, err := replicates(spec, ds)
+		if err != nil {
+			return nil, err
+		}
 		dkey := datasetIdentity(ds)
 		for mi := range spec.Methods {
 			m := &spec.Methods[mi]
-			seq := seqs[mi]
-			fixed := m.Select.RuleName() == "fixed"
+			fixed := !chooses(m)
 			for _, v := range m.Variants() {
 				pt, cands := -1, []int(nil)
 				switch {
@@ -179,13 +194,9 @@ func NewPlan(spec *Spec) (*Plan, error) {
 				case len(m.Select.Over) > 0:
 					cands = v.Points
 				}
-				sizes := spec.Curve.Sizes
-				if seq {
-					sizes = []float64{0}
-				}
 				for _, size := range sizes {
-					for tr := 0; tr < spec.Curve.Trials; tr++ {
-						t := &Trial{Dataset: ds, Method: m, Point: pt, Candidates: cands, Size: size, Index: tr, Sequential: seq}
+					for tr := 0; tr < trials; tr++ {
+						t := &Trial{Dataset: ds, Method: m, Point: pt, Candidates: cands, Size: size, Index: tr}
 						t.Key = trialKey(spec, dkey, t)
 						p.Trials = append(p.Trials, t)
 					}
@@ -196,23 +207,23 @@ func NewPlan(spec *Spec) (*Plan, error) {
 	return p, nil
 }
 
-// isSequential builds the method at its first grid point to see whether it
-// is methods.Sequential. A plugin's New that panics is reported as an error.
-func isSequential(m *MethodSpec) (seq bool, err error) {
-	if len(m.Grid) == 0 {
-		return false, fmt.Errorf("method %q: empty grid", m.Label)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			seq, err = false, fmt.Errorf("method %q: plugin %s panicked building its method: %v", m.Label, m.Name, p)
-		}
-	}()
-	meth, err := methods.New(m.Name, m.Grid[0])
+// replicates returns the number of trials per size of ds: the split's own
+// count (kfold: folds × repeats) or curve.trials.
+func replicates(spec *Spec, ds *DatasetSpec) (int, error) {
+	sp, err := Splitters.Lookup(ds.Split.KindName())
 	if err != nil {
-		return false, fmt.Errorf("method %q: %w", m.Label, err)
+		return 0, fmt.Errorf("dataset %q: %w", ds.ID, err)
 	}
-	_, ok := meth.(methods.Sequential)
-	return ok, nil
+	if sp.Replicates != nil {
+		return sp.Replicates(ds.Split.Params), nil
+	}
+	return spec.Curve.Trials, nil
+}
+
+// chooses reports whether m's select rule chooses among grid points.
+func chooses(m *MethodSpec) bool {
+	sel, err := Selectors.Lookup(m.Select.RuleName())
+	return err == nil && sel.Chooses
 }
 
 // datasetIdentity is everything that determines a dataset's rows and split.
@@ -220,11 +231,18 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 	tr := make([]map[string]any, len(ds.Transforms))
 	for i, t := range ds.Transforms {
 		tr[i] = map[string]any{"name": t.Name, "params": canonical(t.Params)}
+		if t.Fit != "" {
+			tr[i]["fit"] = t.Fit
+		}
 	}
-	split := legacySplit{Kind: ds.Split.KindName()}
-	if split.Kind == "holdout" {
-		split.Test = ds.Split.Params.Float("test")
-		split.Stratify = ds.Split.Params.Bool("stratify")
+	var split any
+	switch kind := ds.Split.KindName(); kind {
+	case "given", "rest", "train":
+		split = legacySplit{Kind: kind}
+	case "holdout":
+		split = legacySplit{Kind: kind, Test: ds.Split.Params.Float("test"), Stratify: ds.Split.Params.Bool("stratify")}
+	default:
+		split = map[string]any{"kind": kind, "params": canonical(ds.Split.Params)}
 	}
 	return map[string]any{
 		"id": ds.ID, "plugin": ds.Name, "params": canonical(ds.Params),
@@ -268,8 +286,8 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 		"sampling": spec.Curve.Sampling,
 		"metrics":  metrics,
 	}
-	if t.Sequential {
-		id["sizes"] = spec.Curve.Sizes
+	if name := spec.Protocol.ProtocolName(); name != "curve" {
+		id["protocol"] = map[string]any{"name": name, "params": canonical(spec.Protocol.Params)}
 	}
 	b, err := json.Marshal(id) // map keys are sorted: canonical
 	if err != nil {

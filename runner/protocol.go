@@ -45,9 +45,8 @@ type Splitter struct {
 	// defines (kfold: folds × repeats); the spec's trial count is then
 	// that number. Otherwise curve.trials decides.
 	Replicates func(p param.Values) int
-	// Split divides the rows of d for trial index trial. seed is the
-	// trial's sample seed (the same for every method and size).
-	Split func(d *datasets.Dataset, p param.Values, trial int, seed uint64) (*Partition, error)
+	// Split divides the rows of d for one trial.
+	Split func(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error)
 }
 
 // Partition is one trial's division of a dataset's rows.
@@ -135,16 +134,4 @@ type Query struct {
 	Pred *metric.Prediction
 	// Rand is the trial's own random source for the query.
 	Rand *rand.Rand
-}
-
-// Choice is what a selector chooses with: the trial, its training rows and
-// test rows, and a way to fit and score a grid point.
-type Choice struct {
-	Run        *TrialRun
-	Candidates []int
-}
-
-// TrialRun is one trial as a protocol sees it.
-type TrialRun struct {
-	Trial *Trial
 }

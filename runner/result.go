@@ -28,11 +28,16 @@ type Result struct {
 	// Oracle marks a selection made on the test set.
 	Oracle  bool    `json:"oracle,omitempty"`
 	Metrics Metrics `json:"metrics,omitempty"`
-	// Curve holds the per-budget metrics of a sequential method.
-	Curve      []CurvePoint `json:"curve,omitempty"`
-	TrainRows  int          `json:"train_rows"`
-	TestRows   int          `json:"test_rows"`
-	FitSeconds float64      `json:"fit_seconds"`
+	// Extras holds named values the trial recorded besides its metrics
+	// (a transform's dictionary size, a method's chosen dimension).
+	Extras Metrics `json:"extras,omitempty"`
+	// Observations holds the points of a protocol that yields several per
+	// trial (active: one per batch). A trial with one observation stores
+	// it in Size, Metrics and Extras instead.
+	Observations []Observation `json:"observations,omitempty"`
+	TrainRows    int           `json:"train_rows"`
+	TestRows     int           `json:"test_rows"`
+	FitSeconds   float64       `json:"fit_seconds"`
 	// SelectSeconds is the time spent choosing hyperparameters (cv or
 	// test rule), excluded from FitSeconds.
 	SelectSeconds float64 `json:"select_seconds,omitempty"`
@@ -44,10 +49,16 @@ type Result struct {
 	Error     string   `json:"error,omitempty"`
 }
 
-// CurvePoint is one step of a sequential trial's curve.
-type CurvePoint struct {
-	Size    int     `json:"size"`
-	Metrics Metrics `json:"metrics"`
+// Points returns the trial's observations: Observations when the
+// protocol yields several, else one at x = Size. A failed trial has none.
+func (r *Result) Points() []Observation {
+	if r.Failed() {
+		return nil
+	}
+	if len(r.Observations) > 0 {
+		return r.Observations
+	}
+	return []Observation{{X: float64(r.Size), Metrics: r.Metrics, Extras: r.Extras}}
 }
 
 // Seeds records the seeds a trial used.

@@ -147,6 +147,10 @@ type ReportSpec struct {
 	// XTransform applies to X param values before plotting: "" or "neglog"
 	// (−ln v, for ρ).
 	XTransform string `yaml:"x_transform,omitempty"`
+	// Y names the values to table and plot against X besides the
+	// metrics: extras a protocol or method records with its observations
+	// (components chosen per iteration, dictionary size).
+	Y []string `yaml:"y,omitempty"`
 	// Digits is the number of decimals in tables (default 2).
 	Digits int `yaml:"digits,omitempty"`
 }

@@ -1,0 +1,141 @@
+package runner
+
+import (
+	"container/list"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"github.com/repro-ml/repro/datasets"
+)
+
+// Transforms fitted inside a trial (fit: pool, fit: train) are cached in
+// memory by the content of the rows they are fitted on and their params,
+// so the trials that share a pool — every method of one kfold fold — fit
+// the pool's PCA once. A dataset's content is identified by a hash taken
+// once when it loads; a transform's output by the key of its fit.
+
+// fitCache is a bounded, concurrency-safe cache of fitted transforms whose
+// concurrent requests for one key compute it once.
+type fitCache struct {
+	mu    sync.Mutex
+	cap   int
+	order *list.List // of string keys, most recent first
+	m     map[string]*fitEntry
+}
+
+type fitEntry struct {
+	once sync.Once
+	f    datasets.Fitted
+	err  error
+	elem *list.Element
+}
+
+func newFitCache(capacity int) *fitCache {
+	return &fitCache{cap: max(capacity, 1), order: list.New(), m: map[string]*fitEntry{}}
+}
+
+// get returns the fitted transform under key, computing it with fit once.
+// A failed fit is not kept: a later trial tries again.
+func (c *fitCache) get(key string, fit func() (datasets.Fitted, error)) (datasets.Fitted, error) {
+	c.mu.Lock()
+	e, ok := c.m[key]
+	if ok {
+		c.order.MoveToFront(e.elem)
+	} else {
+		e = &fitEntry{}
+		e.elem = c.order.PushFront(key)
+		c.m[key] = e
+		for c.order.Len() > c.cap {
+			old := c.order.Back()
+			c.order.Remove(old)
+			delete(c.m, old.Value.(string))
+		}
+	}
+	c.mu.Unlock()
+	e.once.Do(func() { e.f, e.err = fit() })
+	if e.err != nil {
+		c.mu.Lock()
+		if c.m[key] == e {
+			c.order.Remove(e.elem)
+			delete(c.m, key)
+		}
+		c.mu.Unlock()
+	}
+	return e.f, e.err
+}
+
+// id returns the identity of the loaded dataset's content, a hash taken
+// the first time it is asked for.
+func (ld *loadedData) id() string {
+	ld.idOnce.Do(func() {
+		h := sha256.New()
+		hashDataset(h, ld.data)
+		ld.hash = hex.EncodeToString(h.Sum(nil)[:16])
+	})
+	return ld.hash
+}
+
+// fitted returns transform ts fitted on the rows of d, whose content has
+// identity id, from the cache when another trial fitted it on the same
+// rows of the same content, and the identity of its output. The transform
+// sees the rows without labels unless it is supervised.
+func (x *executor) fitted(ctx context.Context, d *datasets.Dataset, id string, rows []int, ts TransformSpec) (datasets.Fitted, string, error) {
+	tr, err := datasets.LookupTransform(ts.Name)
+	if err != nil {
+		return nil, "", err
+	}
+	if tr.Fit == nil {
+		return nil, "", fmt.Errorf("transform %q cannot be fitted per trial (fit: %s); it runs on the whole dataset: remove fit", ts.Name, ts.Fit)
+	}
+	key := fitKey(id, rows, ts, tr.Version)
+	f, err := x.fits.get(key, func() (datasets.Fitted, error) {
+		view := d.Subset(rows)
+		if !tr.Supervised {
+			view.Y, view.Classes = nil, nil
+		}
+		env := datasets.Env{DataDir: x.env.DataDir, CacheDir: x.env.CacheDir}
+		f, err := tr.Fit(ctx, env, view, ts.Params)
+		if err != nil {
+			return nil, fmt.Errorf("transform %q (fit: %s): %w", ts.Name, ts.Fit, err)
+		}
+		return f, nil
+	})
+	return f, key, err
+}
+
+// applyFitted applies f to d and checks the result keeps d's rows.
+func applyFitted(f datasets.Fitted, d *datasets.Dataset, ts TransformSpec) (*datasets.Dataset, error) {
+	out, err := f.Transform(d)
+	if err != nil {
+		return nil, fmt.Errorf("transform %q: %w", ts.Name, err)
+	}
+	if out.Rows() != d.Rows() {
+		return nil, fmt.Errorf("transform %q returned %d rows for %d", ts.Name, out.Rows(), d.Rows())
+	}
+	out.Y, out.Classes = d.Y, d.Classes
+	if err := out.Validate(); err != nil {
+		return nil, fmt.Errorf("transform %q: %w", ts.Name, err)
+	}
+	return out, nil
+}
+
+// fitKey hashes what determines a fitted transform: the content it is
+// fitted on (data identity and rows), the transform, its version and
+// params.
+func fitKey(dataID string, rows []int, ts TransformSpec, version int) string {
+	h := sha256.New()
+	h.Write([]byte(dataID))
+	var b [8]byte
+	for _, r := range rows {
+		binary.LittleEndian.PutUint64(b[:], uint64(r))
+		h.Write(b[:])
+	}
+	id, _ := json.Marshal(map[string]any{"name": ts.Name, "version": version, "params": canonical(ts.Params), "fit": ts.Fit})
+	h.Write(id)
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}

@@ -1,0 +1,145 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/param"
+)
+
+func init() {
+	Protocols.Register("active", &Protocol{
+		Doc: "pool-based active learning: from an initial labelled sample of the pool, a query strategy " +
+			"buys `batch` labels at a time until `budget`; the learner is refitted and scored on the test part after every batch",
+		Params: []param.Decl{
+			{Name: "initial", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labelled rows at the start, the first of the pool's sampling order (curve.sampling)"},
+			{Name: "batch", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labels bought per query"},
+			{Name: "budget", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "labelled rows at the end (capped by the pool)"},
+			{Name: "strategy", Type: param.String, Default: "random", Doc: "the query strategy (repro list strategies)"},
+		},
+		Run: runActive,
+	})
+	Strategies.Register("random", &Strategy{
+		Doc: "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
+		Query: func(q *Query, _ param.Values) ([]int, error) {
+			return q.Rand.Perm(len(q.Candidates))[:q.N], nil
+		},
+	})
+}
+
+// runActive runs the pool-based loop of active learning and returns one
+// observation per batch, at x = the number of labelled rows.
+func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation, error) {
+	if t.Part.Test == nil {
+		return nil, fmt.Errorf("protocol active needs a fixed test part (split kind given, holdout or kfold), not %q", t.Trial.Dataset.Split.KindName())
+	}
+	if t.Trial.Method.Select.RuleName() == "test" {
+		return nil, fmt.Errorf("method %q: protocol active cannot select on the test part (select rule test); use fixed or cv", t.Trial.Method.Label)
+	}
+	strat, err := Strategies.Lookup(p.String("strategy"))
+	if err != nil {
+		return nil, err
+	}
+	sp := param.Values{}
+	for _, d := range strat.Params {
+		sp[d.Name] = d.Default
+	}
+	order, err := t.Order()
+	if err != nil {
+		return nil, err
+	}
+	initial, batch := p.Int("initial"), p.Int("batch")
+	budget := min(p.Int("budget"), len(order))
+	if initial > budget {
+		return nil, fmt.Errorf("protocol active: initial %d exceeds the budget %d (or the pool of %d rows)", initial, budget, len(order))
+	}
+	// The query randomness comes from the trial's sample seed, not the
+	// method's: random queries give every method the same labelled sets.
+	rng := rand.New(rand.NewPCG(Derive(t.Seeds.Sample, "query"), 0x9e3779b9))
+	labelled := append([]int(nil), order[:initial]...)
+	test := t.Part.Test
+	res := t.Result
+	res.TestRows = len(test)
+	var obs []Observation
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		rows := slices.Clone(labelled)
+		sort.Ints(rows)
+		train, testSet, err := t.Sets(ctx, rows, test)
+		if err != nil {
+			return nil, err
+		}
+		model, err := t.Fit(ctx, train, testSet)
+		if err != nil {
+			return nil, fmt.Errorf("at %d labels: %w", len(rows), err)
+		}
+		pred, err := t.Predict(model, testSet)
+		if err != nil {
+			return nil, fmt.Errorf("at %d labels: %w", len(rows), err)
+		}
+		metrics, err := t.Score(pred, testSet)
+		if err != nil {
+			return nil, err
+		}
+		obs = append(obs, Observation{X: float64(len(rows)), Metrics: metrics, Extras: Extras(model)})
+		res.Size, res.TrainRows = len(rows), len(rows)
+		if len(labelled) >= budget {
+			return obs, t.SaveArtifacts(model)
+		}
+		cands := datasets.Complement(t.Part.Pool, rows)
+		q := &Query{N: min(batch, budget-len(labelled), len(cands)), Candidates: cands, Rand: rng}
+		if q.N == 0 {
+			return obs, t.SaveArtifacts(model)
+		}
+		// The strategy sees predictions on the candidates, never their
+		// labels: the candidate set is passed without Y.
+		candSet, err := t.unlabelled(ctx, rows, cands)
+		if err != nil {
+			return nil, err
+		}
+		q.Pred = model.Predict(candSet.X)
+		picked, err := strat.Query(q, sp)
+		if err != nil {
+			return nil, fmt.Errorf("query strategy %q: %w", p.String("strategy"), err)
+		}
+		if err := checkPicked(picked, q); err != nil {
+			return nil, fmt.Errorf("query strategy %q: %w", p.String("strategy"), err)
+		}
+		for _, i := range picked {
+			labelled = append(labelled, cands[i])
+		}
+	}
+}
+
+// unlabelled returns the rows cands with the fit: train transforms fitted
+// on train applied, and without labels.
+func (t *TrialRun) unlabelled(ctx context.Context, train, cands []int) (*datasets.Dataset, error) {
+	_, set, err := t.Sets(ctx, train, cands)
+	if err != nil {
+		return nil, err
+	}
+	u := *set
+	u.Y, u.Classes = nil, nil
+	return &u, nil
+}
+
+// checkPicked checks that a strategy returned q.N distinct candidates.
+func checkPicked(picked []int, q *Query) error {
+	if len(picked) != q.N {
+		return fmt.Errorf("returned %d rows, want %d", len(picked), q.N)
+	}
+	seen := make(map[int]bool, len(picked))
+	for _, i := range picked {
+		if i < 0 || i >= len(q.Candidates) || seen[i] {
+			return fmt.Errorf("returned candidate index %d: out of range or repeated", i)
+		}
+		seen[i] = true
+	}
+	return nil
+}

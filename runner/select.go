@@ -1,0 +1,164 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/metric"
+)
+
+// Choice is what a selector chooses with: the trial, the candidate grid
+// points, the training set and — for an oracle rule only — the test set.
+type Choice struct {
+	Run        *TrialRun
+	Candidates []int
+	Train      *datasets.Dataset
+	Test       *datasets.Dataset
+	// Memo is shared with the final fit on Train.
+	Memo *methods.Memo
+}
+
+func init() {
+	Selectors.Register("fixed", &Selector{
+		Doc: "no selection: every grid point is its own variant, reported as \"label (p=v …)\"",
+		Choose: func(_ context.Context, c *Choice) (int, error) {
+			if len(c.Candidates) != 1 {
+				return 0, fmt.Errorf("select rule fixed: %d candidates, want 1", len(c.Candidates))
+			}
+			return c.Candidates[0], nil
+		},
+	})
+	Selectors.Register("cv", &Selector{
+		Doc:     "k-fold cross-validation on each training set by select.metric, then a refit on the whole training set at the best point",
+		Chooses: true,
+		Choose:  chooseCV,
+	})
+	Selectors.Register("test", &Selector{
+		Doc:     "the best point on the test set itself: the oracle choice some papers use, flagged in reports",
+		Chooses: true,
+		Oracle:  true,
+		Choose:  chooseTest,
+	})
+}
+
+// best returns the candidate with the best score under metric name, ties
+// keeping the first in grid order; an undefined (NaN) score loses to any
+// defined one. score returns an error for a candidate that failed; every
+// candidate failing is an error naming the first failure.
+func best(ctx context.Context, c *Choice, name string, score func(g int) (float64, error)) (int, error) {
+	m := c.Run.Trial.Method
+	if len(c.Candidates) == 1 {
+		return c.Candidates[0], nil
+	}
+	bestG, bestScore := -1, math.NaN()
+	var firstErr error
+	for _, g := range c.Candidates {
+		v, err := score(g)
+		if err != nil {
+			if ctx.Err() != nil {
+				return 0, ctx.Err()
+			}
+			if firstErr == nil {
+				firstErr = fmt.Errorf("grid point {%s}: %w", m.Grid[g].Label(), err)
+			}
+			continue
+		}
+		if bestG < 0 || better(name, v, bestScore) {
+			if !math.IsNaN(v) || bestG < 0 {
+				bestG, bestScore = g, v
+			}
+		}
+	}
+	if bestG < 0 {
+		return 0, fmt.Errorf("method %q: every grid point failed; first: %w", m.Label, firstErr)
+	}
+	return bestG, nil
+}
+
+// better reports whether a beats b under metric name; NaN loses.
+func better(name string, a, b float64) bool {
+	if math.IsNaN(a) {
+		return false
+	}
+	if math.IsNaN(b) {
+		return true
+	}
+	m, err := metric.Lookup(name)
+	if err == nil && m.HigherIsBetter {
+		return a > b
+	}
+	return a < b
+}
+
+// chooseCV scores each candidate by its mean validation metric over
+// stratified folds of the training set.
+func chooseCV(ctx context.Context, c *Choice) (int, error) {
+	t := c.Run
+	m := t.Trial.Method
+	if len(c.Candidates) == 1 {
+		return c.Candidates[0], nil
+	}
+	train := c.Train
+	rows := train.Indices()
+	k := 0
+	if train.IsClassification() {
+		k = len(train.Classes)
+	}
+	folds, err := datasets.Folds(rows, train.Y, k, m.Select.Folds, Derive(t.Seeds.Sample, "cv"))
+	if err != nil {
+		return 0, fmt.Errorf("method %q: %w", m.Label, err)
+	}
+	type foldData struct {
+		fit, val *datasets.Dataset
+		memo     *methods.Memo
+	}
+	fd := make([]foldData, len(folds))
+	for f, held := range folds {
+		fd[f] = foldData{fit: train.Subset(datasets.Complement(rows, held)), val: train.Subset(held), memo: &methods.Memo{}}
+	}
+	return best(ctx, c, m.Select.Metric, func(g int) (float64, error) {
+		// The score is the mean over the folds where the metric is
+		// defined: a fold whose validation rows hold one class has no AUC.
+		sum, defined := 0.0, 0
+		for f := range fd {
+			env := &methods.Env{Seed: Derive(t.Seeds.Method, "cv", itoa(f)), Memo: fd[f].memo}
+			v, err := t.validate(ctx, g, fd[f].fit, fd[f].val, env)
+			if err != nil {
+				return 0, fmt.Errorf("fold %d: %w", f, err)
+			}
+			if !math.IsNaN(v) {
+				sum += v
+				defined++
+			}
+		}
+		if defined == 0 {
+			return 0, fmt.Errorf("%s is undefined on every validation fold (too few rows of some class?)", m.Select.Metric)
+		}
+		return sum / float64(defined), nil
+	})
+}
+
+// chooseTest scores each candidate on the test set: the oracle choice.
+// Its fits share the memo with the final refit.
+func chooseTest(ctx context.Context, c *Choice) (int, error) {
+	t := c.Run
+	return best(ctx, c, t.Trial.Method.Select.Metric, func(g int) (float64, error) {
+		return t.validate(ctx, g, c.Train, c.Test, &methods.Env{Seed: t.Seeds.Method, Memo: c.Memo})
+	})
+}
+
+// validate fits grid point g on fit and returns the select metric on val.
+func (t *TrialRun) validate(ctx context.Context, g int, fit, val *datasets.Dataset, env *methods.Env) (float64, error) {
+	model, err := t.fitPoint(ctx, g, fit, env)
+	if err != nil {
+		return 0, err
+	}
+	p, err := t.Predict(model, val)
+	if err != nil {
+		return 0, err
+	}
+	return metric.Evaluate(t.Trial.Method.Select.Metric, p, val.Truth())
+}

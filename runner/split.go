@@ -1,0 +1,123 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/param"
+)
+
+// SplitAt is what a splitter may depend on besides the data and its params.
+type SplitAt struct {
+	// Trial is the trial index (the replicate).
+	Trial int
+	// Sample is the trial's sample seed: it depends on the experiment seed,
+	// the dataset and Trial only, so every method and size of a trial
+	// sees the same split.
+	Sample uint64
+	// Dataset is the dataset's seed, the same for every trial: a split
+	// whose trials share a partition (the folds of one kfold repeat)
+	// derives it from this.
+	Dataset uint64
+}
+
+func init() {
+	Splitters.Register("given", &Splitter{
+		Doc: "the dataset's own train/test partition (20 Newsgroups by-date, Isolet 1-4 vs 5)",
+		Split: func(d *datasets.Dataset, _ param.Values, _ SplitAt) (*Partition, error) {
+			if d.Split == nil {
+				return nil, errors.New("split kind given, but the dataset has no train/test split of its own; use holdout, kfold or rest")
+			}
+			pool, test := d.SplitRows()
+			return &Partition{Pool: pool, Test: test}, nil
+		},
+	})
+	Splitters.Register("holdout", &Splitter{
+		Doc: "a random test set of `test` rows drawn anew in each trial; the other rows are the pool",
+		Params: []param.Decl{
+			{Name: "test", Type: param.Float, Min: param.Bound(0), MinExclusive: true,
+				Doc: "test set size: a count ≥ 1 or a fraction in (0, 1) of the rows"},
+			{Name: "stratify", Type: param.Bool, Default: false, Doc: "draw the test set in proportion to the classes"},
+		},
+		Split: holdout,
+	})
+	Splitters.Register("rest", &Splitter{
+		Doc: "no fixed test set: each trial's training sample is drawn from all rows and every other row is the test set",
+		Split: func(d *datasets.Dataset, _ param.Values, _ SplitAt) (*Partition, error) {
+			all := d.Indices()
+			return &Partition{Pool: all, TestOf: func(train []int) []int { return datasets.Complement(all, train) }}, nil
+		},
+	})
+	Splitters.Register("train", &Splitter{
+		Doc: "no test set: metrics on the training sample itself (in-sample), for figures of a fit to all the data",
+		Split: func(d *datasets.Dataset, _ param.Values, _ SplitAt) (*Partition, error) {
+			return &Partition{Pool: d.Indices(), TestOf: func(train []int) []int { return train }, InSample: true}, nil
+		},
+	})
+	Splitters.Register("kfold", &Splitter{
+		Doc: "k folds × r repeats: each (fold, repeat) is a trial whose test part is one fold and whose pool is the other folds",
+		Params: []param.Decl{
+			{Name: "folds", Type: param.Int, Default: 10, Min: param.Bound(2), Doc: "number of folds k"},
+			{Name: "repeats", Type: param.Int, Default: 1, Min: param.Bound(1), Doc: "number of repeats r, each with its own random folds"},
+			{Name: "stratify", Type: param.Bool, Default: true, Doc: "keep the class proportions in every fold (classification only; ignored for regression)"},
+		},
+		Replicates: func(p param.Values) int { return p.Int("folds") * p.Int("repeats") },
+		Split:      kfold,
+	})
+}
+
+// holdout draws a test set of p's test rows in each trial.
+func holdout(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error) {
+	all := d.Indices()
+	k := 0
+	s := datasets.Random
+	if p.Bool("stratify") {
+		if !d.IsClassification() {
+			return nil, errors.New("stratify needs a classification dataset")
+		}
+		k, s = len(d.Classes), datasets.Stratified
+	}
+	order, err := datasets.Order(all, d.Y, k, s, Derive(at.Sample, "holdout"))
+	if err != nil {
+		return nil, err
+	}
+	ts := p.Float("test")
+	nt := int(ts)
+	if ts < 1 {
+		nt = int(math.Round(ts * float64(len(all))))
+	}
+	if nt < 1 || nt >= len(all) {
+		return nil, fmt.Errorf("holdout test size %d out of range for %d rows", nt, len(all))
+	}
+	test := append([]int(nil), order[:nt]...)
+	pool := append([]int(nil), order[nt:]...)
+	sort.Ints(test)
+	sort.Ints(pool)
+	return &Partition{Pool: pool, Test: test}, nil
+}
+
+// kfold returns fold Trial mod k of repeat Trial div k. The folds of a
+// repeat come from the dataset's seed and the repeat alone, so the k trials
+// of a repeat partition the rows.
+func kfold(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error) {
+	k, reps := p.Int("folds"), p.Int("repeats")
+	if at.Trial < 0 || at.Trial >= k*reps {
+		return nil, fmt.Errorf("trial %d out of range for %d folds × %d repeats", at.Trial, k, reps)
+	}
+	rep, fold := at.Trial/k, at.Trial%k
+	classes := 0
+	if p.Bool("stratify") && d.IsClassification() {
+		classes = len(d.Classes)
+	}
+	all := d.Indices()
+	folds, err := datasets.KFolds(all, d.Y, classes, k, Derive(at.Dataset, "kfold", itoa(rep)))
+	if err != nil {
+		return nil, err
+	}
+	test := append([]int(nil), folds[fold]...)
+	sort.Ints(test)
+	return &Partition{Pool: datasets.Complement(all, test), Test: test}, nil
+}

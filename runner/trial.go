@@ -1,0 +1,316 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/metric"
+)
+
+// TrialRun is one trial as a protocol sees it: the data after the
+// dataset's transforms (those fitted on the pool included), the trial's
+// partition and seeds, and the means to fit the method and score it. The
+// protocol fills Result's sizes, timings and choices as it goes.
+type TrialRun struct {
+	Trial *Trial
+	Spec  *Spec
+	// Data is the dataset after its corpus-level transforms and the
+	// transforms fitted on this trial's pool.
+	Data *datasets.Dataset
+	// Part is the trial's partition of Data's rows.
+	Part *Partition
+	// Seeds are the trial's seeds (also in Result.Seeds).
+	Seeds Seeds
+	// Result is the trial's result; the protocol sets Size, TrainRows,
+	// TestRows, FitSeconds, Iterations, Chosen and the like.
+	Result *Result
+
+	x      *executor
+	ld     *loadedData
+	dataID string // identity of Data's content; "" until asked for
+}
+
+// OneVsRest reports whether the dataset's classes become one-vs-rest
+// binary tasks (tasks: one-vs-rest).
+func (t *TrialRun) OneVsRest() bool { return t.Trial.Dataset.Tasks == "one-vs-rest" }
+
+// Order returns the pool's rows in the order training samples take them
+// (curve.sampling, from the trial's sample seed): a sample of n rows is
+// the first n, so samples are nested across sizes and shared by every
+// method of the trial.
+func (t *TrialRun) Order() ([]int, error) {
+	d := t.Data
+	k := 0
+	if d.IsClassification() {
+		k = len(d.Classes)
+	}
+	order, err := datasets.Order(t.Part.Pool, d.Y, k, datasets.Sampling(t.Spec.Curve.Sampling), Derive(t.Seeds.Sample, "train"))
+	if err != nil {
+		return nil, fmt.Errorf("dataset %q: sampling: %w", t.Trial.Dataset.ID, err)
+	}
+	return order, nil
+}
+
+// Sets returns the training and test sets for the rows train and test,
+// with the dataset's fit: train transforms fitted on train and applied to
+// both.
+func (t *TrialRun) Sets(ctx context.Context, train, test []int) (trainSet, testSet *datasets.Dataset, err error) {
+	trainSet, testSet = t.Data.Subset(train), t.Data.Subset(test)
+	// The first transform is fitted on the rows train of Data; each later
+	// one on every row of the training set its predecessors produced.
+	fitOn, rows, id := t.Data, train, ""
+	for _, ts := range t.Trial.Dataset.Transforms {
+		if ts.Fit != "train" {
+			continue
+		}
+		if id == "" {
+			if t.dataID == "" {
+				t.dataID = t.ld.id()
+			}
+			id = t.dataID
+		}
+		f, key, err := t.x.fitted(ctx, fitOn, id, rows, ts)
+		if err != nil {
+			return nil, nil, err
+		}
+		if trainSet, err = applyFitted(f, trainSet, ts); err != nil {
+			return nil, nil, err
+		}
+		if testSet, err = applyFitted(f, testSet, ts); err != nil {
+			return nil, nil, err
+		}
+		fitOn, rows, id = trainSet, trainSet.Indices(), key
+	}
+	return trainSet, testSet, nil
+}
+
+// Fit chooses the trial's grid point with the method's select rule (on
+// train, or for an oracle rule on test) and fits the method at that point
+// on train. It records the choice, the fit time and the iterations in
+// Result.
+func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (methods.Model, error) {
+	if t.OneVsRest() && !train.IsClassification() {
+		return nil, fmt.Errorf("dataset %q: tasks: one-vs-rest needs a classification dataset", t.Trial.Dataset.ID)
+	}
+	m := t.Trial.Method
+	res := t.Result
+	point := t.Trial.Point
+	memo := &methods.Memo{}
+	if point < 0 {
+		sel, err := Selectors.Lookup(m.Select.RuleName())
+		if err != nil {
+			return nil, fmt.Errorf("method %q: %w", m.Label, err)
+		}
+		start := time.Now()
+		point, err = sel.Choose(ctx, &Choice{Run: t, Candidates: t.Trial.Choices(), Train: train, Test: test, Memo: memo})
+		if err != nil {
+			return nil, err
+		}
+		res.SelectSeconds += time.Since(start).Seconds()
+		res.Oracle = sel.Oracle
+		if len(t.Trial.Choices()) > 1 {
+			res.Chosen = map[string]any{}
+			chosen := m.Select.Over
+			if len(chosen) == 0 {
+				chosen = m.Varying
+			}
+			for _, name := range chosen {
+				res.Chosen[name] = m.Grid[point][name]
+			}
+		}
+	}
+	start := time.Now()
+	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo})
+	res.FitSeconds += time.Since(start).Seconds()
+	if err != nil {
+		return nil, err
+	}
+	res.Iterations += iterations(model)
+	return model, nil
+}
+
+// fitPoint fits the trial's method at grid point g on train.
+func (t *TrialRun) fitPoint(ctx context.Context, g int, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
+	m := t.Trial.Method
+	meth, err := methods.New(m.Name, m.Grid[g])
+	if err != nil {
+		return nil, err
+	}
+	return fitTasks(ctx, meth, train, t.OneVsRest(), env)
+}
+
+// Predict returns model's prediction on set, checked: the shape the
+// dataset calls for, and no NaN score or value (a NaN is a failed fit,
+// never a stored number).
+func (t *TrialRun) Predict(model methods.Model, set *datasets.Dataset) (*methods.Prediction, error) {
+	p := model.Predict(set.X)
+	if p == nil {
+		return nil, errors.New("model returned no prediction")
+	}
+	if err := checkPrediction(p, set, t.OneVsRest()); err != nil {
+		return nil, fmt.Errorf("method %q: %w", t.Trial.Method.Label, err)
+	}
+	return p, nil
+}
+
+func checkPrediction(p *methods.Prediction, set *datasets.Dataset, ovr bool) error {
+	n := set.Rows()
+	if set.IsClassification() {
+		k := len(set.Classes)
+		if p.K != k || len(p.Scores) != n*k {
+			return fmt.Errorf("prediction has K=%d and %d scores; want K=%d and %d scores for %d rows", p.K, len(p.Scores), k, n*k, n)
+		}
+		if ovr && !p.OneVsRest {
+			return errors.New("one-vs-rest trial produced a plain prediction")
+		}
+		for i, v := range p.Scores {
+			if math.IsNaN(v) {
+				return fmt.Errorf("prediction score of row %d, class %q is NaN", i/k, set.Classes[i%k])
+			}
+		}
+		return nil
+	}
+	if len(p.Values) != n {
+		return fmt.Errorf("prediction has %d values; want %d", len(p.Values), n)
+	}
+	for i, v := range p.Values {
+		if math.IsNaN(v) {
+			return fmt.Errorf("predicted value of row %d is NaN", i)
+		}
+	}
+	return nil
+}
+
+// Score returns the spec's metrics of p on set, with each metric's
+// per-part details as "name/part".
+func (t *TrialRun) Score(p *methods.Prediction, set *datasets.Dataset) (Metrics, error) {
+	truth := set.Truth()
+	out := make(Metrics, len(t.Spec.Metrics))
+	for _, name := range t.Spec.Metrics {
+		v, err := metric.Evaluate(name, p, truth)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = v
+		for part, pv := range metric.Details(name, p, truth) {
+			out[name+"/"+part] = pv
+		}
+	}
+	return out, nil
+}
+
+// Extras returns the named values model records (see methods.Extraser),
+// or nil.
+func Extras(model methods.Model) Metrics {
+	e, ok := model.(interface{ Extras() map[string]float64 })
+	if !ok {
+		return nil
+	}
+	m := e.Extras()
+	if len(m) == 0 {
+		return nil
+	}
+	return Metrics(m)
+}
+
+// SaveArtifacts stores model's artifacts, if it has any, under the trial's
+// key and lists them in Result.
+func (t *TrialRun) SaveArtifacts(model methods.Model) error {
+	return t.x.saveArtifacts(model, t.Result)
+}
+
+// fitTasks fits meth on train. With ovr the classes become one-vs-rest
+// binary tasks: fitted jointly by a methods.MultiTask method, one fit per
+// task otherwise.
+func fitTasks(ctx context.Context, meth methods.Method, train *datasets.Dataset, ovr bool, env *methods.Env) (methods.Model, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !ovr {
+		return meth.Fit(ctx, train, env)
+	}
+	k := len(train.Classes)
+	if mt, ok := meth.(methods.MultiTask); ok {
+		Y := make([][]float64, k)
+		for c := range Y {
+			Y[c] = make([]float64, train.Rows())
+			for i := range Y[c] {
+				Y[c][i] = -1
+				if train.Label(i) == c {
+					Y[c][i] = 1
+				}
+			}
+		}
+		return mt.FitTasks(ctx, train.X, Y, train, env)
+	}
+	ovrm := &ovrModel{classes: train.Classes, models: make([]methods.Model, k)}
+	for c := 0; c < k; c++ {
+		bin := *train
+		bin.Classes = []string{"not " + train.Classes[c], train.Classes[c]}
+		bin.Y = make([]float64, train.Rows())
+		for i := range bin.Y {
+			if train.Label(i) == c {
+				bin.Y[i] = 1
+			}
+		}
+		model, err := meth.Fit(ctx, &bin, env)
+		if err != nil {
+			return nil, fmt.Errorf("task %q vs rest: %w", train.Classes[c], err)
+		}
+		ovrm.models[c] = model
+	}
+	return ovrm, nil
+}
+
+// ovrModel is k binary models, one per class against the rest; its score
+// for class c is the binary model's score difference.
+type ovrModel struct {
+	classes []string
+	models  []methods.Model
+}
+
+func (m *ovrModel) Predict(X matrix.Matrix) *methods.Prediction {
+	n, _ := X.Dims()
+	k := len(m.models)
+	scores := make([]float64, n*k)
+	for c, model := range m.models {
+		p := model.Predict(X)
+		if p.K != 2 {
+			// A binary model answered with other than two classes: the
+			// scores stay NaN, which the prediction check reports.
+			for i := 0; i < n; i++ {
+				scores[i*k+c] = math.NaN()
+			}
+			continue
+		}
+		for i := 0; i < n; i++ {
+			scores[i*k+c] = p.Score(i, 1) - p.Score(i, 0)
+		}
+	}
+	return &methods.Prediction{Scores: scores, K: k, OneVsRest: true}
+}
+
+func (m *ovrModel) Info() methods.Info {
+	info := methods.Info{Converged: true}
+	for _, model := range m.models {
+		if in, ok := model.(methods.Informer); ok {
+			i := in.Info()
+			info.Iterations += i.Iterations
+			info.Converged = info.Converged && i.Converged
+		}
+	}
+	return info
+}
+
+func iterations(m methods.Model) int {
+	if in, ok := m.(methods.Informer); ok {
+		return in.Info().Iterations
+	}
+	return 0
+}
