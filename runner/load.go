@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -31,7 +32,29 @@ func Load(path string, sets []string) (*Spec, error) {
 
 // Parse is Load for a spec already in memory; name is the file name used in
 // error messages and Spec.File.
-func Parse(name string, data []byte, sets []string) (spec *Spec, err error) {
+func Parse(name string, data []byte, sets []string) (*Spec, error) {
+	return parse(name, data, sets, false)
+}
+
+// ReadSpec reads DIR/spec.yaml as Marshal wrote it without consulting the
+// method, dataset, transform or metric registries, so that a results
+// directory stays reportable after its plugins are no longer compiled in.
+// Plugin params are taken as written, typed as YAML reads them (Marshal
+// writes floats with a decimal point); a method's list is a grid axis and
+// a list of lists an axis of list values, expanded in written order (the
+// plugin's declaration order, as Marshal writes it). The spec's own
+// sections, split kinds, select rules and protocols are checked as Load
+// checks them.
+func ReadSpec(dir string) (*Spec, error) {
+	path := filepath.Join(dir, SpecFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	return parse(path, data, nil, true)
+}
+
+func parse(name string, data []byte, sets []string, free bool) (spec *Spec, err error) {
 	defer func() {
 		// Load must never panic on any input; a panic here is a bug, but
 		// it is reported as an invalid spec rather than a crash.
@@ -40,6 +63,7 @@ func Parse(name string, data []byte, sets []string) (spec *Spec, err error) {
 		}
 	}()
 	d := newDecoder(name)
+	d.free = free
 	root, fe := parseYAML(name, data)
 	if fe != nil {
 		return nil, &SpecError{Errs: []FieldError{*fe}}

@@ -198,7 +198,7 @@ datasets: [{name: fake-blob}]
 methods: [{name: fake-centroid}]
 curve: {sizes: [10]}
 metrics: [accuracy]
-`, `t.yaml:2:19: datasets[0].name: unknown dataset "fake-blob" (did you mean "fake-blobs"?); want one of fake-blobs, fake-line`},
+`, `t.yaml:2:19: datasets[0].name: unknown dataset "fake-blob" (did you mean "fake-blobs"?); want one of fake-blobs,`},
 		{"unknown method plugin", `name: t
 datasets: [{name: fake-blobs}]
 methods: [{name: fake-centroids}]

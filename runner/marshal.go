@@ -86,7 +86,7 @@ func encodeSection(v reflect.Value, sec param.Decl) (*yaml.Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			if len(sn.Content) > 0 {
+			if sn.Kind == yaml.ScalarNode || len(sn.Content) > 0 {
 				add(n, decl.Name, sn)
 			}
 		case param.SectionList:

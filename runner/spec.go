@@ -141,9 +141,6 @@ type ReportSpec struct {
 	// method variants with the other parameters fixed), or the x a
 	// protocol records (budget).
 	X string `yaml:"x,omitempty"`
-	// Y lists the names tabled and plotted against X: metrics, or extras
-	// a protocol or method records; empty means the metrics.
-	Y []string `yaml:"y,omitempty"`
 	// XTransform applies to X param values before plotting: "" or "neglog"
 	// (−ln v, for ρ).
 	XTransform string `yaml:"x_transform,omitempty"`

@@ -221,7 +221,8 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 
 // checkProtocol relates the protocol, curve and the datasets' splits: a
 // per-size protocol needs curve.sizes and any other forbids them; a split
-// that defines its own trials (kfold) sets curve.trials.
+// that defines its own trials (kfold: folds × repeats) allows
+// curve.trials only to repeat that number.
 func (d *decoder) checkProtocol(s *Spec, f *fields) {
 	curve := f.get(d, "curve")
 	cf := f.sub("curve")
@@ -237,22 +238,16 @@ func (d *decoder) checkProtocol(s *Spec, f *fields) {
 		}
 	}
 	trials := cf.get(d, "trials")
+	if trials == nil {
+		return
+	}
 	for i, ds := range s.Datasets {
 		sp, err := Splitters.Lookup(ds.Split.KindName())
 		if err != nil || sp.Replicates == nil {
 			continue
 		}
-		n := sp.Replicates(ds.Split.Params)
-		switch {
-		case trials == nil && cf != nil:
-			s.Curve.Trials, trials = n, cf.node
-			if s.Curve.Trials != n {
-				d.errorf(f.node, index("datasets", i)+".split", "split %s defines %d trials, another split %d; want splits that agree", ds.Split.Kind, n, s.Curve.Trials)
-			}
-		case trials == nil:
-			s.Curve.Trials = n
-		case s.Curve.Trials != n:
-			d.errorf(trials, "curve.trials", "%d, but split %s of dataset %s defines %d trials; want no trials, or %d", s.Curve.Trials, ds.Split.Kind, ds.ID, n, n)
+		if n := sp.Replicates(ds.Split.Params); s.Curve.Trials != n {
+			d.errorf(trials, "curve.trials", "%d, but split %s of %s makes %d trials; want no trials, or %d", s.Curve.Trials, ds.Split.Kind, index("datasets", i), n, n)
 		}
 	}
 }
