@@ -161,10 +161,10 @@ func (d Decl) Range() string {
 	case d.Min != nil || d.Max != nil:
 		lo, hi := "-inf", "+inf"
 		if d.Min != nil {
-			lo = fmtNum(*d.Min)
+			lo = fmtBound(*d.Min)
 		}
 		if d.Max != nil {
-			hi = fmtNum(*d.Max)
+			hi = fmtBound(*d.Max)
 		}
 		lb, rb := "[", "]"
 		if d.MinExclusive {
@@ -208,6 +208,16 @@ func (d Decl) DefaultString() string {
 }
 
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// fmtBound formats a bound in Range: whole numbers below 10^15 without an
+// exponent (2147483647, not 2.147483647e+09). Format, which keys use, is
+// unchanged.
+func fmtBound(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmtNum(f)
+}
 
 // Format renders a parameter value compactly and deterministically, as used
 // in labels, keys and reports: 0.1, 25, true, word, [1 2 3], {a: x, b: y}.

@@ -12,7 +12,7 @@ func Table(decls []Decl) string {
 	var b strings.Builder
 	b.WriteString("| field | type | default | meaning |\n|---|---|---|---|\n")
 	for _, d := range decls {
-		b.WriteString("| `" + d.Name + "` | " + cell(d.TypeDoc()) + " | " + cell(d.DefaultText()) + " | " + cell(d.Doc) + " |\n")
+		b.WriteString("| `" + d.Name + "` | " + Cell(d.TypeDoc()) + " | " + Cell(d.DefaultText()) + " | " + Cell(d.Doc) + " |\n")
 	}
 	return b.String()
 }
@@ -32,7 +32,7 @@ func (d Decl) TypeDoc() string {
 			s += " (lists are grids)"
 		}
 	case Enum:
-		s = "`" + strings.Join(d.Choices, "` \\| `") + "`"
+		s = "`" + strings.Join(d.Choices, "` | `") + "`"
 	default:
 		s = d.Range()
 	}
@@ -65,11 +65,10 @@ func (d Decl) DefaultText() string {
 	return "`" + d.DefaultString() + "`"
 }
 
-// cell escapes a table cell: pipes outside code spans and newlines.
-func cell(s string) string {
+// Cell makes s one cell of a Markdown table: on one line, with its pipes
+// escaped (an escaped one is kept).
+func Cell(s string) string {
 	s = strings.ReplaceAll(s, "\n", " ")
-	if strings.Contains(s, "|") && !strings.Contains(s, "\\|") {
-		s = strings.ReplaceAll(s, "|", "\\|")
-	}
-	return s
+	s = strings.ReplaceAll(s, "\\|", "|")
+	return strings.ReplaceAll(s, "|", "\\|")
 }

@@ -214,12 +214,9 @@ func want(decl param.Decl) string {
 // sectionList decodes a list of mappings; entries that fail their tag or
 // check are reported and left out.
 func (d *decoder) sectionList(n *yaml.Node, path string, decl param.Decl, fv reflect.Value) bool {
-	list, ok := d.sequence(n, path, decl.ElemName()+"s")
+	list, ok := d.elements(n, path, decl)
 	if !ok {
 		return false
-	}
-	if len(list) == 0 && decl.NonEmpty {
-		d.errorf(n, path, "empty list; want at least one %s", decl.ElemName())
 	}
 	out := reflect.MakeSlice(fv.Type(), 0, len(list))
 	for i, e := range list {
@@ -235,12 +232,9 @@ func (d *decoder) sectionList(n *yaml.Node, path string, decl param.Decl, fv ref
 // list decodes a list of scalars of the spec; each element is checked on
 // its own and reported at its own position.
 func (d *decoder) list(n *yaml.Node, path string, decl param.Decl, fv reflect.Value) bool {
-	list, ok := d.sequence(n, path, decl.ElemName()+"s")
+	list, ok := d.elements(n, path, decl)
 	if !ok {
 		return false
-	}
-	if len(list) == 0 && decl.NonEmpty {
-		d.errorf(n, path, "empty list; want at least one %s", decl.ElemName())
 	}
 	elem := decl
 	elem.Type = decl.Type.Elem()
@@ -269,6 +263,16 @@ func (d *decoder) list(n *yaml.Node, path string, decl param.Decl, fv reflect.Va
 	}
 	fv.Set(out)
 	return good
+}
+
+// elements returns the elements of the list n, reporting an empty one
+// when decl wants at least one.
+func (d *decoder) elements(n *yaml.Node, path string, decl param.Decl) ([]*yaml.Node, bool) {
+	list, ok := d.sequence(n, path, decl.ElemName()+"s")
+	if ok && len(list) == 0 && decl.NonEmpty {
+		d.errorf(n, path, "empty list; want at least one %s", decl.ElemName())
+	}
+	return list, ok
 }
 
 // value decodes one scalar with decl: type, range, choices and Check.
@@ -329,7 +333,6 @@ func defaultNode(v any) *yaml.Node {
 	}
 	return &n
 }
-
 
 // axes are a plugin's params as decoded: each given param's values (one,
 // or a grid axis), with the node and path of each value for errors.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -14,8 +13,6 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/repro-ml/repro/param"
 )
 
 // Load reads the spec at path, applies the --set overrides in sets (each
@@ -375,83 +372,6 @@ func (d *decoder) scalar(n *yaml.Node, path, want string) bool {
 		return false
 	}
 	return true
-}
-
-// str decodes a string field; any scalar is taken literally.
-func (d *decoder) str(n *yaml.Node, path string) (string, bool) {
-	if !d.scalar(n, path, "a string") {
-		return "", false
-	}
-	return n.Value, true
-}
-
-// float decodes a finite number.
-func (d *decoder) float(n *yaml.Node, path string) (float64, bool) {
-	if !d.scalar(n, path, "a number") {
-		return 0, false
-	}
-	var f float64
-	if t := n.ShortTag(); t != "!!int" && t != "!!float" || n.Decode(&f) != nil {
-		d.errorf(n, path, "got %s; want a number", kindName(n))
-		return 0, false
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		d.errorf(n, path, "%s is not finite; want a number", n.Value)
-		return 0, false
-	}
-	return f, true
-}
-
-// integer decodes an int in [lo, hi].
-func (d *decoder) integer(n *yaml.Node, path string, lo, hi int64) (int64, bool) {
-	if !d.scalar(n, path, "an integer") {
-		return 0, false
-	}
-	var i int64
-	if n.ShortTag() != "!!int" || n.Decode(&i) != nil {
-		var f float64
-		if n.ShortTag() == "!!float" && n.Decode(&f) == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-			i = int64(f)
-		} else {
-			d.errorf(n, path, "got %s; want an integer", kindName(n))
-			return 0, false
-		}
-	}
-	if i < lo || i > hi {
-		d.errorf(n, path, "%d is out of range; want an integer in [%d, %d]", i, lo, hi)
-		return 0, false
-	}
-	return i, true
-}
-
-// boolean decodes true or false.
-func (d *decoder) boolean(n *yaml.Node, path string) (bool, bool) {
-	if !d.scalar(n, path, "true or false") {
-		return false, false
-	}
-	var b bool
-	if n.ShortTag() != "!!bool" || n.Decode(&b) != nil {
-		d.errorf(n, path, "got %s; want true or false", kindName(n))
-		return false, false
-	}
-	return b, true
-}
-
-// oneOf decodes a string that must be one of choices.
-func (d *decoder) oneOf(n *yaml.Node, path string, choices ...string) (string, bool) {
-	s, ok := d.str(n, path)
-	if !ok {
-		return "", false
-	}
-	if !contains(choices, s) {
-		msg := fmt.Sprintf("unknown value %q", s)
-		if c := param.Closest(s, choices); c != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", c)
-		}
-		d.errorf(n, path, "%s; want one of %s", msg, strings.Join(choices, ", "))
-		return "", false
-	}
-	return s, true
 }
 
 // posOf returns the position of n.

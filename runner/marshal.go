@@ -145,29 +145,23 @@ func omit(decl param.Decl, fv reflect.Value) bool {
 	return err != nil || param.Format(z) == param.Format(normalize(decl))
 }
 
-// fieldNode writes the value of a spec field.
+// fieldNode writes the value of a spec field: as paramNode, but numbers
+// as YAML writes them (the schema, not YAML, types them on reading).
 func fieldNode(fv reflect.Value) *yaml.Node {
 	if fv.Kind() == reflect.Pointer {
 		fv = fv.Elem()
 	}
 	switch x := fv.Interface().(type) {
-	case string:
-		return scalar(x)
-	case []string:
+	case float64:
+		return value(x)
+	case []float64:
 		n := seqNode(true)
-		for _, s := range x {
-			n.Content = append(n.Content, scalar(s))
+		for _, f := range x {
+			n.Content = append(n.Content, value(f))
 		}
 		return n
 	}
-	if fv.Kind() == reflect.Slice {
-		n := seqNode(true)
-		for i := 0; i < fv.Len(); i++ {
-			n.Content = append(n.Content, value(fv.Index(i).Interface()))
-		}
-		return n
-	}
-	return value(fv.Interface())
+	return paramNode(fv.Interface())
 }
 
 // gridNode writes a method's grid as its params: the axes recovered from

@@ -63,13 +63,9 @@ func schema(free bool) param.Decl {
 	dataset := param.Decl{Name: "datasets", Type: param.SectionList, Elem: "dataset", NonEmpty: true, Tag: "name",
 		Want: "a list of datasets, each with a name from " + strings.Join(datasets.Names(), ", "),
 		Doc:  "The datasets, below.",
-		Plugin: lookup(func(name string) (*param.Plugin, error) {
-			l, err := datasets.Lookup(name)
-			if err != nil {
-				return nil, err
-			}
-			return &param.Plugin{Params: l.Params, Validate: l.Validate}, nil
-		}),
+		Plugin: lookup(pluginOf(datasets.Lookup, func(l *datasets.Loader) param.Plugin {
+			return param.Plugin{Params: l.Params, Validate: l.Validate}
+		})),
 		Fields: []param.Decl{
 			pluginName("dataset", datasets.Names),
 			{Name: "id", Type: param.String, Optional: true, DefaultDoc: "`name`", Check: plainName(""),
@@ -78,13 +74,9 @@ func schema(free bool) param.Decl {
 				Doc: "The plugin's parameters, each checked against its declaration (type, range, choices) and by the plugin's Validate hook; missing ones take their defaults; required ones must be given. Files are paths relative to the data directory (`--data`, `$REPRO_DATA`). A dataset parameter cannot be a grid: write one dataset entry per value."},
 			{Name: "transforms", Type: param.SectionList, Elem: "transform", Optional: true, Tag: "name", DefaultDoc: "`[]`",
 				Doc: "Transforms applied in order, each `{name, params, fit}` (`repro list transforms`).",
-				Plugin: lookup(func(name string) (*param.Plugin, error) {
-					t, err := datasets.LookupTransform(name)
-					if err != nil {
-						return nil, err
-					}
-					return &param.Plugin{Params: t.Params}, nil
-				}),
+				Plugin: lookup(pluginOf(datasets.LookupTransform, func(t *datasets.Transform) param.Plugin {
+					return param.Plugin{Params: t.Params}
+				})),
 				Fields: []param.Decl{
 					pluginName("transform", datasets.TransformNames),
 					{Name: "params", Type: param.Params, Optional: true, DefaultDoc: "plugin defaults", Doc: "The transform's parameters."},
@@ -92,14 +84,8 @@ func schema(free bool) param.Decl {
 						Doc: "What the transform is fitted on: absent, the whole dataset once when it loads (cached on disk by content); `pool`, in each trial every non-test row, labels hidden; `train`, in each trial the training rows."},
 				}},
 			{Name: "split", Type: param.Section, Tag: "kind", Default: map[string]any{"kind": "rest"}, DefaultDoc: "`{kind: rest}`",
-				Doc: "How rows divide into a training pool and a test set: a split kind and its parameters (below).",
-				Plugin: func(name string) (*param.Plugin, error) {
-					s, err := Splitters.Lookup(name)
-					if err != nil {
-						return nil, err
-					}
-					return &param.Plugin{Params: s.Params}, nil
-				},
+				Doc:    "How rows divide into a training pool and a test set: a split kind and its parameters (below).",
+				Plugin: pluginOf(Splitters.Lookup, func(s *Splitter) param.Plugin { return param.Plugin{Params: s.Params} }),
 				Fields: []param.Decl{
 					{Name: "kind", Type: param.Enum, Choices: Splitters.Names(), Doc: "A split kind (below)."},
 				}},
@@ -111,13 +97,9 @@ func schema(free bool) param.Decl {
 	method := param.Decl{Name: "methods", Type: param.SectionList, Elem: "method", NonEmpty: true, Tag: "name",
 		Want: "a list of methods, each with a name from " + strings.Join(methods.Names(), ", "),
 		Doc:  "The methods, below.",
-		Plugin: lookup(func(name string) (*param.Plugin, error) {
-			p, err := methods.Lookup(name)
-			if err != nil {
-				return nil, err
-			}
-			return &param.Plugin{Params: p.Params, Validate: p.Validate}, nil
-		}),
+		Plugin: lookup(pluginOf(methods.Lookup, func(p *methods.Plugin) param.Plugin {
+			return param.Plugin{Params: p.Params, Validate: p.Validate}
+		})),
 		Fields: []param.Decl{
 			pluginName("method", methods.Names),
 			{Name: "label", Type: param.String, Optional: true, DefaultDoc: "`name`", Check: usableLabel,
@@ -154,14 +136,8 @@ func schema(free bool) param.Decl {
 	}
 
 	protocol := param.Decl{Name: "protocol", Type: param.Section, Tag: "name", Default: map[string]any{"name": "curve"}, DefaultDoc: "`curve`",
-		Doc: "The trial protocol: a name (`protocol: active`) or a mapping of the name and the protocol's parameters.",
-		Plugin: func(name string) (*param.Plugin, error) {
-			p, err := Protocols.Lookup(name)
-			if err != nil {
-				return nil, err
-			}
-			return &param.Plugin{Params: p.Params}, nil
-		},
+		Doc:    "The trial protocol: a name (`protocol: active`) or a mapping of the name and the protocol's parameters.",
+		Plugin: pluginOf(Protocols.Lookup, func(p *Protocol) param.Plugin { return param.Plugin{Params: p.Params} }),
 		Fields: []param.Decl{
 			{Name: "name", Type: param.Enum, Elem: "protocol", Choices: Protocols.Names(), Doc: "A trial protocol."},
 		},
@@ -237,6 +213,18 @@ func schema(free bool) param.Decl {
 		}}
 }
 
+// pluginOf adapts a registry's Lookup to param.Decl.Plugin.
+func pluginOf[T any](lookup func(string) (T, error), of func(T) param.Plugin) func(string) (*param.Plugin, error) {
+	return func(name string) (*param.Plugin, error) {
+		p, err := lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		out := of(p)
+		return &out, nil
+	}
+}
+
 // withName returns base with the name and the non-zero documentation
 // fields of over.
 func withName(base param.Decl, name string, over param.Decl) param.Decl {
@@ -287,4 +275,69 @@ func trainingSize(v any) error {
 		return errors.New("is not a whole number of rows" + want)
 	}
 	return nil
+}
+
+// SchemaDoc returns the generated Markdown of docs/spec.md block key: the
+// field table of a section ("fields", "fields datasets", "fields
+// methods.select", …) or the table of a runner registry's plugins ("kinds
+// split", "kinds select", "kinds protocol") with their params. TestSpecDoc
+// fails when the document and the declarations disagree; `go test
+// ./runner -run TestSpecDoc -update` rewrites the blocks.
+func SchemaDoc(key string) (string, error) {
+	what, arg, _ := strings.Cut(key, " ")
+	switch what {
+	case "fields":
+		// The registry-free schema: which plugins and metrics are
+		// compiled in is for `repro list`, not for the document.
+		d := schema(true)
+		if arg != "" {
+			for _, name := range strings.Split(arg, ".") {
+				f, ok := param.Find(d.Fields, name)
+				if !ok || !f.IsSection() {
+					return "", fmt.Errorf("no section %q in the spec", arg)
+				}
+				d = f
+			}
+		}
+		return param.Table(d.Fields), nil
+	case "kinds":
+		var b strings.Builder
+		b.WriteString("| name | meaning | params |\n|---|---|---|\n")
+		row := func(name, doc string, params []param.Decl) {
+			ps := "none"
+			if len(params) > 0 {
+				parts := make([]string, len(params))
+				for i, p := range params {
+					def := p.DefaultText()
+					if !p.Required() {
+						def = "default " + def
+					}
+					parts[i] = fmt.Sprintf("`%s` (%s, %s): %s", p.Name, p.TypeDoc(), def, p.Doc)
+				}
+				ps = strings.Join(parts, "; ")
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", name, param.Cell(doc), param.Cell(ps))
+		}
+		switch arg {
+		case "split":
+			for _, n := range Splitters.Names() {
+				s, _ := Splitters.Lookup(n)
+				row(n, s.Doc, s.Params)
+			}
+		case "select":
+			for _, n := range Selectors.Names() {
+				s, _ := Selectors.Lookup(n)
+				row(n, s.Doc, nil)
+			}
+		case "protocol":
+			for _, n := range Protocols.Names() {
+				p, _ := Protocols.Lookup(n)
+				row(n, p.Doc, p.Params)
+			}
+		default:
+			return "", fmt.Errorf("no registry %q", arg)
+		}
+		return b.String(), nil
+	}
+	return "", fmt.Errorf("unknown block %q; want fields [SECTION] or kinds split|select|protocol", key)
 }
