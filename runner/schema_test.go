@@ -183,6 +183,12 @@ methods: [{name: fake-centroid}]
 curve: {sizes: [10], trials: 3}
 metrics: [accuracy]
 `, nil, `t.yaml:4:30: curve.trials: 3, but split kfold of datasets[0] makes 20 trials; want no trials, or 20`},
+		{"kfold with too many trials", `name: t
+datasets: [{name: fake-blobs, split: {kind: kfold, folds: 1000, repeats: 1000}}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`, nil, `t.yaml:2:38: datasets[0].split: split kfold makes 1000000 trials; want at most 100000`},
 		{"stratify with kind rest", `name: t
 datasets: [{name: fake-blobs, split: {kind: rest, stratify: false}}]
 methods: [{name: fake-centroid}]

@@ -238,15 +238,17 @@ func (d *decoder) checkProtocol(s *Spec, f *fields) {
 		}
 	}
 	trials := cf.get(d, "trials")
-	if trials == nil {
-		return
-	}
 	for i, ds := range s.Datasets {
 		sp, err := Splitters.Lookup(ds.Split.KindName())
-		if err != nil || sp.Replicates == nil {
+		if err != nil || sp.Replicates == nil || ds.Split.Params == nil {
 			continue
 		}
-		if n := sp.Replicates(ds.Split.Params); s.Curve.Trials != n {
+		n := sp.Replicates(ds.Split.Params)
+		if n < 1 || n > maxTrials {
+			d.errorf(d.at(f, "datasets", strconv.Itoa(i), "split"), index("datasets", i)+".split", "split %s makes %d trials; want at most %d", ds.Split.Kind, n, maxTrials)
+			continue
+		}
+		if trials != nil && s.Curve.Trials != n {
 			d.errorf(trials, "curve.trials", "%d, but split %s of %s makes %d trials; want no trials, or %d", s.Curve.Trials, ds.Split.Kind, index("datasets", i), n, n)
 		}
 	}
