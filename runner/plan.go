@@ -299,18 +299,22 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 
 // Fits returns the number of model fits the plan performs: a cv trial fits
 // every grid point on every fold and refits once; a test-rule trial fits
-// every grid point.
+// every grid point; a protocol with several steps (active: one per batch)
+// does so at each step.
 func (p *Plan) Fits() int {
+	steps := 1
+	if proto, err := Protocols.Lookup(p.Spec.Protocol.ProtocolName()); err == nil && proto.Steps != nil {
+		steps = proto.Steps(p.Spec.Protocol.Params)
+	}
 	n := 0
 	for _, t := range p.Trials {
-		switch {
-		case t.Point >= 0:
-			n++
-		case t.Method.Select.Rule == "cv":
-			n += len(t.Choices())*t.Method.Select.Folds + 1
-		default:
-			n += len(t.Choices())
+		per := 1
+		if t.Point < 0 {
+			if sel, err := Selectors.Lookup(t.Method.Select.RuleName()); err == nil && sel.Fits != nil {
+				per = sel.Fits(len(t.Choices()), t.Method.Select)
+			}
 		}
+		n += per * steps
 	}
 	return n
 }
@@ -319,24 +323,50 @@ func (p *Plan) Fits() int {
 // sizes × trials = fits, as `repro validate` prints it.
 func (p *Plan) Describe(w io.Writer) {
 	s := p.Spec
+	// sizes and trials as the plan has them: a protocol that is not per
+	// size has one x per trial; a split may set the trial count (kfold).
+	sizes, trials := len(s.Curve.Sizes), s.Curve.Trials
+	if proto, err := Protocols.Lookup(s.Protocol.ProtocolName()); err == nil && !proto.PerSize {
+		sizes = 1
+	}
+	if len(s.Datasets) > 0 {
+		if n, err := replicates(s, &s.Datasets[0]); err == nil {
+			trials = n
+		}
+	}
 	fmt.Fprintf(w, "experiment %s: %d datasets × %d methods, %d sizes × %d trials (sampling %s, seed %d)\n",
-		s.Name, len(s.Datasets), len(s.Methods), len(s.Curve.Sizes), s.Curve.Trials, s.Curve.Sampling, s.Seed)
-	fmt.Fprintf(w, "sizes: %s\n", formatSizes(s.Curve.Sizes))
+		s.Name, len(s.Datasets), len(s.Methods), sizes, trials, s.Curve.Sampling, s.Seed)
+	if name := s.Protocol.ProtocolName(); name != "curve" {
+		fmt.Fprintf(w, "protocol %s", name)
+		if len(s.Protocol.Params) > 0 {
+			fmt.Fprintf(w, " {%s}", s.Protocol.Params.Label())
+		}
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintf(w, "sizes: %s\n", formatSizes(s.Curve.Sizes))
+	}
 	for _, ds := range s.Datasets {
 		fmt.Fprintf(w, "dataset %s: %s", ds.ID, ds.Name)
 		if len(ds.Params) > 0 {
 			fmt.Fprintf(w, " {%s}", ds.Params.Label())
 		}
-		fmt.Fprintf(w, ", split %s", ds.Split.Kind)
-		if ds.Split.Kind == "holdout" {
+		fmt.Fprintf(w, ", split %s", ds.Split.KindName())
+		switch {
+		case ds.Split.Kind == "holdout":
 			fmt.Fprintf(w, " (test %s)", param.Format(ds.Split.Params.Float("test")))
+		case len(ds.Split.Params) > 0:
+			fmt.Fprintf(w, " {%s}", ds.Split.Params.Label())
 		}
 		if ds.Tasks != "" {
 			fmt.Fprintf(w, ", tasks %s", ds.Tasks)
 		}
 		fmt.Fprintln(w)
 		for _, t := range ds.Transforms {
-			fmt.Fprintf(w, "  transform %s {%s}\n", t.Name, t.Params.Label())
+			fmt.Fprintf(w, "  transform %s {%s}", t.Name, t.Params.Label())
+			if t.Fit != "" {
+				fmt.Fprintf(w, " fitted on the %s in each trial", t.Fit)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 	for _, m := range s.Methods {
@@ -361,7 +391,7 @@ func (p *Plan) Describe(w io.Writer) {
 		grid += len(m.Grid)
 	}
 	fmt.Fprintf(w, "%d datasets × %d methods (%d grid points) × %d sizes × %d trials = %d trials, %d fits\n",
-		len(s.Datasets), len(s.Methods), grid, len(s.Curve.Sizes), s.Curve.Trials, len(p.Trials), p.Fits())
+		len(s.Datasets), len(s.Methods), grid, sizes, trials, len(p.Trials), p.Fits())
 }
 
 func formatSizes(sizes []float64) string {
