@@ -429,6 +429,36 @@ func TestRunLocked(t *testing.T) {
 	}
 }
 
+// repro report takes the output directory's lock too: while a run holds
+// it, a report is refused rather than overwriting the run's report with a
+// stale one.
+func TestReportLocked(t *testing.T) {
+	switch runtime.GOOS {
+	case "windows", "plan9", "js", "wasip1":
+		t.Skip("no flock on " + runtime.GOOS + ": runner.LockDir takes no lock")
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q")
+	before, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := runner.LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stderr := mustCLI(t, exitFailed, "report", dir)
+	unlock()
+	if !strings.Contains(stderr, "is in use by another repro run") {
+		t.Errorf("report on a locked directory:\n%s", stderr)
+	}
+	mustCLI(t, exitOK, "report", dir)
+	after, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if string(before) != string(after) {
+		t.Error("report.md changed between a run and a report of its results")
+	}
+}
+
 // TestList checks that every registered plugin is listed with each of its
 // parameters: name, type, default and doc on one line.
 func TestList(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/repro-ml/repro/internal/atomicfile"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/runner"
@@ -44,9 +45,17 @@ func Write(dir string, spec *runner.Spec, results []runner.Result) error {
 	for name := range files {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	// report.md goes last, so that it never links a plot not yet written;
+	// each file is replaced atomically, so a failure (a full disk) leaves
+	// the previous one whole.
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == ReportFile) != (names[j] == ReportFile) {
+			return names[j] == ReportFile
+		}
+		return names[i] < names[j]
+	})
 	for _, name := range names {
-		if err := os.WriteFile(filepath.Join(dir, name), files[name], 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), files[name], 0o644); err != nil {
 			return fmt.Errorf("reports: %w", err)
 		}
 	}

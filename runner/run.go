@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/internal/atomicfile"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 )
@@ -33,6 +34,10 @@ type Options struct {
 	Fresh bool
 	// Progress, if non-nil, is told about the run as it goes.
 	Progress Progress
+	// Locked reports that the caller holds the lock of Dir (LockDir), as
+	// `repro run` does to render the reports before another process may
+	// touch the directory; Run then does not lock it again.
+	Locked bool
 	// Warn, if non-nil, is called at once with each problem that does not
 	// stop the run (a torn or corrupt line of the results file), before
 	// any trial runs; Summary.Warnings holds them too.
@@ -85,11 +90,13 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := LockDir(opts.Dir)
-	if err != nil {
-		return nil, err
+	if !opts.Locked {
+		unlock, err := LockDir(opts.Dir)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 	}
-	defer unlock()
 	if opts.Fresh {
 		for _, name := range []string{ResultsFile, DatasetsFile, "artifacts"} {
 			if err := os.RemoveAll(filepath.Join(opts.Dir, name)); err != nil {
@@ -264,7 +271,7 @@ func WriteSpec(dir string, spec *Spec) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, SpecFile), b, 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, SpecFile), b, 0o644)
 }
 
 // Version is repro's version, recorded in env.json.
@@ -294,7 +301,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // ReadDatasetInfo reads dir/datasets.json; a missing file is (nil, nil).
