@@ -112,6 +112,7 @@ func TestMethods(t *testing.T) {
 	}
 	for _, name := range methods.Names() {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			pl, err := methods.Lookup(name)
 			if err != nil {
 				t.Fatal(err)
