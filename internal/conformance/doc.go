@@ -29,9 +29,8 @@
 // but a panic or an invalid result is not.
 //
 // What a contributor touches: a plugin in a package already linked in,
-// nothing; a new plugin package, its blank import in imports_test.go beside
-// the one in the root's plugins.go (TestImportsMatchPlugins names it); a
-// required parameter, a value in methodParams or transformParams (or the
+// nothing; a new plugin package, its blank import in plugins/plugins.go,
+// which both the repro command and this suite link; a required parameter, a value in methodParams or transformParams (or the
 // dataset's fixture); a dataset that reads files, a fixture in fixtures; a
 // problem a method documents it does not handle, an entry in unsupported
 // with the documentation's reason.
