@@ -95,9 +95,12 @@ func renderedPlots(dir string) []string {
 // file by name. dir is read for datasets.json and artifacts only.
 func Render(dir string, spec *runner.Spec, results []runner.Result) (map[string][]byte, error) {
 	m := build(spec, results)
+	// A damaged datasets.json costs the report its dataset facts, not the
+	// report: the setup says so and how to rebuild it.
 	infos, err := runner.ReadDatasetInfo(dir)
 	if err != nil {
-		return nil, fmt.Errorf("reports: %w", err)
+		m.infoErr = err
+		infos = nil
 	}
 	files := map[string][]byte{}
 	var md bytes.Buffer
@@ -332,6 +335,8 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 		for _, n := range info.Notes {
 			fmt.Fprintf(w, "- Note: %s\n", n)
 		}
+	} else if m.infoErr != nil {
+		fmt.Fprintf(w, "- (dataset facts unavailable: %s; `repro run` on this directory rebuilds it from the data, keeping the finished trials)\n", m.infoErr)
 	} else {
 		fmt.Fprintf(w, "- (no %s: dataset facts unavailable)\n", runner.DatasetsFile)
 	}

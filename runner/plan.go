@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/repro-ml/repro/param"
@@ -334,8 +335,8 @@ func (p *Plan) Describe(w io.Writer) {
 			trials = n
 		}
 	}
-	fmt.Fprintf(w, "experiment %s: %d datasets × %d methods, %d sizes × %d trials (sampling %s, seed %d)\n",
-		s.Name, len(s.Datasets), len(s.Methods), sizes, trials, s.Curve.Sampling, s.Seed)
+	fmt.Fprintf(w, "experiment %s: %s × %s, %s × %s (sampling %s, seed %d)\n",
+		s.Name, count(len(s.Datasets), "dataset"), count(len(s.Methods), "method"), count(sizes, "size"), count(trials, "trial"), s.Curve.Sampling, s.Seed)
 	if name := s.Protocol.ProtocolName(); name != "curve" {
 		fmt.Fprintf(w, "protocol %s", name)
 		if len(s.Protocol.Params) > 0 {
@@ -371,7 +372,7 @@ func (p *Plan) Describe(w io.Writer) {
 	}
 	for _, m := range s.Methods {
 		rule := m.Select.RuleName()
-		fmt.Fprintf(w, "method %s: %s, %d grid points, select %s", m.Label, m.Name, len(m.Grid), rule)
+		fmt.Fprintf(w, "method %s: %s, %s, select %s", m.Label, m.Name, count(len(m.Grid), "grid point"), rule)
 		switch rule {
 		case "cv":
 			fmt.Fprintf(w, " (%d folds by %s)", m.Select.Folds, m.Select.Metric)
@@ -390,8 +391,18 @@ func (p *Plan) Describe(w io.Writer) {
 	for _, m := range s.Methods {
 		grid += len(m.Grid)
 	}
-	fmt.Fprintf(w, "%d datasets × %d methods (%d grid points) × %d sizes × %d trials = %d trials, %d fits\n",
-		len(s.Datasets), len(s.Methods), grid, sizes, trials, len(p.Trials), p.Fits())
+	fmt.Fprintf(w, "%s × %s (%s) × %s × %s = %s, %s\n",
+		count(len(s.Datasets), "dataset"), count(len(s.Methods), "method"), count(grid, "grid point"),
+		count(sizes, "size"), count(trials, "trial"), count(len(p.Trials), "trial"), count(p.Fits(), "fit"))
+}
+
+// count writes n and noun, in the plural unless n is 1: "1 dataset",
+// "8 grid points".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func formatSizes(sizes []float64) string {
