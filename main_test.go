@@ -429,6 +429,63 @@ func TestRunLocked(t *testing.T) {
 	}
 }
 
+// A damaged datasets.json neither blocks a report (which says how to
+// rebuild it) nor a run (which rebuilds it from the data).
+func TestDamagedDatasetsJSON(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q")
+	path := filepath.Join(dir, runner.DatasetsFile)
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, good[:len(good)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustCLI(t, exitOK, "report", dir)
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if !strings.Contains(string(md), "is damaged") || !strings.Contains(string(md), "rebuilds it from the data") {
+		t.Errorf("report.md does not say datasets.json is damaged and how to rebuild it")
+	}
+	_, stderr := mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q")
+	if !strings.Contains(stderr, "rebuilding it from the data") {
+		t.Errorf("run on a damaged datasets.json:\n%s", stderr)
+	}
+	if again, _ := os.ReadFile(path); string(again) != string(good) {
+		t.Errorf("datasets.json rebuilt as %q; want %q", again, good)
+	}
+}
+
+// repro report takes the output directory's lock too: while a run holds
+// it, a report is refused rather than overwriting the run's report with a
+// stale one.
+func TestReportLocked(t *testing.T) {
+	switch runtime.GOOS {
+	case "windows", "plan9", "js", "wasip1":
+		t.Skip("no flock on " + runtime.GOOS + ": runner.LockDir takes no lock")
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q")
+	before, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := runner.LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, stderr := mustCLI(t, exitFailed, "report", dir)
+	unlock()
+	if !strings.Contains(stderr, "is in use by another repro run") {
+		t.Errorf("report on a locked directory:\n%s", stderr)
+	}
+	mustCLI(t, exitOK, "report", dir)
+	after, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if string(before) != string(after) {
+		t.Error("report.md changed between a run and a report of its results")
+	}
+}
+
 // TestList checks that every registered plugin is listed with each of its
 // parameters: name, type, default and doc on one line.
 func TestList(t *testing.T) {

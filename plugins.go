@@ -1,23 +1,5 @@
 package main
 
-// The plugins built into repro. Each package registers its methods,
-// datasets, transforms or metrics from init, as image formats do; this file
-// only assembles the build.
-import (
-	_ "github.com/repro-ml/repro/datasets/csv"
-	_ "github.com/repro-ml/repro/datasets/embedded"
-	_ "github.com/repro-ml/repro/datasets/graph"
-	_ "github.com/repro-ml/repro/datasets/libsvm"
-	_ "github.com/repro-ml/repro/datasets/linqs"
-	_ "github.com/repro-ml/repro/datasets/text"
-	_ "github.com/repro-ml/repro/datasets/uci"
-	_ "github.com/repro-ml/repro/methods/fnr"
-	_ "github.com/repro-ml/repro/methods/hp"
-	_ "github.com/repro-ml/repro/methods/lasso"
-	_ "github.com/repro-ml/repro/methods/lgc"
-	_ "github.com/repro-ml/repro/methods/linear"
-	_ "github.com/repro-ml/repro/methods/med"
-	_ "github.com/repro-ml/repro/methods/spectral"
-	_ "github.com/repro-ml/repro/methods/svm"
-	_ "github.com/repro-ml/repro/metric"
-)
+// The plugins built into repro: package plugins links every plugin
+// package; this file only assembles the build.
+import _ "github.com/repro-ml/repro/plugins"

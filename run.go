@@ -173,7 +173,15 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return exitUsage
 	}
 	dir := outDir(*out, spec)
-	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh,
+	// The lock is held through the reports, so that a report run
+	// concurrently never overwrites this run's with an older one.
+	unlock, err := runner.LockDir(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
+		return exitFailed
+	}
+	defer unlock()
+	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true,
 		// Warnings print before the trials run, not hours later.
 		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {
@@ -324,6 +332,12 @@ func cmdReport(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "repro report: %v\n", err)
 		return exitUsage
 	}
+	unlock, err := runner.LockDir(arg)
+	if err != nil {
+		fmt.Fprintf(stderr, "repro report: %v\n", err)
+		return exitFailed
+	}
+	defer unlock()
 	results, err := loadResults(arg, spec, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro report: %v\n", err)

@@ -47,6 +47,10 @@ type Env struct {
 	// point and the refit of a cross-validated trial): kernel matrices,
 	// factorizations, graph products. Nil disables caching.
 	Memo *Memo
+	// State carries values from one fit of a trial to the next (see
+	// State); nil for the fits of a select rule and for protocols that fit
+	// once.
+	State *State
 }
 
 // Remember returns the value cached under key, computing it with fn the first

@@ -172,6 +172,8 @@ type model struct {
 	datasets []*dataSet
 	digits   int
 	failures []*runner.Result
+	// infoErr is why datasets.json could not be read, if it could not.
+	infoErr error
 }
 
 // build arranges results by dataset and series in spec order.

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/repro-ml/repro/internal/atomicfile"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/runner"
@@ -44,9 +45,17 @@ func Write(dir string, spec *runner.Spec, results []runner.Result) error {
 	for name := range files {
 		names = append(names, name)
 	}
-	sort.Strings(names)
+	// report.md goes last, so that it never links a plot not yet written;
+	// each file is replaced atomically, so a failure (a full disk) leaves
+	// the previous one whole.
+	sort.Slice(names, func(i, j int) bool {
+		if (names[i] == ReportFile) != (names[j] == ReportFile) {
+			return names[j] == ReportFile
+		}
+		return names[i] < names[j]
+	})
 	for _, name := range names {
-		if err := os.WriteFile(filepath.Join(dir, name), files[name], 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), files[name], 0o644); err != nil {
 			return fmt.Errorf("reports: %w", err)
 		}
 	}
@@ -86,9 +95,12 @@ func renderedPlots(dir string) []string {
 // file by name. dir is read for datasets.json and artifacts only.
 func Render(dir string, spec *runner.Spec, results []runner.Result) (map[string][]byte, error) {
 	m := build(spec, results)
+	// A damaged datasets.json costs the report its dataset facts, not the
+	// report: the setup says so and how to rebuild it.
 	infos, err := runner.ReadDatasetInfo(dir)
 	if err != nil {
-		return nil, fmt.Errorf("reports: %w", err)
+		m.infoErr = err
+		infos = nil
 	}
 	files := map[string][]byte{}
 	var md bytes.Buffer
@@ -323,6 +335,8 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 		for _, n := range info.Notes {
 			fmt.Fprintf(w, "- Note: %s\n", n)
 		}
+	} else if m.infoErr != nil {
+		fmt.Fprintf(w, "- (dataset facts unavailable: %s; `repro run` on this directory rebuilds it from the data, keeping the finished trials)\n", m.infoErr)
 	} else {
 		fmt.Fprintf(w, "- (no %s: dataset facts unavailable)\n", runner.DatasetsFile)
 	}

@@ -46,7 +46,7 @@
 // # What a contributor touches
 //
 //   - A method: one file in its family's package under methods/ that
-//     registers it, one test file, and a blank import in plugins.go for a
+//     registers it, one test file, and a blank import in plugins/plugins.go for a
 //     new package (see package methods).
 //   - A split kind, a select rule, a protocol or a query strategy: one file
 //     in this package that registers it from init (Splitters.Register,
@@ -57,5 +57,5 @@
 //   - A dataset or a transform: one file registering it with
 //     datasets.Register or datasets.RegisterTransform (Apply for a
 //     corpus-level transform, Fit for one fitted per trial), its test, and
-//     a blank import in plugins.go for a new package.
+//     a blank import in plugins/plugins.go for a new package.
 package runner

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/repro-ml/repro/param"
@@ -299,18 +300,22 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 
 // Fits returns the number of model fits the plan performs: a cv trial fits
 // every grid point on every fold and refits once; a test-rule trial fits
-// every grid point.
+// every grid point; a protocol with several steps (active: one per batch)
+// does so at each step.
 func (p *Plan) Fits() int {
+	steps := 1
+	if proto, err := Protocols.Lookup(p.Spec.Protocol.ProtocolName()); err == nil && proto.Steps != nil {
+		steps = proto.Steps(p.Spec.Protocol.Params)
+	}
 	n := 0
 	for _, t := range p.Trials {
-		switch {
-		case t.Point >= 0:
-			n++
-		case t.Method.Select.Rule == "cv":
-			n += len(t.Choices())*t.Method.Select.Folds + 1
-		default:
-			n += len(t.Choices())
+		per := 1
+		if t.Point < 0 {
+			if sel, err := Selectors.Lookup(t.Method.Select.RuleName()); err == nil && sel.Fits != nil {
+				per = sel.Fits(len(t.Choices()), t.Method.Select)
+			}
 		}
+		n += per * steps
 	}
 	return n
 }
@@ -319,29 +324,55 @@ func (p *Plan) Fits() int {
 // sizes × trials = fits, as `repro validate` prints it.
 func (p *Plan) Describe(w io.Writer) {
 	s := p.Spec
-	fmt.Fprintf(w, "experiment %s: %d datasets × %d methods, %d sizes × %d trials (sampling %s, seed %d)\n",
-		s.Name, len(s.Datasets), len(s.Methods), len(s.Curve.Sizes), s.Curve.Trials, s.Curve.Sampling, s.Seed)
-	fmt.Fprintf(w, "sizes: %s\n", formatSizes(s.Curve.Sizes))
+	// sizes and trials as the plan has them: a protocol that is not per
+	// size has one x per trial; a split may set the trial count (kfold).
+	sizes, trials := len(s.Curve.Sizes), s.Curve.Trials
+	if proto, err := Protocols.Lookup(s.Protocol.ProtocolName()); err == nil && !proto.PerSize {
+		sizes = 1
+	}
+	if len(s.Datasets) > 0 {
+		if n, err := replicates(s, &s.Datasets[0]); err == nil {
+			trials = n
+		}
+	}
+	fmt.Fprintf(w, "experiment %s: %s × %s, %s × %s (sampling %s, seed %d)\n",
+		s.Name, count(len(s.Datasets), "dataset"), count(len(s.Methods), "method"), count(sizes, "size"), count(trials, "trial"), s.Curve.Sampling, s.Seed)
+	if name := s.Protocol.ProtocolName(); name != "curve" {
+		fmt.Fprintf(w, "protocol %s", name)
+		if len(s.Protocol.Params) > 0 {
+			fmt.Fprintf(w, " {%s}", s.Protocol.Params.Label())
+		}
+		fmt.Fprintln(w)
+	} else {
+		fmt.Fprintf(w, "sizes: %s\n", formatSizes(s.Curve.Sizes))
+	}
 	for _, ds := range s.Datasets {
 		fmt.Fprintf(w, "dataset %s: %s", ds.ID, ds.Name)
 		if len(ds.Params) > 0 {
 			fmt.Fprintf(w, " {%s}", ds.Params.Label())
 		}
-		fmt.Fprintf(w, ", split %s", ds.Split.Kind)
-		if ds.Split.Kind == "holdout" {
+		fmt.Fprintf(w, ", split %s", ds.Split.KindName())
+		switch {
+		case ds.Split.Kind == "holdout":
 			fmt.Fprintf(w, " (test %s)", param.Format(ds.Split.Params.Float("test")))
+		case len(ds.Split.Params) > 0:
+			fmt.Fprintf(w, " {%s}", ds.Split.Params.Label())
 		}
 		if ds.Tasks != "" {
 			fmt.Fprintf(w, ", tasks %s", ds.Tasks)
 		}
 		fmt.Fprintln(w)
 		for _, t := range ds.Transforms {
-			fmt.Fprintf(w, "  transform %s {%s}\n", t.Name, t.Params.Label())
+			fmt.Fprintf(w, "  transform %s {%s}", t.Name, t.Params.Label())
+			if t.Fit != "" {
+				fmt.Fprintf(w, " fitted on the %s in each trial", t.Fit)
+			}
+			fmt.Fprintln(w)
 		}
 	}
 	for _, m := range s.Methods {
 		rule := m.Select.RuleName()
-		fmt.Fprintf(w, "method %s: %s, %d grid points, select %s", m.Label, m.Name, len(m.Grid), rule)
+		fmt.Fprintf(w, "method %s: %s, %s, select %s", m.Label, m.Name, count(len(m.Grid), "grid point"), rule)
 		switch rule {
 		case "cv":
 			fmt.Fprintf(w, " (%d folds by %s)", m.Select.Folds, m.Select.Metric)
@@ -360,8 +391,18 @@ func (p *Plan) Describe(w io.Writer) {
 	for _, m := range s.Methods {
 		grid += len(m.Grid)
 	}
-	fmt.Fprintf(w, "%d datasets × %d methods (%d grid points) × %d sizes × %d trials = %d trials, %d fits\n",
-		len(s.Datasets), len(s.Methods), grid, len(s.Curve.Sizes), s.Curve.Trials, len(p.Trials), p.Fits())
+	fmt.Fprintf(w, "%s × %s (%s) × %s × %s = %s, %s\n",
+		count(len(s.Datasets), "dataset"), count(len(s.Methods), "method"), count(grid, "grid point"),
+		count(sizes, "size"), count(trials, "trial"), count(len(p.Trials), "trial"), count(p.Fits(), "fit"))
+}
+
+// count writes n and noun, in the plural unless n is 1: "1 dataset",
+// "8 grid points".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 func formatSizes(sizes []float64) string {

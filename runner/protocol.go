@@ -85,6 +85,9 @@ type Selector struct {
 	Oracle bool
 	// Choose returns the chosen grid index among c.Candidates.
 	Choose func(ctx context.Context, c *Choice) (int, error)
+	// Fits returns the number of model fits one choice among candidates
+	// grid points costs, the final fit included (for `repro validate`).
+	Fits func(candidates int, s Select) int
 }
 
 // Protocol is a trial protocol: what one trial does with its partition.
@@ -99,6 +102,9 @@ type Protocol struct {
 	PerSize bool
 	// Run runs one trial and returns its observations, in order of x.
 	Run func(ctx context.Context, t *TrialRun, p param.Values) ([]Observation, error)
+	// Steps, if set, returns how many times a trial fits its method (the
+	// active protocol's batches); otherwise once. For `repro validate`.
+	Steps func(p param.Values) int
 }
 
 // Observation is one point a trial contributes to a curve: an x value (a

@@ -22,6 +22,13 @@ func init() {
 			{Name: "strategy", Type: param.String, Default: "random", Doc: "the query strategy (repro list strategies)"},
 		},
 		Run: runActive,
+		Steps: func(p param.Values) int {
+			initial, batch, budget := p.Int("initial"), p.Int("batch"), p.Int("budget")
+			if budget <= initial {
+				return 1
+			}
+			return 1 + (budget-initial+batch-1)/batch
+		},
 	})
 	Strategies.Register("random", &Strategy{
 		Doc: "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",

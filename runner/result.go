@@ -3,6 +3,7 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -70,10 +71,28 @@ type Seeds struct {
 // Failed reports whether the trial ended in an error.
 func (r *Result) Failed() bool { return r.Error != "" }
 
+// Finished reports whether r is a complete result of a trial scoring
+// metrics: no error, and every metric at every observation. A line
+// without them (damaged, or edited by hand) is not finished: its trial
+// runs again.
+func (r *Result) Finished(metrics []string) bool {
+	if r.Failed() {
+		return false
+	}
+	for _, o := range r.Points() {
+		for _, m := range metrics {
+			if _, ok := o.Metrics[m]; !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Metrics maps metric names to values. Its JSON form writes the values
 // JSON has no number for as strings — "NaN", "+Inf", "-Inf" — so that a
 // NaN metric (the AUC of a test set with one class, r2 of a constant
-// target) is stored like any other; null reads back as NaN.
+// target) is stored like any other.
 type Metrics map[string]float64
 
 // MarshalJSON writes m with its keys sorted and non-finite values as
@@ -119,8 +138,8 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// UnmarshalJSON reads numbers, the strings "NaN", "+Inf", "Inf" and
-// "-Inf", and null (NaN).
+// UnmarshalJSON reads numbers and the strings "NaN", "+Inf", "Inf" and
+// "-Inf"; a null value is an error (repro never writes one).
 func (m *Metrics) UnmarshalJSON(data []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -145,7 +164,9 @@ func (m *Metrics) UnmarshalJSON(data []byte) error {
 func metricValue(r json.RawMessage) (float64, error) {
 	r = bytes.TrimSpace(r)
 	if string(r) == "null" {
-		return math.NaN(), nil
+		// repro writes an undefined value as "NaN"; a null is a damaged or
+		// hand-edited line, and its trial runs again.
+		return 0, errors.New(`null; want a number, "NaN", "+Inf" or "-Inf"`)
 	}
 	if len(r) > 0 && r[0] == '"' {
 		var s string

@@ -15,6 +15,7 @@ import (
 	"sync"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/internal/atomicfile"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 )
@@ -33,6 +34,10 @@ type Options struct {
 	Fresh bool
 	// Progress, if non-nil, is told about the run as it goes.
 	Progress Progress
+	// Locked reports that the caller holds the lock of Dir (LockDir), as
+	// `repro run` does to render the reports before another process may
+	// touch the directory; Run then does not lock it again.
+	Locked bool
 	// Warn, if non-nil, is called at once with each problem that does not
 	// stop the run (a torn or corrupt line of the results file), before
 	// any trial runs; Summary.Warnings holds them too.
@@ -78,6 +83,11 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
 	}
+	var capped error
+	if limit := MaxWorkers(); opts.Workers > limit {
+		capped = fmt.Errorf("%d workers requested; capped at %d (%d × the %d CPUs)", opts.Workers, limit, workersPerCPU, runtime.NumCPU())
+		opts.Workers = limit
+	}
 	if opts.CacheDir == "" {
 		opts.CacheDir = filepath.Join(filepath.Dir(filepath.Clean(opts.Dir)), ".cache")
 	}
@@ -85,11 +95,13 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := LockDir(opts.Dir)
-	if err != nil {
-		return nil, err
+	if !opts.Locked {
+		unlock, err := LockDir(opts.Dir)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 	}
-	defer unlock()
 	if opts.Fresh {
 		for _, name := range []string{ResultsFile, DatasetsFile, "artifacts"} {
 			if err := os.RemoveAll(filepath.Join(opts.Dir, name)); err != nil {
@@ -108,6 +120,10 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if err := writeEnv(opts.Dir, opts.Workers); err != nil {
 		return nil, err
 	}
+	if capped != nil {
+		warns = append([]error{capped}, warns...)
+	}
+	warns = append(warns, conflicting(existing)...)
 	sum := &Summary{Plan: plan, Warnings: warns}
 	if opts.Warn != nil {
 		for _, w := range warns {
@@ -116,7 +132,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	}
 	done := map[string]bool{}
 	for _, r := range Latest(existing) {
-		done[r.Key] = !r.Failed()
+		done[r.Key] = r.Finished(spec.Metrics)
 	}
 	var pending []*Trial
 	for _, t := range plan.Trials {
@@ -127,16 +143,29 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		}
 	}
 	sharePartitions(pending)
+	if opts.Workers > len(pending) {
+		opts.Workers = max(len(pending), 1)
+	}
 
 	env := datasets.Env{DataDir: opts.DataDir, CacheDir: opts.CacheDir}
 	loaded := map[string]*loadedData{}
-	infos, _ := ReadDatasetInfo(opts.Dir)
+	// A damaged datasets.json is rebuilt from the data: every dataset
+	// loads, not only those with trials left to run.
+	infos, err := ReadDatasetInfo(opts.Dir)
+	rebuild := err != nil
+	if rebuild {
+		w := fmt.Errorf("%w; rebuilding it from the data", err)
+		sum.Warnings = append(sum.Warnings, w)
+		if opts.Warn != nil {
+			opts.Warn(w)
+		}
+	}
 	if infos == nil {
 		infos = map[string]DatasetInfo{}
 	}
 	for i := range spec.Datasets {
 		ds := &spec.Datasets[i]
-		need := false
+		need := rebuild
 		for _, t := range pending {
 			need = need || t.Dataset == ds
 		}
@@ -223,6 +252,38 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	return sum, nil
 }
 
+// workersPerCPU bounds the workers of a run: trials are CPU-bound, and
+// each worker holds a training set and a model in memory.
+const workersPerCPU = 4
+
+// MaxWorkers returns the most trials Run runs at once.
+func MaxWorkers() int { return workersPerCPU * runtime.NumCPU() }
+
+// conflicting warns of keys stored twice as finished with different
+// metrics: the later line is used, but two runs of one trial should agree.
+func conflicting(results []Result) []error {
+	first := map[string]*Result{}
+	var out []error
+	for i := range results {
+		r := &results[i]
+		if r.Failed() {
+			continue
+		}
+		prev, ok := first[r.Key]
+		if !ok {
+			first[r.Key] = r
+			continue
+		}
+		a, _ := json.Marshal(prev.Points())
+		b, _ := json.Marshal(r.Points())
+		if string(a) != string(b) {
+			out = append(out, fmt.Errorf("%s: trial %s (%s, %s, trial %d) is stored twice with different metrics; the later line is used",
+				ResultsFile, r.Key, r.Dataset, SeriesName(r.Method, r.Variant), r.Trial))
+		}
+	}
+	return out
+}
+
 // sharePartitions orders the trials of datasets with transforms fitted per
 // trial by dataset and trial index (stably, so plan order within), so that
 // the trials sharing a partition — and its fitted transforms — run close
@@ -264,7 +325,7 @@ func WriteSpec(dir string, spec *Spec) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, SpecFile), b, 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, SpecFile), b, 0o644)
 }
 
 // Version is repro's version, recorded in env.json.
@@ -294,7 +355,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // ReadDatasetInfo reads dir/datasets.json; a missing file is (nil, nil).
@@ -308,7 +369,7 @@ func ReadDatasetInfo(dir string) (map[string]DatasetInfo, error) {
 	}
 	var m map[string]DatasetInfo
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w", DatasetsFile, err)
+		return nil, fmt.Errorf("%s is damaged: %w", filepath.Join(dir, DatasetsFile), err)
 	}
 	return m, nil
 }

@@ -507,10 +507,11 @@ func TestMetricsJSON(t *testing.T) {
 		})
 	}
 	var m Metrics
-	if err := json.Unmarshal([]byte(`{"a":null,"b":"Inf"}`), &m); err != nil || !math.IsNaN(m["a"]) || !math.IsInf(m["b"], 1) {
-		t.Errorf("null and \"Inf\" read as %v, %v", m, err)
+	if err := json.Unmarshal([]byte(`{"b":"Inf"}`), &m); err != nil || !math.IsInf(m["b"], 1) {
+		t.Errorf("\"Inf\" read as %v, %v", m, err)
 	}
-	for _, bad := range []string{`{"a":"nan?"}`, `{"a":true}`, `[1]`} {
+	// repro never writes null: a null metric is a damaged line.
+	for _, bad := range []string{`{"a":"nan?"}`, `{"a":true}`, `[1]`, `{"a":null}`} {
 		if err := json.Unmarshal([]byte(bad), &m); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
@@ -616,5 +617,55 @@ func TestRunCVUndefinedFolds(t *testing.T) {
 		if r.Failed() {
 			t.Errorf("trial %d: %s", r.Trial, r.Error)
 		}
+	}
+}
+
+// A key stored twice as finished with different metrics is warned of; a
+// line missing a metric of the spec is not finished and its trial runs
+// again; a huge worker count is capped with a warning.
+func TestStoreConflictsAndIncompleteLines(t *testing.T) {
+	spec := blobsSpec()
+	spec.Methods = spec.Methods[:1]
+	spec.Curve.Sizes = spec.Curve.Sizes[:1]
+	dir := t.TempDir()
+	first := runSpec(t, spec, dir, 2, nil)
+	path := filepath.Join(dir, ResultsFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	var a, b Result
+	if err := json.Unmarshal([]byte(lines[0]), &a); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &b); err != nil {
+		t.Fatal(err)
+	}
+	a.Metrics["accuracy"] += 1
+	delete(b.Metrics, "auc")
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []Result{a, b} {
+		line, _ := json.Marshal(r)
+		f.Write(append(line, '\n'))
+	}
+	f.Close()
+	sum, err := Run(context.Background(), spec, Options{Dir: dir, Workers: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	for _, w := range sum.Warnings {
+		warned = append(warned, w.Error())
+	}
+	all := strings.Join(warned, "\n")
+	if !strings.Contains(all, "stored twice with different metrics") || !strings.Contains(all, "workers requested; capped at") {
+		t.Errorf("warnings:\n%s\nwant the conflicting line and the capped workers", all)
+	}
+	if sum.Ran != 1 || sum.Skipped != len(first.Plan.Trials)-1 {
+		t.Errorf("ran %d, skipped %d; want the incomplete trial rerun and the others kept", sum.Ran, sum.Skipped)
 	}
 }

@@ -30,17 +30,20 @@ func init() {
 			}
 			return c.Candidates[0], nil
 		},
+		Fits: func(int, Select) int { return 1 },
 	})
 	Selectors.Register("cv", &Selector{
 		Doc:     "k-fold cross-validation on each training set by select.metric, then a refit on the whole training set at the best point",
 		Chooses: true,
 		Choose:  chooseCV,
+		Fits:    func(n int, s Select) int { return n*s.Folds + 1 },
 	})
 	Selectors.Register("test", &Selector{
 		Doc:     "the best point on the test set itself: the oracle choice some papers use, flagged in reports",
 		Chooses: true,
 		Oracle:  true,
 		Choose:  chooseTest,
+		Fits:    func(n int, _ Select) int { return n },
 	})
 }
 

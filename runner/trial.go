@@ -33,7 +33,8 @@ type TrialRun struct {
 
 	x      *executor
 	ld     *loadedData
-	dataID string // identity of Data's content; "" until asked for
+	dataID string         // identity of Data's content; "" until asked for
+	state  *methods.State // carried by the trial's successive fits
 }
 
 // OneVsRest reports whether the dataset's classes become one-vs-rest
@@ -126,7 +127,10 @@ func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (meth
 		}
 	}
 	start := time.Now()
-	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo})
+	if t.state == nil {
+		t.state = &methods.State{}
+	}
+	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo, State: t.state})
 	res.FitSeconds += time.Since(start).Seconds()
 	if err != nil {
 		return nil, err

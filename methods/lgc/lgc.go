@@ -64,7 +64,10 @@ type Method struct {
 }
 
 // Fit stores the training set; the work happens in Predict.
-func (m *Method) Fit(_ context.Context, train *datasets.Dataset, _ *methods.Env) (methods.Model, error) {
+func (m *Method) Fit(ctx context.Context, train *datasets.Dataset, _ *methods.Env) (methods.Model, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("lgc: %w", err)
+	}
 	if !train.IsClassification() || len(train.Classes) < 2 {
 		return nil, fmt.Errorf("lgc: dataset %q: need a classification dataset with ≥ 2 classes", train.Name)
 	}
@@ -210,8 +213,15 @@ func Affinity(W *matrix.CSR) *matrix.CSR {
 			r[T.Ind[p]] = math.Max(r[T.Ind[p]], T.Val[p])
 		}
 		rows[i] = r
-		for _, v := range r {
-			deg[i] += v
+		// Sum in column order: a map's order would change the last bits
+		// of the degree, and so of the scores, from one call to the next.
+		cols := make([]int, 0, len(r))
+		for j := range r {
+			cols = append(cols, j)
+		}
+		sort.Ints(cols)
+		for _, j := range cols {
+			deg[i] += r[j]
 		}
 	}
 	for i, r := range rows {

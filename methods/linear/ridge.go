@@ -169,6 +169,10 @@ func (m *ridge) Fit(ctx context.Context, train *datasets.Dataset, env *methods.E
 	if train.Rows() == 0 {
 		return nil, errors.New("ridge: empty training set")
 	}
+	// The Cholesky solvers do not poll ctx: refuse to start a cancelled fit.
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("ridge: %w", err)
+	}
 	a := newDesign(train, m.Intercept, m.Standardize)
 	solver := m.Solver
 	if solver == "auto" {
