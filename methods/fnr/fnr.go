@@ -45,6 +45,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/logistic"
 	"github.com/repro-ml/repro/methods/optim"
 	"github.com/repro-ml/repro/param"
 )
@@ -150,12 +151,12 @@ func remember(env *methods.Env, what string, g *matrix.CSR, fn func() *matrix.CS
 
 // Penalty returns the penalty of m for the graphs of train, and the number
 // D of weights per class.
-func (m *Method) Penalty(train *datasets.Dataset, env *methods.Env) (Penalty, int, error) {
+func (m *Method) Penalty(train *datasets.Dataset, env *methods.Env) (logistic.Penalty, int, error) {
 	g, err := graphOf(train, m.Graph)
 	if err != nil {
-		return Penalty{}, 0, err
+		return logistic.Penalty{}, 0, err
 	}
-	pen := Penalty{Ridge: m.Beta}
+	pen := logistic.Penalty{Ridge: m.Beta}
 	var B *matrix.CSR
 	switch m.kind {
 	case kindNetwork:
@@ -166,22 +167,22 @@ func (m *Method) Penalty(train *datasets.Dataset, env *methods.Env) (Penalty, in
 		B, err = remember(env, "normalized", g, func() *matrix.CSR { return LaplacianResidual(g, true) })
 	}
 	if err != nil {
-		return Penalty{}, 0, err
+		return logistic.Penalty{}, 0, err
 	}
-	pen.Terms = append(pen.Terms, Term{B: B, Coef: m.Alpha})
+	pen.Terms = append(pen.Terms, logistic.Term{B: B, Coef: m.Alpha})
 	if m.kind == kindNetwork && m.Dissimilarity != "" {
 		q, err := graphOf(train, m.Dissimilarity)
 		if err != nil {
-			return Penalty{}, 0, err
+			return logistic.Penalty{}, 0, err
 		}
 		if q.C != g.C {
-			return Penalty{}, 0, fmt.Errorf("dissimilarity graph %q has %d nodes, feature graph %q has %d", m.Dissimilarity, q.C, m.Graph, g.C)
+			return logistic.Penalty{}, 0, fmt.Errorf("dissimilarity graph %q has %d nodes, feature graph %q has %d", m.Dissimilarity, q.C, m.Graph, g.C)
 		}
 		Bq, err := remember(env, "dissimilarity", q, func() *matrix.CSR { return DissimilarityResidual(q) })
 		if err != nil {
-			return Penalty{}, 0, err
+			return logistic.Penalty{}, 0, err
 		}
-		pen.Terms = append(pen.Terms, Term{B: Bq, Coef: m.Gamma * m.Alpha})
+		pen.Terms = append(pen.Terms, logistic.Term{B: Bq, Coef: m.Gamma * m.Alpha})
 	}
 	return pen, g.C, nil
 }
@@ -195,8 +196,8 @@ func (m *Method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.kind, err)
 	}
-	p := &Problem{X: matrix.ToCSR(train.X), Y: train.Labels(), K: len(train.Classes), D: D, Pen: pen}
-	model, err := Train(ctx, p, optim.Settings{MaxIter: m.MaxIter, GradTol: m.Tol})
+	p := &logistic.Problem{X: matrix.ToCSR(train.X), Y: train.Labels(), K: len(train.Classes), D: D, Pen: pen}
+	model, err := logistic.Train(ctx, p, optim.Settings{MaxIter: m.MaxIter, GradTol: m.Tol})
 	if err != nil {
 		return nil, fmt.Errorf("%s: dataset %q: %w", m.kind, train.Name, err)
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/lasso"
+	"github.com/repro-ml/repro/methods/lsq"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -101,12 +101,12 @@ func (m *kernelMethod) Fit(ctx context.Context, train *datasets.Dataset, env *me
 	}
 	key := fmt.Sprintf("kernel-hp.design/h=%v/width=%s/intercept=%t", m.h, m.width, m.intercept)
 	v, err := env.Remember(key, func() (any, error) {
-		return lasso.NewDesign(KernelDesignWidth(x, x, m.h, m.width), train.Y, false, m.intercept)
+		return lsq.NewDesign(KernelDesignWidth(x, x, m.h, m.width), train.Y, false, m.intercept)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kernel-hp: dataset %q: %w", train.Name, err)
 	}
-	ds := v.(*lasso.Design)
+	ds := v.(*lsq.Design)
 	groups := make([][]int, len(m.h))
 	for k := range groups {
 		for j := 0; j < n; j++ {
@@ -187,7 +187,7 @@ func (m *KernelModel) GroupNorms() []float64 {
 	n := len(m.X)
 	out := make([]float64, len(m.H))
 	for k := range out {
-		out[k] = lasso.HPNorm(m.Beta[k*n : (k+1)*n])
+		out[k] = lsq.HPNorm(m.Beta[k*n : (k+1)*n])
 	}
 	return out
 }

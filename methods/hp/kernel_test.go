@@ -15,7 +15,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/lasso"
+	"github.com/repro-ml/repro/methods/lsq"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -54,7 +54,7 @@ func TestKernelHPSynthetic(t *testing.T) {
 			t.Errorf("ν=%g: not converged", nu)
 		}
 		// Optimality conditions of the kernel problem, relative to ‖∇L(0)‖∞.
-		ds, _ := lasso.NewDesign(KernelDesign(x, x, DefaultBandwidths), y, false, true)
+		ds, _ := lsq.NewDesign(KernelDesign(x, x, DefaultBandwidths), y, false, true)
 		groups := make([][]int, len(DefaultBandwidths))
 		for k := range groups {
 			for j := 0; j < n; j++ {

@@ -9,7 +9,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/fnr"
+	"github.com/repro-ml/repro/methods/logistic"
 	"github.com/repro-ml/repro/methods/optim"
 	"github.com/repro-ml/repro/param"
 )
@@ -83,7 +83,7 @@ func fromVectors(vecs [][]float64, d int) *Projection {
 // Model is a logistic regression on projected features.
 type Model struct {
 	Proj *Projection
-	LR   *fnr.Model
+	LR   *logistic.Model
 	// Eigenvalues are those of the vectors projected on (σ² for pcr).
 	Eigenvalues []float64
 }
@@ -101,8 +101,8 @@ func fitOnProjection(ctx context.Context, train *datasets.Dataset, proj *Project
 		return nil, fmt.Errorf("dataset %q: need a classification dataset with ≥ 2 classes", train.Name)
 	}
 	Z := matrix.ToCSR(proj.Apply(train.X))
-	p := &fnr.Problem{X: Z, Y: train.Labels(), K: len(train.Classes), D: proj.K, Pen: fnr.Penalty{Ridge: 1 / (2 * C)}}
-	lr, err := fnr.Train(ctx, p, optim.Settings{MaxIter: maxIter, GradTol: tol})
+	p := &logistic.Problem{X: Z, Y: train.Labels(), K: len(train.Classes), D: proj.K, Pen: logistic.Penalty{Ridge: 1 / (2 * C)}}
+	lr, err := logistic.Train(ctx, p, optim.Settings{MaxIter: maxIter, GradTol: tol})
 	if err != nil {
 		return nil, err
 	}

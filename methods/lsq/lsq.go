@@ -1,4 +1,9 @@
-package lasso
+// Package lsq provides the squared-loss linear regression problem in
+// covariance form (Design) shared by the lasso, group-lasso, hp and
+// kernel-hp plugins, with what they report alike: the column groups of a
+// training set, the coefficient table with each group's hierarchical-penalty
+// norm, and the fitted linear model. It registers nothing.
+package lsq
 
 import (
 	"fmt"
@@ -12,7 +17,7 @@ import (
 )
 
 // Design is a squared-loss regression problem in covariance form, shared by
-// lasso, group-lasso and hp: the columns of X are centred (when Intercept)
+// lasso, group-lasso, hp and kernel-hp: the columns of X are centred (when Intercept)
 // and divided by their population standard deviation (when standardized),
 // giving Xs, and y is centred (when Intercept), giving ys. Then for every β
 //
@@ -40,7 +45,7 @@ type Design struct {
 func NewDesign(X matrix.Matrix, y []float64, standardize, intercept bool) (*Design, error) {
 	n, d := X.Dims()
 	if len(y) != n {
-		panic(fmt.Sprintf("lasso: NewDesign: %d targets for %d rows", len(y), n))
+		panic(fmt.Sprintf("lsq: NewDesign: %d targets for %d rows", len(y), n))
 	}
 	if n == 0 || d == 0 {
 		return nil, fmt.Errorf("empty design (%d rows, %d columns)", n, d)
@@ -171,136 +176,4 @@ func CachedDesign(train *datasets.Dataset, env *methods.Env, standardize, interc
 		return nil, err
 	}
 	return v.(*Design), nil
-}
-
-// Groups returns the groups of train's columns: train.Groups in declaration
-// order, then every column in no group as its own group of size 1, named
-// after the column. A column declared in two groups is an error.
-func Groups(train *datasets.Dataset) ([]datasets.Group, error) {
-	d := train.Cols()
-	seen := make([]bool, d)
-	var out []datasets.Group
-	for _, g := range train.Groups {
-		if len(g.Columns) == 0 {
-			continue
-		}
-		for _, j := range g.Columns {
-			if j < 0 || j >= d {
-				return nil, fmt.Errorf("group %q: column %d out of range [0,%d)", g.Name, j, d)
-			}
-			if seen[j] {
-				return nil, fmt.Errorf("group %q: column %s is already in another group", g.Name, FeatureName(train, j))
-			}
-			seen[j] = true
-		}
-		out = append(out, datasets.Group{Name: g.Name, Columns: append([]int(nil), g.Columns...)})
-	}
-	for j := 0; j < d; j++ {
-		if !seen[j] {
-			out = append(out, datasets.Group{Name: FeatureName(train, j), Columns: []int{j}})
-		}
-	}
-	return out, nil
-}
-
-// FeatureName returns the name of column j of d, or "x<j>" if unnamed.
-func FeatureName(d *datasets.Dataset, j int) string {
-	if j < len(d.Features) && d.Features[j] != "" {
-		return d.Features[j]
-	}
-	return fmt.Sprintf("x%d", j)
-}
-
-// HPNorm returns d_k^{1/4} (Σ_j |β_j|^{4/3})^{3/4} for the coefficients of one
-// group of size len(beta): the group term of the hierarchical penalty
-// (Szafranski et al. 2007), shown in the last column of their Table 1.
-func HPNorm(beta []float64) float64 {
-	s := 0.0
-	for _, b := range beta {
-		if b != 0 {
-			s += math.Pow(math.Abs(b), 4.0/3)
-		}
-	}
-	if s == 0 {
-		return 0
-	}
-	return math.Pow(float64(len(beta)), 0.25) * math.Pow(s, 0.75)
-}
-
-// CoefficientTable returns the "coefficients" artifact of a grouped linear
-// model: one row per variable named "group/variable" (or just the variable
-// for singleton groups named after it), with columns beta (original scale),
-// beta_std (standardized scale, the scale the penalty sees) and hp_norm, the
-// group's d_k^{1/4}(Σ|β_j|^{4/3})^{3/4} over beta_std, repeated on each row
-// of the group; a last row "(intercept)" holds the intercept.
-func CoefficientTable(train *datasets.Dataset, groups []datasets.Group, betaStd, beta []float64, intercept float64) *methods.Artifact {
-	t := &methods.Table{Columns: []string{"beta", "beta_std", "hp_norm"}}
-	for _, g := range groups {
-		sub := make([]float64, len(g.Columns))
-		for i, j := range g.Columns {
-			sub[i] = betaStd[j]
-		}
-		norm := HPNorm(sub)
-		for _, j := range g.Columns {
-			name := FeatureName(train, j)
-			if !(len(g.Columns) == 1 && g.Name == name) {
-				name = g.Name + "/" + name
-			}
-			t.Rows = append(t.Rows, name)
-			t.Values = append(t.Values, []float64{beta[j], betaStd[j], norm})
-		}
-	}
-	t.Rows = append(t.Rows, "(intercept)")
-	t.Values = append(t.Values, []float64{intercept, math.NaN(), math.NaN()})
-	return &methods.Artifact{Name: "coefficients", Title: "Coefficients and group norms d_k^{1/4}(Σ|β_j|^{4/3})^{3/4}", Table: t}
-}
-
-// linearModel is a fitted linear regression model.
-type linearModel struct {
-	beta      []float64 // original scale
-	intercept float64
-	info      methods.Info
-	artifacts []methods.Artifact
-}
-
-func (m *linearModel) Predict(X matrix.Matrix) *methods.Prediction {
-	n, d := X.Dims()
-	if d != len(m.beta) {
-		panic(fmt.Sprintf("lasso: Predict: %d columns, model has %d", d, len(m.beta)))
-	}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = m.intercept + X.RowDot(i, m.beta)
-	}
-	return &methods.Prediction{Values: out}
-}
-
-func (m *linearModel) Info() methods.Info { return m.info }
-
-func (m *linearModel) Artifacts() []methods.Artifact { return m.artifacts }
-
-// NewLinearModel returns a regression Model predicting intercept + xᵀbeta,
-// reporting info and the given artifacts (for hp, which shares the model).
-func NewLinearModel(beta []float64, intercept float64, info methods.Info, artifacts ...methods.Artifact) methods.Model {
-	return &linearModel{beta: beta, intercept: intercept, info: info, artifacts: artifacts}
-}
-
-// Coef returns the original-scale coefficients and intercept of a model
-// built by this package or by NewLinearModel; ok is false otherwise.
-func Coef(m methods.Model) (beta []float64, intercept float64, ok bool) {
-	lm, ok := m.(*linearModel)
-	if !ok {
-		return nil, 0, false
-	}
-	return lm.beta, lm.intercept, true
-}
-
-func checkRegression(train *datasets.Dataset) error {
-	if train.IsClassification() {
-		return fmt.Errorf("dataset %q is a classification dataset; this method does squared-loss regression", train.Name)
-	}
-	if train.Rows() < 2 {
-		return fmt.Errorf("dataset %q: %d training rows, need at least 2", train.Name, train.Rows())
-	}
-	return nil
 }
