@@ -30,7 +30,9 @@ package lgc
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/repro-ml/repro/datasets"
@@ -210,8 +212,10 @@ func Affinity(W *matrix.CSR) *matrix.CSR {
 			r[T.Ind[p]] = math.Max(r[T.Ind[p]], T.Val[p])
 		}
 		rows[i] = r
-		for _, v := range r {
-			deg[i] += v
+		// Sum in column order: map order would change the last bits of
+		// the degree, and with them the predictions, from run to run.
+		for _, j := range slices.Sorted(maps.Keys(r)) {
+			deg[i] += r[j]
 		}
 	}
 	for i, r := range rows {
