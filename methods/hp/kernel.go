@@ -99,14 +99,14 @@ func (m *kernelMethod) Fit(ctx context.Context, train *datasets.Dataset, env *me
 	for i := range x {
 		x[i] = train.X.At(i, 0)
 	}
-	key := fmt.Sprintf("kernel-hp.design/h=%v/width=%s/intercept=%t", m.h, m.width, m.intercept)
-	v, err := env.Remember(key, func() (any, error) {
+	key := methods.Key{Op: "hp.kernel-design",
+		Args: fmt.Sprintf("h=%v/width=%s/intercept=%t/y=%s", m.h, m.width, m.intercept, methods.ContentID(train.Y))}
+	ds, err := methods.Remember(env, key, func() (*lsq.Design, error) {
 		return lsq.NewDesign(KernelDesignWidth(x, x, m.h, m.width), train.Y, false, m.intercept)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kernel-hp: dataset %q: %w", train.Name, err)
 	}
-	ds := v.(*lsq.Design)
 	groups := make([][]int, len(m.h))
 	for k := range groups {
 		for j := 0; j < n; j++ {

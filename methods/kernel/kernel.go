@@ -231,12 +231,3 @@ func Gram(k Kernel, X matrix.Matrix, normalize bool) []float64 {
 func Cross(k Kernel, A, B matrix.Matrix, normalize bool) []float64 {
 	return NewDots(A, B).Matrix(k, normalize)
 }
-
-// Key names the Gram matrix of k (with normalization) for a memo cache
-// shared by the fits on one training set.
-func Key(k Kernel, normalize bool) string {
-	return "kernel.gram:" + k.String() + ":normalize=" + strconv.FormatBool(normalize)
-}
-
-// DotsKey names the training set's Dots in a memo cache.
-const DotsKey = "kernel.dots"

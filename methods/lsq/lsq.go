@@ -167,13 +167,10 @@ func (ds *Design) Coefficients(beta []float64) (orig []float64, intercept float6
 	return orig, intercept
 }
 
-// CachedDesign returns the design of train, shared through env.Remember by
-// every fit on the same training set with the same options.
+// CachedDesign returns the design of train, shared through env's memo by
+// every fit on the same training set with the same options and targets.
 func CachedDesign(train *datasets.Dataset, env *methods.Env, standardize, intercept bool) (*Design, error) {
-	key := fmt.Sprintf("lasso.design/standardize=%t/intercept=%t", standardize, intercept)
-	v, err := env.Remember(key, func() (any, error) { return NewDesign(train.X, train.Y, standardize, intercept) })
-	if err != nil {
-		return nil, err
-	}
-	return v.(*Design), nil
+	key := methods.Key{Op: "lsq.design",
+		Args: fmt.Sprintf("standardize=%t/intercept=%t/y=%s", standardize, intercept, methods.ContentID(train.Y))}
+	return methods.Remember(env, key, func() (*Design, error) { return NewDesign(train.X, train.Y, standardize, intercept) })
 }
