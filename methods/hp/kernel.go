@@ -30,10 +30,23 @@ func init() {
 			{Name: "batch", Type: param.Bool, Default: true, Doc: "step D also adds every violating variable of the already-active groups at once (same solution, fewer Newton solves)"},
 		}, solverParams...),
 		New: func(p param.Values) (methods.Method, error) {
+			if err := validateKernel(p); err != nil {
+				return nil, err
+			}
 			return &kernelMethod{nu: p.Float("nu"), h: p.Floats("bandwidths"), width: p.String("width"), grid: p.Int("grid"), intercept: p.Bool("intercept"),
 				opt: Options{Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Batch: p.Bool("batch")}}, nil
 		},
+		Validate: validateKernel,
 	})
+}
+
+// validateKernel checks what kernel-hp's declarations cannot express: at
+// least one bandwidth (each is checked > 0 by its declaration).
+func validateKernel(p param.Values) error {
+	if len(p.Floats("bandwidths")) == 0 {
+		return param.Invalid("bandwidths", "empty list; want at least one bandwidth h > 0")
+	}
+	return nil
 }
 
 type kernelMethod struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/lsq"
+	"github.com/repro-ml/repro/methods/plugintest"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -159,4 +160,20 @@ func TestKernelDesignWidth(t *testing.T) {
 			t.Errorf("width %s: Value = %g, want %g", tc.width, got, 1+3*tc.want)
 		}
 	}
+}
+
+// TestValidate checks that bad values are rejected before anything runs.
+func TestValidate(t *testing.T) {
+	plugintest.Run(t, "kernel-hp", []plugintest.Case{
+		{Name: "defaults"},
+		{Name: "one bandwidth", Set: map[string]any{"bandwidths": []any{0.5}}},
+		{Name: "no bandwidth", Set: map[string]any{"bandwidths": []any{}}, Want: []string{"bandwidths"}, Msg: "empty list; want at least one bandwidth"},
+		{Name: "zero bandwidth", Set: map[string]any{"bandwidths": []any{1, 0}}, Want: []string{"bandwidths"}, Msg: "0 is out of range"},
+		{Name: "unknown width", Set: map[string]any{"width": "2h"}, Want: []string{"width"}, Msg: "want one of 2h^2, h^2, h"},
+		{Name: "grid of one point", Set: map[string]any{"grid": 1}, Want: []string{"grid"}},
+	})
+	plugintest.Run(t, "hp", []plugintest.Case{
+		{Name: "defaults"},
+		{Name: "negative nu", Set: map[string]any{"nu": -1}, Want: []string{"nu"}},
+	})
 }
