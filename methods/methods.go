@@ -48,7 +48,7 @@ type Env struct {
 	// Seed is the method's own sub-seed, derived from the trial's identity.
 	Seed uint64
 	// Memo caches values shared by the fits on one training set (every grid
-	// point, the one-vs-rest tasks and the refit of a cross-validated
+	// point fitted on it, its one-vs-rest tasks, the final fit of the
 	// trial): kernel matrices, factorizations, graph products. Fits reach
 	// it through Remember. Nil disables caching.
 	Memo *Memo
