@@ -423,7 +423,9 @@ func (d *decoder) fixedParams(pf *fields, owner *yaml.Node, path string, decls [
 // required reports the required params that have no value.
 func (d *decoder) required(pf *fields, owner *yaml.Node, path string, decls []param.Decl, have param.Values, missing string) {
 	for _, decl := range decls {
-		if _, ok := have[decl.Name]; !ok && decl.Required() {
+		// A key written with a bad value has its own error: it is not
+		// also missing.
+		if _, ok := have[decl.Name]; !ok && decl.Required() && pf.vals[decl.Name] == nil {
 			at := pf.node
 			if isNull(at) {
 				at = owner
@@ -454,7 +456,6 @@ func (m *MethodSpec) setGrid(grid []param.Values, varying []string, written map[
 // gridParams decodes a method's params into its grid, and checks every
 // grid point with the plugin's Validate hook.
 func (d *decoder) gridParams(m gridHolder, pf *fields, owner *yaml.Node, path string, p *param.Plugin) {
-	errs := len(d.errs)
 	ax := d.params(pf, path, p.Params, true, "method")
 	have := param.Values{}
 	for k := range ax.vals {
@@ -492,9 +493,13 @@ func (d *decoder) gridParams(m gridHolder, pf *fields, owner *yaml.Node, path st
 	}
 	grid := expand(order, vals)
 	m.setGrid(grid, varying, ax.written)
-	if p.Validate == nil || len(d.errs) != errs {
+	// A value that failed its declaration is not on the grid, so the
+	// hook still sees every other grid point (rho: [0.5, 0] with a bad
+	// kernel reports both); only a missing required param stops it.
+	if p.Validate == nil || len(order) < len(p.Params) && missingRequired(p.Params, vals) {
 		return
 	}
+	
 	for g, point := range grid {
 		// The index of each param's value at point g: last fastest.
 		at := map[string]int{}
@@ -503,13 +508,35 @@ func (d *decoder) gridParams(m gridHolder, pf *fields, owner *yaml.Node, path st
 			at[order[i]] = r % n
 			r /= n
 		}
-		d.validate(p.Validate(point), pf, owner, path, func(name string) (*yaml.Node, string) {
+		d.validate(safeValidate(p.Validate, point), pf, owner, path, func(name string) (*yaml.Node, string) {
 			if ns := ax.nodes[name]; len(ns) > at[name] {
 				return ns[at[name]], ax.paths[name][at[name]]
 			}
 			return nil, ""
 		})
 	}
+}
+
+// missingRequired reports whether a declared param without a default has
+// no value.
+func missingRequired(decls []param.Decl, vals map[string][]any) bool {
+	for _, decl := range decls {
+		if _, ok := vals[decl.Name]; !ok && decl.Default == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// safeValidate calls a plugin's Validate hook, turning a panic into an
+// error: a spec must get a message, never a crash.
+func safeValidate(validate func(param.Values) error, point param.Values) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the plugin's Validate hook panicked: %v", r)
+		}
+	}()
+	return validate(point)
 }
 
 // validate reports what a plugin's Validate hook returned: each
