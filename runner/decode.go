@@ -499,7 +499,7 @@ func (d *decoder) gridParams(m gridHolder, pf *fields, owner *yaml.Node, path st
 	if p.Validate == nil || len(order) < len(p.Params) && missingRequired(p.Params, vals) {
 		return
 	}
-	
+
 	for g, point := range grid {
 		// The index of each param's value at point g: last fastest.
 		at := map[string]int{}
