@@ -18,6 +18,7 @@
 //
 // Every output is byte-stable: no timestamps, spec order for datasets and
 // methods, grid order for variants, ascending sizes and fixed rounding
-// (report.digits, default 2), so a re-render of the same results gives the
+// (each metric its own decimals, report.digits and report.metric_digits
+// over them), so a re-render of the same results gives the
 // same files.
 package reports

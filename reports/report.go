@@ -446,9 +446,9 @@ func (m *model) cellText(s *series, size float64, metricName string) (string, su
 		}
 		return strings.Join(notes, ", "), st
 	}
-	txt := m.fmtNum(st.Mean)
+	txt := m.fmtNum(metricName, st.Mean)
 	if st.N > 1 {
-		txt += " ± " + m.fmtNum(st.SD)
+		txt += " ± " + m.fmtNum(metricName, st.SD)
 	}
 	var notes []string
 	if st.N < m.spec.Curve.Trials {
@@ -502,7 +502,7 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, q quantity) {
 			}
 		}
 		if known && !math.IsNaN(bv) {
-			best[j] = m.fmtNum(bv)
+			best[j] = m.fmtNum(mn, bv)
 		}
 	}
 	var rows [][]string
@@ -511,7 +511,7 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, q quantity) {
 		for j, size := range d.xs {
 			txt := texts[i][j]
 			vals, _ := s.cells[size].values(mn)
-			if st := summarize(vals); st.N > 0 && best[j] != "" && m.fmtNum(st.Mean) == best[j] {
+			if st := summarize(vals); st.N > 0 && best[j] != "" && m.fmtNum(mn, st.Mean) == best[j] {
 				txt = "**" + txt + "**"
 			}
 			row = append(row, txt)
