@@ -3,7 +3,9 @@
 // the baseline from paired t-tests, chosen hyperparameters, fit times,
 // averaged artifact tables, expectations), summary.csv, one PNG learning
 // curve per dataset and metric (or, with report.x, the metric against a
-// method parameter), and one PNG per artifact plot. A legend of more than
+// method parameter), and one PNG per artifact plot; report.artifacts
+// (all, plots, tables, none) chooses which artifacts report.md shows, and
+// it counts those left out. A legend of more than
 // five entries is drawn in a column beside the plot rather than over the
 // data. It also checks an experiment's expect: block (Check, WriteCheck).
 //

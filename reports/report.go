@@ -735,6 +735,9 @@ func readArtifact(dir, rel string) (*artifactFile, error) {
 	return &a, nil
 }
 
+// writeArtifacts shows the artifacts of d's trials that report.artifacts
+// asks for (all by default): each plot, and each table averaged over
+// trials per size. Those left out are counted.
 func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files map[string][]byte) error {
 	header := false
 	head := func() {
@@ -743,6 +746,23 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			header = true
 		}
 	}
+	showPlots, showTables := m.spec.Report.ShowsArtifacts("plots"), m.spec.Report.ShowsArtifacts("tables")
+	hiddenPlots, hiddenTables := 0, 0
+	defer func() {
+		if hiddenPlots+hiddenTables == 0 {
+			return
+		}
+		head()
+		var parts []string
+		if hiddenPlots > 0 {
+			parts = append(parts, plural(hiddenPlots, "plot"))
+		}
+		if hiddenTables > 0 {
+			parts = append(parts, plural(hiddenTables, "table"))
+		}
+		fmt.Fprintf(w, "%s of the methods' artifacts left out of this report (report.artifacts: %s); each trial's are in artifacts/ as JSON, listed in %s.\n\n",
+			strings.Join(parts, " and "), m.spec.Report.Artifacts, runner.ResultsFile)
+	}()
 	for _, s := range d.series {
 		var plotted = map[string]bool{}
 		// Plots: the largest size, lowest trial index.
@@ -758,6 +778,10 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 						continue
 					}
 					plotted[a.Name] = true
+					if !showPlots {
+						hiddenPlots++
+						continue
+					}
 					f := &figure{title: fmt.Sprintf("%s — %s (size %s, trial %d)", titleOf(a), s.display(), fmtX(size), o.trial),
 						xlabel: a.Plot.XLabel, ylabel: a.Plot.YLabel, logx: a.Plot.LogX}
 					for _, ps := range a.Plot.Series {
@@ -819,6 +843,10 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 					}
 				}
 			}
+			if !showTables {
+				hiddenTables += len(order)
+				continue
+			}
 			for _, name := range order {
 				ac := byName[name]
 				head()
@@ -846,6 +874,14 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 		}
 	}
 	return nil
+}
+
+// plural is "1 plot", "2 plots".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 func titleOf(a *artifactFile) string {
