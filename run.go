@@ -209,6 +209,11 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	fmt.Fprintf(stdout, "%s: %d trials: %d ran now, %d already done, %d failed\n",
 		spec.Name, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, "report.md"))
+	// What the report flags for action (a grid to widen, fits at their
+	// iteration cap) is repeated where it will be seen.
+	for _, w := range reports.Warnings(spec, sum.Results) {
+		fmt.Fprintf(stderr, "warning: %v\n", w)
+	}
 	if sum.Interrupted {
 		fmt.Fprintf(stderr, "interrupted: %d of %d trials finished; run the same command again to resume\n",
 			len(sum.Results), len(sum.Plan.Trials))
