@@ -185,7 +185,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		// Warnings print before the trials run, not hours later.
 		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {
-		opts.Progress = newProgress(stderr)
+		pr := newProgress(stderr)
+		pr.workers = *workers
+		opts.Progress = pr
 	}
 	sum, err := runner.Run(ctx, spec, opts)
 	if err != nil {
