@@ -202,6 +202,10 @@ func (p *Problem) Classes() int {
 	return p.K
 }
 
+// Scales returns the column scales sⱼ: the population standard deviations
+// with Standardize, else 1.
+func (p *Problem) Scales() []float64 { return slices.Clone(p.scale) }
+
 // LambdaMax returns the smallest λ at which every coefficient is zero
 // (for α < 10⁻³, that of α = 10⁻³, as glmnet).
 func (p *Problem) LambdaMax() float64 { return p.lmax }
