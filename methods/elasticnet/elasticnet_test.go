@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	_ "github.com/repro-ml/repro/methods/linear"
@@ -204,16 +205,7 @@ func fitPlugin(t *testing.T, name string, over map[string]any, train *datasets.D
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := param.Defaults(pl.Params)
-	for k, x := range over {
-		decl, ok := param.Find(pl.Params, k)
-		if !ok {
-			t.Fatalf("%s has no param %q", name, k)
-		}
-		if v[k], err = decl.Convert(x); err != nil {
-			t.Fatal(err)
-		}
-	}
+	v := datatest.Values(t, name, pl.Params, over)
 	if pl.Validate != nil {
 		if err := pl.Validate(v); err != nil {
 			t.Fatal(err)
