@@ -118,8 +118,12 @@ func newMethod(p param.Values) (methods.Method, error) {
 // pathOf returns the λ path of train for m's settings, shared through the
 // memo by every fit on train with the same settings but any lambda.
 func (m *method) pathOf(train *datasets.Dataset, present []int, env *methods.Env) (*path, error) {
-	key := fmt.Sprintf("elasticnet.path/%+v/nlambda=%d/ratio=%g/lambdas=%v", m.opt, m.nlambda, m.ratio, m.lambdas)
-	v, err := env.Remember(key, func() (any, error) {
+	// The path depends on the targets (which may differ between fits
+	// sharing the memo: one-vs-rest tasks), named by content, and on every
+	// setting but lambda.
+	key := methods.Key{Op: "elasticnet.path", Args: fmt.Sprintf("y=%s/%+v/nlambda=%d/ratio=%g/lambdas=%v",
+		methods.ContentID(train.Y), m.opt, m.nlambda, m.ratio, m.lambdas)}
+	return methods.Remember(env, key, func() (*path, error) {
 		local := make([]int, len(train.Classes))
 		for c, k := range present {
 			local[k] = c
@@ -138,10 +142,6 @@ func (m *method) pathOf(train *datasets.Dataset, present []int, env *methods.Env
 		}
 		return newPath(p, seq), nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return v.(*path), nil
 }
 
 // Fit trains the binomial model (two classes present in train) or the
