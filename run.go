@@ -190,7 +190,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {
 		pr := newProgress(stderr)
-		pr.workers = *workers
+		pr.workers = min(*workers, runner.MaxWorkers()) // as the runner caps it
 		opts.Progress = pr
 	}
 	if *smoke {
