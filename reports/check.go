@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/runner"
@@ -257,9 +258,14 @@ func (c *cell) obsOrNil() []observation {
 	return c.obs
 }
 
-// signed formats a value of the metric name with an explicit sign.
+// signed formats a difference of the metric name with an explicit sign:
+// with the metric's digits, or up to three more when those round a
+// nonzero difference to zero ("by +0.0004", not "by +0.000").
 func signed(m *model, name string, v float64) string {
 	s := m.fmtNum(name, v)
+	for d := m.digits(name) + 1; d <= m.digits(name)+3 && v != 0 && !math.IsNaN(v) && strings.Trim(s, "-+0.") == ""; d++ {
+		s = strconv.FormatFloat(v, 'f', d, 64)
+	}
 	if v >= 0 && s[0] != '-' {
 		s = "+" + s
 	}

@@ -51,3 +51,17 @@ func TestDigitsPerMetric(t *testing.T) {
 		})
 	}
 }
+
+// A difference the metric's digits round to zero gets up to three more.
+func TestSignedDifference(t *testing.T) {
+	spec, rs := aucSpec(runner.ReportSpec{})
+	m := build(spec, rs)
+	for _, tt := range []struct {
+		v    float64
+		want string
+	}{{0.0028, "+0.003"}, {0.0004, "+0.0004"}, {-0.00004, "-0.00004"}, {0.0000004, "+0.000000"}, {0, "+0.000"}} {
+		if got := signed(m, "auc", tt.v); got != tt.want {
+			t.Errorf("signed(auc, %g) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
