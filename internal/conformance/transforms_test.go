@@ -18,7 +18,9 @@ import (
 // transformParams gives values to the required params of transform
 // plugins; a transform with a required param missing here fails
 // TestTransforms, which names it.
-var transformParams = map[string]map[string]any{}
+var transformParams = map[string]map[string]any{
+	"relabel": {"classes": map[string]string{"positive": "yes", "negative": "no"}},
+}
 
 // shortValues is the most stored feature values of a dataset that the
 // transforms are applied to with -short.
@@ -80,12 +82,15 @@ func TestTransforms(t *testing.T) {
 			if base == nil {
 				return
 			}
-			// Labels: the same rows with every label flipped.
+			// Labels: the same rows with every label flipped. A
+			// supervised transform declares that it reads them.
 			flipped := cloneDataset(in)
 			for i, y := range flipped.Y {
 				flipped.Y[i] = 1 - y
 			}
-			if out, err := apply(context.Background(), tr, env, flipped, p); err != nil {
+			if tr.Supervised {
+				// declared: it may read them
+			} else if out, err := apply(context.Background(), tr, env, flipped, p); err != nil {
 				t.Errorf("apply to the corpus with its labels flipped: %v", err)
 			} else if d := diffDataset(base, out, "Y"); d != nil {
 				t.Errorf("the output depends on the labels (a transform must not look at them): %v", d)
@@ -143,7 +148,7 @@ func checkApply(t *testing.T, tr *datasets.Transform, env datasets.Env, in *data
 	if !checkDataset(t, out) {
 		return nil
 	}
-	if out.Rows() != in.Rows() || !sameFloats(out.Y, in.Y) || !slices.Equal(out.Classes, in.Classes) {
+	if !tr.Supervised && (out.Rows() != in.Rows() || !sameFloats(out.Y, in.Y) || !slices.Equal(out.Classes, in.Classes)) {
 		t.Errorf("%d rows out for %d in, targets or classes changed; a transform keeps the rows and their labels", out.Rows(), in.Rows())
 	}
 	again, err := apply(context.Background(), tr, env, cloneDataset(orig), p)
@@ -173,14 +178,34 @@ func checkApplyCancelled(t *testing.T, tr *datasets.Transform, env datasets.Env,
 	}
 }
 
-// apply runs tr, turning a panic into an error that carries the stack.
+// apply runs tr on d, turning a panic into an error that carries the
+// stack: Apply for a corpus-level transform; for one fitted per trial, Fit
+// on d's rows (without labels unless the transform is supervised, as the
+// runner hands them over) and then its Transform of d.
 func apply(ctx context.Context, tr *datasets.Transform, env datasets.Env, d *datasets.Dataset, p param.Values) (out *datasets.Dataset, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	return tr.Apply(ctx, env, d, p)
+	if tr.Apply != nil {
+		return tr.Apply(ctx, env, d, p)
+	}
+	view := *d
+	if !tr.Supervised {
+		view.Y, view.Classes = nil, nil
+	}
+	f, err := tr.Fit(ctx, env, &view, p)
+	if err != nil {
+		return nil, err
+	}
+	if out, err = f.Transform(d); err != nil {
+		return nil, err
+	}
+	// The runner keeps the rows' labels across a fitted transform.
+	c := *out
+	c.Y, c.Classes = d.Y, d.Classes
+	return &c, nil
 }
 
 // loadedDatasets returns every dataset the suite loads without the paper
