@@ -683,7 +683,7 @@ func TestOneVsRestReport(t *testing.T) {
 		t.Fatalf("no per-task table in report.md:\n%s", md)
 	}
 	for _, task := range []string{"setosa", "versicolor", "virginica"} {
-		if !regexp.MustCompile(`(?m)^\| LR \(C=10\) +\| ` + task + ` +\| +\d+\.\d\d \| +\d+\.\d\d \|$`).MatchString(md) {
+		if !regexp.MustCompile(`(?m)^\| LR \(C=10\) +\| ` + task + ` +\| +\d+\.\d \| +\d+\.\d \|$`).MatchString(md) {
 			t.Errorf("no row for LR (C=10) on task %s", task)
 		}
 	}

@@ -189,7 +189,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		// Warnings print before the trials run, not hours later.
 		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {
-		opts.Progress = newProgress(stderr)
+		pr := newProgress(stderr)
+		pr.workers = min(*workers, runner.MaxWorkers()) // as the runner caps it
+		opts.Progress = pr
 	}
 	if *smoke {
 		opts.Only = smokeTrial(spec)
@@ -221,6 +223,11 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 			spec.Name, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
 	}
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, "report.md"))
+	// What the report flags for action (a grid to widen, fits at their
+	// iteration cap) is repeated where it will be seen.
+	for _, w := range reports.Warnings(spec, sum.Results) {
+		fmt.Fprintf(stderr, "warning: %v\n", w)
+	}
 	if sum.Interrupted {
 		fmt.Fprintf(stderr, "interrupted: %d of %d trials finished; run the same command again to resume\n",
 			len(sum.Results), len(sum.Plan.Trials))

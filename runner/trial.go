@@ -94,7 +94,8 @@ func (t *TrialRun) Sets(ctx context.Context, train, test []int) (trainSet, testS
 // Fit chooses the trial's grid point with the method's select rule (on
 // train, or for an oracle rule on test) and fits the method at that point
 // on train. It records the choice, the fit time and the iterations in
-// Result.
+// Result, and whether the fit stopped at its iteration cap (the last
+// fit's, for a protocol that fits several times).
 func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (methods.Model, error) {
 	if t.OneVsRest() && !train.IsClassification() {
 		return nil, fmt.Errorf("dataset %q: tasks: one-vs-rest needs a classification dataset", t.Trial.Dataset.ID)
@@ -135,7 +136,9 @@ func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (meth
 	if err != nil {
 		return nil, err
 	}
-	res.Iterations += iterations(model)
+	info, ok := fitInfo(model)
+	res.Iterations += info.Iterations
+	res.NotConverged = ok && !info.Converged
 	return model, nil
 }
 
@@ -312,9 +315,11 @@ func (m *ovrModel) Info() methods.Info {
 	return info
 }
 
-func iterations(m methods.Model) int {
+// fitInfo returns how model's fit went, and whether it says
+// (methods.Informer).
+func fitInfo(m methods.Model) (methods.Info, bool) {
 	if in, ok := m.(methods.Informer); ok {
-		return in.Info().Iterations
+		return in.Info(), true
 	}
-	return 0
+	return methods.Info{}, false
 }
