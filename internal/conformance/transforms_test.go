@@ -173,13 +173,26 @@ func checkApplyCancelled(t *testing.T, tr *datasets.Transform, env datasets.Env,
 	}
 }
 
-// apply runs tr, turning a panic into an error that carries the stack.
+// apply runs tr, turning a panic into an error that carries the stack. A
+// transform fitted per trial only (no Apply) is fitted on d, without labels
+// unless it is supervised, and applied to d, as fit: pool does.
 func apply(ctx context.Context, tr *datasets.Transform, env datasets.Env, d *datasets.Dataset, p param.Values) (out *datasets.Dataset, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
+	if tr.Apply == nil {
+		view := *d
+		if !tr.Supervised {
+			view.Y, view.Classes = nil, nil
+		}
+		f, err := tr.Fit(ctx, env, &view, p)
+		if err != nil {
+			return nil, err
+		}
+		return f.Transform(d)
+	}
 	return tr.Apply(ctx, env, d, p)
 }
 
