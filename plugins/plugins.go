@@ -15,6 +15,7 @@ import (
 	_ "github.com/repro-ml/repro/datasets/reduce"
 	_ "github.com/repro-ml/repro/datasets/text"
 	_ "github.com/repro-ml/repro/datasets/uci"
+	_ "github.com/repro-ml/repro/methods/ddr"
 	_ "github.com/repro-ml/repro/methods/fnr"
 	_ "github.com/repro-ml/repro/methods/hp"
 	_ "github.com/repro-ml/repro/methods/lasso"
