@@ -287,12 +287,17 @@ func errNotOutput(dir string) error {
 	return fmt.Errorf("%s is not a repro output directory (it has no %s)", dir, runner.SpecFile)
 }
 
-// loadDir reads the spec stored in an output directory, with the --set
-// overrides applied.
+// loadDir reads the spec stored in an output directory. Without --set
+// overrides it does not consult the plugin registries (runner.ReadSpec),
+// so a directory stays reportable after its plugins are gone; overrides
+// are validated against the plugins as for a spec file.
 func loadDir(dir string, sets []string) (*runner.Spec, error) {
 	specPath := filepath.Join(dir, runner.SpecFile)
 	if fi, err := os.Stat(specPath); err != nil || fi.IsDir() {
 		return nil, errNotOutput(dir)
+	}
+	if len(sets) == 0 {
+		return runner.ReadSpec(dir)
 	}
 	return runner.Load(specPath, sets)
 }
