@@ -204,7 +204,7 @@ datasets: [{name: fake-blobs}]
 methods: [{name: fake-centroids}]
 curve: {sizes: [10]}
 metrics: [accuracy]
-`, `t.yaml:3:18: methods[0].name: unknown method "fake-centroids" (did you mean "fake-centroid"?); want one of fake-centroid, fake-fail,`},
+`, `t.yaml:3:18: methods[0].name: unknown method "fake-centroids" (did you mean "fake-centroid"?); want one of `},
 		{"unknown method param", `name: t
 datasets: [{name: fake-blobs}]
 methods:

@@ -35,6 +35,9 @@ type TrialRun struct {
 	ld     *loadedData
 	dataID string         // identity of Data's content; "" until asked for
 	state  *methods.State // carried by the trial's successive fits
+	// unlabelledX is the protocol's unlabelled pool for Env.Unlabelled of
+	// its next fit (set by the active protocol), or nil.
+	unlabelledX matrix.Matrix
 }
 
 // OneVsRest reports whether the dataset's classes become one-vs-rest
@@ -131,7 +134,7 @@ func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (meth
 	if t.state == nil {
 		t.state = &methods.State{}
 	}
-	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo, State: t.state})
+	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo, State: t.state, Unlabelled: t.unlabelledX})
 	res.FitSeconds += time.Since(start).Seconds()
 	if err != nil {
 		return nil, err
