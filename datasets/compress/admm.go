@@ -25,6 +25,7 @@ type solver struct {
 	w, z, y []float64 // per slot
 	beta    []float64 // per word: the z-step's dual, ρ-free (α/ρ), warm start
 	chol    []float64 // per word, k each: cached factor of H_FF for F = {β > 0}
+	tau     []float64 // per string with several pointers: its last w-step level
 	valid   []bool    // per document: chol holds the factor for its F
 	rho     float64
 	workers int
@@ -35,6 +36,9 @@ type solver struct {
 	maxGroup int
 
 	factors atomic.Int64 // Cholesky factorizations done by the z-step
+
+	wScratch [][]float64 // per worker, allocated on first use
+	zWork    []*work     // per worker, allocated on first use
 }
 
 // wTask is a unit of the w-step: the singleton slots in [lo, hi), or the
@@ -55,6 +59,10 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 		beta:  make([]float64, len(p.words)),
 		chol:  make([]float64, p.k*len(p.words)),
 		valid: make([]bool, p.docs()),
+		tau:   make([]float64, p.nMulti),
+
+		wScratch: make([][]float64, workers),
+		zWork:    make([]*work, workers),
 	}
 	for i := 0; i < p.docs(); i++ {
 		s.maxDoc = max(s.maxDoc, p.start[i+1]-p.start[i])
@@ -125,7 +133,7 @@ func (s *solver) run(ctx context.Context, n int, fn func(task, worker int) error
 
 // wstep sets w to the proximal map of f at z − y/ρ.
 func (s *solver) wstep(ctx context.Context) error {
-	scratch := make([][]float64, s.workers)
+	scratch := s.wScratch
 	return s.run(ctx, len(s.wTasks), func(t, worker int) error {
 		task := s.wTasks[t]
 		if !task.multi {
@@ -188,7 +196,26 @@ func (s *solver) wGroup(str int, scratch []float64) {
 		}
 		return
 	}
-	tau, prev := 0.0, -1
+	// Start from the last iteration's τ; if it is past the root, one
+	// Newton step back lands left of it (φ is convex), or start at 0.
+	tau := s.tau[str]
+	if tau > 0 {
+		s1, s2 := 0.0, 0.0
+		for i := range a {
+			if a[i] > tau {
+				s1 += a[i] * id2[i]
+				s2 += id2[i]
+			}
+		}
+		if phi := s1 - tau*s2; phi < target {
+			if s2 > 0 {
+				tau = max(0, tau-(target-phi)/s2)
+			} else {
+				tau = 0
+			}
+		}
+	}
+	prev := -1
 	for range len(idx) + 2 {
 		s1, s2, cnt := 0.0, 0.0, 0
 		for i := range a {
@@ -205,6 +232,7 @@ func (s *solver) wGroup(str int, scratch []float64) {
 		}
 		tau, prev = next, cnt
 	}
+	s.tau[str] = tau
 	for i, j := range idx {
 		s.w[j] = min(a[i], tau) / s.weight(int(j))
 	}
@@ -222,7 +250,7 @@ func (s *solver) zstep(ctx context.Context) (residuals, error) {
 	p := s.p
 	chunks := (p.docs() + s.docChunk - 1) / s.docChunk
 	parts := make([]residuals, chunks)
-	ws := make([]*work, s.workers)
+	ws := s.zWork
 	err := s.run(ctx, chunks, func(c, worker int) error {
 		if ws[worker] == nil {
 			ws[worker] = newWork(s.maxDoc, p.k)
