@@ -13,6 +13,7 @@ import (
 	_ "github.com/repro-ml/repro/datasets/graph"
 	_ "github.com/repro-ml/repro/datasets/libsvm"
 	_ "github.com/repro-ml/repro/datasets/linqs"
+	_ "github.com/repro-ml/repro/datasets/normalize"
 	_ "github.com/repro-ml/repro/datasets/text"
 	_ "github.com/repro-ml/repro/datasets/uci"
 	_ "github.com/repro-ml/repro/methods/fnr"

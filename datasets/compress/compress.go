@@ -88,14 +88,21 @@ type Result struct {
 // letters); an empty document gives an empty row. The result is
 // deterministic whatever Workers.
 func Compress(ctx context.Context, docs []string, o Options) (*Result, error) {
+	res, _, _, err := compress(ctx, docs, o)
+	return res, err
+}
+
+// compress is Compress, returning also the problem and the binary
+// solution for the tests.
+func compress(ctx context.Context, docs []string, o Options) (*Result, *problem, []bool, error) {
 	start := time.Now()
 	o = o.withDefaults()
 	if err := o.check(); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	p, err := newProblem(ctx, docs, o.K)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	s := newSolver(p, o.Lambda, o.Workers)
 	res := &Result{Words: len(p.words), Candidates: p.live}
@@ -106,7 +113,7 @@ func Compress(ctx context.Context, docs []string, o Options) (*Result, error) {
 		it, err := s.admm(ctx, o.Tol, o.MaxIter)
 		res.Iterations = append(res.Iterations, it)
 		if err != nil {
-			return nil, fmt.Errorf("round %d: %w", round+1, err)
+			return nil, nil, nil, fmt.Errorf("round %d: %w", round+1, err)
 		}
 		if round == 0 {
 			res.LowerBound = s.objective(s.w, nil)
@@ -125,7 +132,7 @@ func Compress(ctx context.Context, docs []string, o Options) (*Result, error) {
 	})
 	res.Factorizations = int(s.factors.Load())
 	res.Seconds = time.Since(start).Seconds()
-	return res, nil
+	return res, p, sel, nil
 }
 
 func (o Options) check() error {

@@ -93,9 +93,9 @@ func applyCompress(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p p
 	st["compress.factorizations"] = float64(res.Factorizations)
 	st["compress.seconds"] = res.Seconds
 	out.Notes = append(out.Notes, fmt.Sprintf(
-		"compressive features (Paskov et al. 2013): the %d documents (%d words) compressed jointly without labels, k-grams up to %d, pointer cost λ = %v, dictionary cost = word length; %d reweighted relaxations (ε = %v) solved by ADMM (tol %v, iterations %v), rounded: %d pointers, dictionary of %d strings; storage cost binary %.6g vs relaxed %.6g (ratio %.4f; first relaxation, a lower bound: %.6g); %.1f s",
+		"compressive features (Paskov et al. 2013): the %d documents (%d words) compressed jointly without labels, k-grams up to %d, pointer cost λ = %v, dictionary cost = word length; %d reweighted relaxations (ε = %v) solved by ADMM (tol %v, iterations %v), rounded: %d pointers, dictionary of %d strings; storage cost binary %.6g vs relaxed %.6g (ratio %.4f; first relaxation: %.6g)",
 		d.Rows(), res.Words, o.K, o.Lambda, o.Rounds, o.Epsilon, o.Tol, res.Iterations, res.Pointers, len(res.Dictionary),
-		res.Binary, res.Relaxed, st["compress.objective.ratio"], res.LowerBound, res.Seconds))
+		res.Binary, res.Relaxed, st["compress.objective.ratio"], res.LowerBound))
 	return out, nil
 }
 
