@@ -62,10 +62,12 @@ type Result struct {
 	// Words and Candidates are the corpus's number of words and of
 	// candidate pointers; Pointers is the number the binary solution uses.
 	Words, Candidates, Pointers int
-	// LowerBound is the optimum of the first relaxation (D = I), a lower
-	// bound on the storage cost of problem (1). Relaxed is the storage
-	// cost (1) of the last round's relaxed solution, Binary that of the
-	// binary solution.
+	// LowerBound is the storage cost at the first relaxation's solution
+	// (D = I): the LP optimum, a lower bound on problem (1), up to ADMM's
+	// tolerance (the solution satisfies Xw ≥ 1 only to that tolerance, so
+	// either cost may fall a little below its exact value). Relaxed is the
+	// storage cost (1) of the last round's relaxed solution, Binary that
+	// of the binary solution.
 	LowerBound, Relaxed, Binary float64
 	// Iterations are the ADMM iterations of each round.
 	Iterations []int

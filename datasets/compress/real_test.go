@@ -2,7 +2,6 @@ package compress_test
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"os"
 	"strconv"
@@ -54,5 +53,4 @@ func TestRealNewsgroups(t *testing.T) {
 	if r := res.Binary / res.Relaxed; !(r <= 1.006) || math.IsNaN(r) {
 		t.Errorf("binary/relaxed = %v; the paper: ≤ 1.006", r)
 	}
-	_ = fmt.Sprint()
 }
