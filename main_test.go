@@ -206,6 +206,98 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestValidateGridPoints: repro validate rejects a bad value at any grid
+// point — a declared bound per side (rho in (0, 1]) or a plugin's Validate
+// hook (med's kernel specs) — each at its own line and column.
+func TestValidateGridPoints(t *testing.T) {
+	_, stderr := mustCLI(t, exitUsage, "validate", "testdata/med-grid.yaml")
+	golden(t, "med-grid.golden", stderr)
+}
+
+// TestReportWithoutPlugins: repro report and repro check read a results
+// directory from its stored spec and results alone, so they work after the
+// method and dataset plugins that made it are no longer compiled in.
+func TestReportWithoutPlugins(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec := `name: gone
+seed: 1
+metrics: [accuracy]
+datasets:
+  - {name: retired-loader, id: old, params: {path: old.csv, scale: 2.0}, split: {kind: kfold, folds: 2, repeats: 1}}
+methods:
+  - {name: retired-method, label: Old, params: {C: [0.5, 2.0]}, select: {rule: fixed}}
+protocol: {name: active, initial: 4, batch: 4, budget: 8, strategy: random}
+curve: {trials: 2, sampling: random}
+expect:
+  - {dataset: old, method: Old (C=2), metric: accuracy, sizes: [8], min: 60}
+`
+	if err := os.WriteFile(filepath.Join(dir, runner.SpecFile), []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := runner.ReadSpec(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := runner.NewPlan(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, tr := range plan.Trials {
+		acc := 50 + 10*tr.Method.Grid[tr.Point].Float("C")
+		r := runner.Result{Key: tr.Key, Dataset: "old", Method: "Old", Plugin: "retired-method", Trial: tr.Index,
+			Variant: map[string]any{"C": tr.Method.Grid[tr.Point].Float("C")}, Size: 8, Metrics: runner.Metrics{"accuracy": acc},
+			Observations: []runner.Observation{
+				{X: 4, Metrics: runner.Metrics{"accuracy": acc - 5}},
+				{X: 8, Metrics: runner.Metrics{"accuracy": acc}},
+			}}
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, string(b))
+	}
+	if err := os.WriteFile(filepath.Join(dir, runner.ResultsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _ := mustCLI(t, exitOK, "report", dir)
+	if !strings.Contains(stdout, "(4 results)") {
+		t.Errorf("report: %s; want 4 results (2 grid points × 2 folds)", stdout)
+	}
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	for _, want := range []string{"Old (C=2)", "Old (C=0.5)", "70.00"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	stdout, _ = mustCLI(t, exitOK, "check", dir)
+	if !strings.Contains(stdout, "1 passed, 0 failed") {
+		t.Errorf("check:\n%s", stdout)
+	}
+}
+
+// TestSmoke: --smoke runs the first trial at the smallest size of each
+// method variant, into its own directory, without checking expectations.
+func TestSmoke(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "smoke")
+	stdout, _ := mustCLI(t, exitOK, "run", irisSpec, "--smoke", "-o", dir, "-q")
+	if !strings.Contains(stdout, "smoke run of 2 of its 8 trials") || strings.Contains(stdout, "PASS") {
+		t.Errorf("smoke run:\n%s", stdout)
+	}
+	results, _, err := runner.ReadResults(filepath.Join(dir, runner.ResultsFile))
+	if err != nil || len(results) != 2 {
+		t.Fatalf("%d results, %v; want 2", len(results), err)
+	}
+	for _, r := range results {
+		if r.Trial != 0 || r.Size != 15 {
+			t.Errorf("smoke ran trial %d at size %d; want trial 0 at 15", r.Trial, r.Size)
+		}
+	}
+}
+
 // TestRunReportCheck runs the tiny spec, re-renders its report and checks
 // its expectations by directory and by file.
 func TestRunReportCheck(t *testing.T) {

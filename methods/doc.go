@@ -13,10 +13,73 @@
 //		})
 //	}
 //
-// The experiment names the plugin (`name: logreg-l2`); the runner validates
-// its params against Params, builds a Method with New for every grid point,
-// and calls Fit on each training set. A plugin is found from its YAML name by
-// grepping for `Register("name"`.
+// The experiment names the plugin (`name: logreg-l2`); the runner checks
+// its params against Params, calls Validate on every grid point, builds a
+// Method with New for every grid point, and calls Fit on each training set.
+// A plugin is found from its YAML name by grepping for `Register("name"`.
+//
+// # Adding a method
+//
+// A new method touches at most three places:
+//
+//   - one file, methods/<family>/<family>.go, that registers it from init
+//     (Doc, Kinds, Params, New, and Validate if a parameter has inner
+//     syntax) and implements Method and Model;
+//   - one test file beside it, table-driven, with a TestValidate on
+//     plugintest.Run when the plugin has declarations or a hook worth
+//     checking, and a runnable Example for what it exports;
+//   - for a new family package only, one blank import line in
+//     plugins/plugins.go, which links every plugin for the command and the
+//     conformance suite (internal/conformance), which then checks the new
+//     method on dense and sparse problems without further code.
+//
+// TestPluginPackagesAreLeaves (methods/layering_test.go) fails if the import
+// in plugins/plugins.go is forgotten, or if any other package imports a
+// package that registers methods.
+//
+// # Validating parameters
+//
+// Declarations (param.Decl) say a parameter's type, default, bounds
+// (inclusive or exclusive per side: ρ in (0, 1] is Min 0, MinExclusive,
+// Max 1) and choices. What they cannot say — the inner syntax of a value
+// (med's kernel specs "rbf:0.5", "poly:3"), or a relation between values —
+// goes in Plugin.Validate, which `repro validate` and `repro run` call on
+// every grid point before anything runs. It returns one *param.InvalidError
+// per bad value (param.Invalid for a whole value, param.InvalidElem for an
+// element of a list), all of them joined with errors.Join, so that each is
+// reported at its own line and column. Validate and New must read a value
+// with the same code (med calls kernel.ParseAll from both), so that a
+// grid point that validates is one that builds.
+//
+// # Sharing work between fits
+//
+// The fits on one training set (every grid point fitted on it, its
+// one-vs-rest tasks, the final fit of the trial) share Env.Memo. A fit caches what does
+// not depend on its own parameters with Remember, which is typed:
+//
+//	g, err := methods.Remember(env, methods.Key{Op: "kernel.gram", Args: "rbf:0.5/normalize=true"},
+//		func() ([]float64, error) { … })
+//
+// A Key is a value (Op, qualified by the package, and Args in canonical
+// text), never an address; it need not name the training set's rows, but
+// names by content (ContentID) whatever else the value depends on, such as
+// the targets. A key reused with another type is an error, not a panic.
+//
+// # Shared numerics
+//
+// Code that two plugin packages share goes in a library package that
+// registers nothing, never in one of the plugin packages: importing a
+// plugin package registers its plugins as a side effect. The library
+// packages are:
+//
+//   - kernel: base kernel specs, Gram and cross-kernel matrices (svm, med);
+//   - lsq: the squared-loss problem in covariance form, column groups and
+//     the coefficient table (lasso, group-lasso, hp, kernel-hp);
+//   - logistic: penalized binary and multinomial logistic regression with
+//     sparse quadratic penalties (fnr and its baselines, pcr, lle-lr);
+//   - optim: the configured L-BFGS of gonum/optimize;
+//   - plugintest: checks of a plugin's declarations and Validate hook, for
+//     its tests.
 //
 // The base contract is small — Method.Fit returns a Model, Model.Predict
 // returns a Prediction — and the other shapes of the five papers are
@@ -32,16 +95,16 @@
 //     FitTasks, and scores the OneVsRest prediction with per-task metrics
 //     (Jebara's MED with shared switches). Methods without MultiTask are
 //     fitted once per task, independently.
-//  3. Unsupervised feature transforms computed once per dataset and cached
-//     on disk by content: these are datasets.Transform plugins, not
-//     methods; a method reads their output from the training set
-//     (Dataset.Graphs for Sandler's feature graphs; a transform may also
-//     add columns, e.g. PCA or k-gram compression, none registered yet).
-//  4. Sequential trials that produce a whole curve from one run: Sequential.
-//     The runner passes the training pool and the curve's label budgets; the
-//     method yields a Model at each budget and the runner scores it (for
-//     active learners such as Bilgic's; no registered method implements it
-//     yet, the runner's tests exercise it).
+//  3. Feature transforms: these are datasets.Transform plugins, not
+//     methods, computed once per dataset and cached on disk by content
+//     (Sandler's feature graphs, read from Dataset.Graphs), or fitted in
+//     each trial on the pool or the training rows (`fit: pool`: PCA of the
+//     pool); a method reads their output from the training set.
+//  4. Refits within a trial: a protocol such as active learning refits the
+//     method after every batch of labels; Env.State carries what a method
+//     keeps from one of those fits to the next (DDR's size search), and a
+//     model that implements Extraser records named values (the number of
+//     components chosen) with each observation.
 //  5. Artifacts beyond metrics: a Model that implements Artifacter returns
 //     coefficient tables, weight vectors or fitted curves, which the runner
 //     stores per trial and reports render (Szafranski's Table 1 and Fig. 3,

@@ -2,7 +2,11 @@ package methods
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
 	"fmt"
+	"math"
+	"reflect"
 	"sync"
 
 	"github.com/repro-ml/repro/datasets"
@@ -44,8 +48,9 @@ type Env struct {
 	// Seed is the method's own sub-seed, derived from the trial's identity.
 	Seed uint64
 	// Memo caches values shared by the fits on one training set (every grid
-	// point and the refit of a cross-validated trial): kernel matrices,
-	// factorizations, graph products. Nil disables caching.
+	// point fitted on it, its one-vs-rest tasks, the final fit of the
+	// trial): kernel matrices, factorizations, graph products. Fits reach
+	// it through Remember. Nil disables caching.
 	Memo *Memo
 	// State carries values from one fit of a trial to the next (see
 	// State); nil for the fits of a select rule and for protocols that fit
@@ -53,41 +58,110 @@ type Env struct {
 	State *State
 }
 
-// Remember returns the value cached under key, computing it with fn the first
-// time. It is safe for concurrent use; with a nil Memo it just calls fn.
-func (e *Env) Remember(key string, fn func() (any, error)) (any, error) {
-	if e == nil || e.Memo == nil {
-		return fn()
-	}
-	return e.Memo.Get(key, fn)
+// Key names a value in a Memo. Keys are compared by value: Op names what is
+// computed, qualified by the package computing it ("kernel.gram",
+// "lsq.design"), and Args the parameters it depends on in a canonical text
+// form ("rbf:0.5/normalize=true"), never an address (%p), which names
+// nothing once the memory is reused.
+//
+// A Memo serves the fits on one training set's rows, so a key need not name
+// the rows. The targets may differ between fits sharing a Memo (the
+// one-vs-rest tasks of a multi-class set), so a value that depends on them
+// names them by content (ContentID); anything else it depends on that the
+// rows do not fix is named explicitly, e.g. a feature graph by its name.
+type Key struct {
+	Op   string
+	Args string
 }
 
-// Memo is a concurrency-safe cache of computed values keyed by string.
+// String returns "Op(Args)", or Op when Args is empty.
+func (k Key) String() string {
+	if k.Args == "" {
+		return k.Op
+	}
+	return k.Op + "(" + k.Args + ")"
+}
+
+// ContentID returns an identity of xs that depends on its values only, not
+// on where they are stored: a hex SHA-256 prefix of their bits. Keys use it
+// to name data a value depends on, such as a task's targets.
+func ContentID[T int | float64](xs []T) string {
+	h := sha256.New()
+	buf := make([]byte, 0, 4096)
+	put := func(u uint64) {
+		if buf = binary.LittleEndian.AppendUint64(buf, u); len(buf) == cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	switch v := any(xs).(type) {
+	case []float64:
+		for _, x := range v {
+			put(math.Float64bits(x))
+		}
+	case []int:
+		for _, x := range v {
+			put(uint64(x))
+		}
+	}
+	h.Write(buf)
+	return fmt.Sprintf("%d:%x", len(xs), h.Sum(nil)[:12])
+}
+
+// Memo is a cache of values computed on one training set and shared by the
+// fits on it, filled through Remember. The zero Memo is empty and ready to
+// use; a Memo is safe for concurrent use.
 type Memo struct {
 	mu sync.Mutex
-	m  map[string]*memoEntry
+	m  map[Key]*memoEntry
 }
 
 type memoEntry struct {
 	once sync.Once
+	typ  reflect.Type // the T of the Remember that computed v
 	v    any
 	err  error
 }
 
-// Get returns the value for key, calling fn once to compute it.
-func (m *Memo) Get(key string, fn func() (any, error)) (any, error) {
+// entry returns the entry of key, creating it if needed.
+func (m *Memo) entry(key Key) *memoEntry {
 	m.mu.Lock()
+	defer m.mu.Unlock()
 	if m.m == nil {
-		m.m = map[string]*memoEntry{}
+		m.m = map[Key]*memoEntry{}
 	}
 	e, ok := m.m[key]
 	if !ok {
 		e = &memoEntry{}
 		m.m[key] = e
 	}
-	m.mu.Unlock()
-	e.once.Do(func() { e.v, e.err = fn() })
-	return e.v, e.err
+	return e
+}
+
+// Remember returns the value of type T cached under key in env's Memo,
+// computing it with fn the first time: fn runs once per key even when fits
+// run concurrently (later callers wait for it), and its error is cached
+// too. With a nil env or Memo, Remember just calls fn. If key holds a value
+// of another type, Remember returns an error naming both types.
+func Remember[T any](env *Env, key Key, fn func() (T, error)) (T, error) {
+	if env == nil || env.Memo == nil {
+		return fn()
+	}
+	want := reflect.TypeFor[T]()
+	e := env.Memo.entry(key)
+	e.once.Do(func() {
+		v, err := fn()
+		e.typ, e.v, e.err = want, v, err // a panicking fn leaves typ nil
+	})
+	var zero T
+	if e.typ != want {
+		return zero, fmt.Errorf("methods: memo key %v holds a %v, not a %v", key, e.typ, want)
+	}
+	if e.err != nil {
+		return zero, e.err
+	}
+	v, _ := e.v.(T) // a nil interface value stays the zero T
+	return v, nil
 }
 
 // Info describes how a fit went.
@@ -110,16 +184,12 @@ type MultiTask interface {
 	FitTasks(ctx context.Context, X matrix.Matrix, Y [][]float64, train *datasets.Dataset, env *Env) (Model, error)
 }
 
-// Sequential is implemented by methods that produce a whole learning curve
-// from one run, such as active learners that choose which labels to buy.
-type Sequential interface {
-	// FitSequence starts from pool (whose labels it may reveal to itself
-	// one query at a time) and, each time the number of labels it has
-	// bought reaches the next of budgets (increasing), calls yield with the
-	// current model and any extra per-step values to record (e.g. the
-	// number of features chosen). It stops early if yield returns an error.
-	FitSequence(ctx context.Context, pool *datasets.Dataset, budgets []int, env *Env,
-		yield func(labels int, m Model, extra map[string]float64) error) error
+// Extraser is implemented by models that record named values beside the
+// metrics of the observation they are scored at: the number of components
+// a dimensionality-reducing learner chose, a dictionary size. Reports table
+// and plot an extra named in `report: {y: [...]}`.
+type Extraser interface {
+	Extras() map[string]float64
 }
 
 // Artifacter is implemented by models that produce artifacts beyond

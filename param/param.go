@@ -6,6 +6,12 @@
 // in defaults, and hands the plugin a Values it reads with typed getters.
 // `repro list` prints the same declarations, so what is documented is what
 // is checked.
+//
+// The experiment spec's own sections are declared the same way: a Section
+// is a mapping whose keys are its Fields, a SectionList a list of such
+// mappings, and a Params field holds the parameters of the plugin a
+// section's Tag names. Table renders declarations as the Markdown field
+// tables of docs/spec.md.
 package param
 
 import (
@@ -33,9 +39,15 @@ const (
 	IntList
 	StringList
 	Map // a string→string mapping, e.g. column groups
+
+	// The shapes of the spec's own sections. They are declared by the
+	// runner, never by a plugin's parameters.
+	Section     // a mapping whose keys are Decl.Fields
+	SectionList // a list of mappings, each with the keys Decl.Fields
+	Params      // the parameters of the plugin the enclosing section's Tag names
 )
 
-var typeNames = [...]string{"float", "int", "bool", "string", "enum", "[]float", "[]int", "[]string", "map"}
+var typeNames = [...]string{"float", "int", "bool", "string", "enum", "[]float", "[]int", "[]string", "map", "mapping", "list", "params"}
 
 // String returns the name used in `repro list` and error messages.
 func (t Type) String() string {
@@ -45,8 +57,21 @@ func (t Type) String() string {
 	return "type(" + strconv.Itoa(int(t)) + ")"
 }
 
-// IsList reports whether values of t are sequences.
+// IsList reports whether values of t are sequences of scalars.
 func (t Type) IsList() bool { return t == FloatList || t == IntList || t == StringList }
+
+// Elem returns the type of an element of a list type, or t itself.
+func (t Type) Elem() Type {
+	switch t {
+	case FloatList:
+		return Float
+	case IntList:
+		return Int
+	case StringList:
+		return String
+	}
+	return t
+}
 
 // Decl declares one parameter of a plugin.
 type Decl struct {
@@ -60,13 +85,72 @@ type Decl struct {
 	MinExclusive, MaxExclusive bool
 	Choices                    []string // for Enum
 	Doc                        string   // one line
+
+	// The fields below are optional; plugins' parameters rarely need them.
+	// The spec's own sections use them all.
+
+	// Elem names one value (or one list element) in messages: "unknown
+	// metric", "duplicate size"; "value" if empty.
+	Elem string
+	// Optional marks a field that may be absent without a Default: its
+	// value is then the zero value, or what DefaultDoc says.
+	Optional bool
+	// DefaultDoc describes a default that is not a constant (`name`, "the
+	// first of metrics") for documentation.
+	DefaultDoc string
+	// Want says, for a missing required value, what is wanted: "missing;
+	// want " + Want. If empty, the message gives Range and Doc.
+	Want string
+	// NonEmpty rejects an empty list; Unique rejects a list with two equal
+	// elements (compared by Format).
+	NonEmpty, Unique bool
+	// Check, if set, checks each value (each element of a list) beyond
+	// type, range and choices. It returns what is wrong as a predicate
+	// of the value, "is not a whole number of rows; want …": the
+	// message is the value as written followed by it.
+	Check func(v any) error
+
+	// Fields declares the keys of a Section, or of every mapping of a
+	// SectionList.
+	Fields []Decl
+	// Tag names the field of a Section or SectionList whose value selects
+	// a plugin (a dataset's name, a split's kind); Plugin returns that
+	// plugin's parameters: the keys of the mapping's Params field, or,
+	// when it has none, the mapping's keys besides Fields. A Section with
+	// a Tag may be written as the tag's value alone (protocol: active).
+	Tag    string
+	Plugin func(name string) (*Plugin, error)
+	// Grid marks a Params field whose values may be lists: each list is a
+	// grid axis (a list of lists for a list-typed parameter).
+	Grid bool
+}
+
+// Plugin is what a spec decoder needs to know of a plugin a Tag names: its
+// parameters and the hook that checks a set of their values.
+type Plugin struct {
+	Params []Decl
+	// Validate, if set, checks one set of resolved values beyond the
+	// declarations; it returns nil or (joined) *InvalidError.
+	Validate func(Values) error
+}
+
+// IsSection reports whether d declares a mapping or a list of mappings.
+func (d Decl) IsSection() bool { return d.Type == Section || d.Type == SectionList }
+
+// ElemName returns the word for one value in messages: Elem, or "value".
+func (d Decl) ElemName() string {
+	if d.Elem == "" {
+		return "value"
+	}
+	return d.Elem
 }
 
 // Bound returns a pointer to v, for Decl.Min and Decl.Max.
 func Bound(v float64) *float64 { return &v }
 
-// Required reports whether the parameter has no default.
-func (d Decl) Required() bool { return d.Default == nil }
+// Required reports whether the parameter has no default and is not
+// Optional.
+func (d Decl) Required() bool { return d.Default == nil && !d.Optional }
 
 // Range describes the allowed values in words, e.g. "float in [0, +inf)".
 func (d Decl) Range() string {
@@ -77,10 +161,10 @@ func (d Decl) Range() string {
 	case d.Min != nil || d.Max != nil:
 		lo, hi := "-inf", "+inf"
 		if d.Min != nil {
-			lo = fmtNum(*d.Min)
+			lo = fmtBound(*d.Min)
 		}
 		if d.Max != nil {
-			hi = fmtNum(*d.Max)
+			hi = fmtBound(*d.Max)
 		}
 		lb, rb := "[", "]"
 		if d.MinExclusive {
@@ -124,6 +208,16 @@ func (d Decl) DefaultString() string {
 }
 
 func fmtNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// fmtBound formats a bound in Range: whole numbers below 10^15 without an
+// exponent (2147483647, not 2.147483647e+09). Format, which keys use, is
+// unchanged.
+func fmtBound(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return fmtNum(f)
+}
 
 // Format renders a parameter value compactly and deterministically, as used
 // in labels, keys and reports: 0.1, 25, true, word, [1 2 3], {a: x, b: y}.
@@ -172,14 +266,45 @@ func Format(v any) string {
 // in d's Go type: float64, int, bool, string, []float64, []int, []string or
 // map[string]string. The error says what was expected.
 func (d Decl) Convert(v any) (any, error) {
-	out, err := convert(d.Type, v, d.Choices)
+	out, err := convert(d.Type, v, d)
 	if err != nil {
 		return nil, err
 	}
 	if err := d.checkRange(out); err != nil {
 		return nil, err
 	}
+	if d.Check != nil {
+		if d.Type.IsList() {
+			for i, e := range elems(out) {
+				if err := d.Check(e); err != nil {
+					return nil, fmt.Errorf("element %d: %s %w", i, describe(e), err)
+				}
+			}
+		} else if err := d.Check(out); err != nil {
+			return nil, fmt.Errorf("%s %w", describe(out), err)
+		}
+	}
 	return out, nil
+}
+
+// elems returns the elements of a converted list value.
+func elems(v any) []any {
+	var out []any
+	switch x := v.(type) {
+	case []float64:
+		for _, e := range x {
+			out = append(out, e)
+		}
+	case []int:
+		for _, e := range x {
+			out = append(out, e)
+		}
+	case []string:
+		for _, e := range x {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func (d Decl) checkRange(v any) error {
@@ -210,7 +335,7 @@ func (d Decl) checkRange(v any) error {
 	return nil
 }
 
-func convert(t Type, v any, choices []string) (any, error) {
+func convert(t Type, v any, d Decl) (any, error) {
 	switch t {
 	case Float:
 		switch x := v.(type) {
@@ -250,14 +375,18 @@ func convert(t Type, v any, choices []string) (any, error) {
 	case Enum:
 		s, ok := v.(string)
 		if !ok {
-			return nil, fmt.Errorf("got %s, want one of %s", describe(v), strings.Join(choices, ", "))
+			return nil, fmt.Errorf("got %s, want one of %s", describe(v), strings.Join(d.Choices, ", "))
 		}
-		for _, c := range choices {
+		for _, c := range d.Choices {
 			if s == c {
 				return s, nil
 			}
 		}
-		return nil, fmt.Errorf("got %q, want one of %s", s, strings.Join(choices, ", "))
+		msg := fmt.Sprintf("unknown %s %q", d.ElemName(), s)
+		if c := Closest(s, d.Choices); c != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		}
+		return nil, fmt.Errorf("%s, want one of %s", msg, strings.Join(d.Choices, ", "))
 	case FloatList, IntList, StringList:
 		xs, ok := v.([]any)
 		if !ok {
@@ -269,7 +398,7 @@ func convert(t Type, v any, choices []string) (any, error) {
 		case FloatList:
 			out := make([]float64, len(xs))
 			for i, x := range xs {
-				f, err := convert(elem, x, nil)
+				f, err := convert(elem, x, Decl{})
 				if err != nil {
 					return nil, fmt.Errorf("element %d: %w", i, err)
 				}
@@ -279,7 +408,7 @@ func convert(t Type, v any, choices []string) (any, error) {
 		case IntList:
 			out := make([]int, len(xs))
 			for i, x := range xs {
-				f, err := convert(elem, x, nil)
+				f, err := convert(elem, x, Decl{})
 				if err != nil {
 					return nil, fmt.Errorf("element %d: %w", i, err)
 				}
@@ -289,7 +418,7 @@ func convert(t Type, v any, choices []string) (any, error) {
 		default:
 			out := make([]string, len(xs))
 			for i, x := range xs {
-				f, err := convert(elem, x, nil)
+				f, err := convert(elem, x, Decl{})
 				if err != nil {
 					return nil, fmt.Errorf("element %d: %w", i, err)
 				}
@@ -304,7 +433,7 @@ func convert(t Type, v any, choices []string) (any, error) {
 		case map[string]any:
 			out := make(map[string]string, len(x))
 			for k, e := range x {
-				s, err := convert(String, e, nil)
+				s, err := convert(String, e, Decl{})
 				if err != nil {
 					return nil, fmt.Errorf("key %q: %w", k, err)
 				}

@@ -16,6 +16,7 @@ import (
 	_ "github.com/repro-ml/repro/datasets/normalize"
 	_ "github.com/repro-ml/repro/datasets/text"
 	_ "github.com/repro-ml/repro/datasets/uci"
+	_ "github.com/repro-ml/repro/methods/elasticnet"
 	_ "github.com/repro-ml/repro/methods/fnr"
 	_ "github.com/repro-ml/repro/methods/hp"
 	_ "github.com/repro-ml/repro/methods/lasso"

@@ -1,711 +1,464 @@
 package runner
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"regexp"
+	"reflect"
 	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 )
 
-// The keys of each mapping in a spec.
-var (
-	specKeys      = []string{"name", "description", "seed", "datasets", "methods", "curve", "metrics", "baseline", "report", "expect"}
-	datasetKeys   = []string{"name", "id", "params", "transforms", "split", "tasks"}
-	transformKeys = []string{"name", "params"}
-	splitKeys     = []string{"kind", "test", "stratify"}
-	methodKeys    = []string{"name", "label", "params", "select"}
-	selectKeys    = []string{"rule", "folds", "metric", "over"}
-	curveKeys     = []string{"sizes", "trials", "sampling"}
-	reportKeys    = []string{"logx", "x", "x_transform", "digits"}
-	expectKeys    = []string{"dataset", "metric", "sizes", "method", "value", "tol", "rtol", "min", "max", "better", "than", "by", "within", "source", "note"}
-)
-
-// The choices of the enumerated fields.
-var (
-	splitKinds  = []string{"given", "holdout", "rest", "train"}
-	selectRules = []string{"fixed", "cv", "test"}
-	samplings   = []string{string(datasets.Random), string(datasets.Stratified), string(datasets.Balanced)}
-	taskModes   = []string{"one-vs-rest"}
-	xTransforms = []string{"neglog"}
-)
-
-// Limits on what a spec may ask for.
-const (
-	// DefaultSeed is the experiment seed when the spec gives none.
-	DefaultSeed = 1
-	// DefaultFolds is the number of cross-validation folds of a cv rule.
-	DefaultFolds = 5
-	// DefaultDigits is the number of decimals in report tables.
-	DefaultDigits = 2
-	maxGrid       = 100000
-	maxTrials     = 100000
-)
-
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+// checker is implemented by the spec's structs that relate their fields
+// to each other (a label defaulting to the name, a select rule's metric
+// defaulting to the first of metrics). The walk calls check after
+// decoding a struct's fields, with the mapping's nodes for positions;
+// check returns false to drop a list entry.
+type checker interface {
+	check(d *decoder, f *fields, path string) bool
+}
 
 // spec decodes the root node.
 func (d *decoder) spec(root *yaml.Node) *Spec {
-	s := &Spec{File: d.file, Seed: DefaultSeed}
-	f := d.mapping(root, "", specKeys)
-	if f == nil {
-		return s
-	}
-	if n := f.get(d, "name"); n == nil {
-		d.errorf(f.node, "name", "missing; want the experiment's name, e.g. sandler2008-fig1-20newsgroups")
-	} else if v, ok := d.str(n, "name"); ok {
-		if !nameRE.MatchString(v) || strings.Contains(v, "..") {
-			d.errorf(n, "name", "%q is not a plain name; want letters, digits, '.', '_' and '-' (it names the output directory)", v)
-		}
-		s.Name = v
-	}
-	if n := f.get(d, "description"); n != nil {
-		s.Description, _ = d.str(n, "description")
-	}
-	if n := f.get(d, "seed"); n != nil {
-		if v, ok := d.integer(n, "seed", 0, math.MaxInt64); ok {
-			s.Seed = uint64(v)
-		}
-	}
-	// metrics before methods: select rules default to the first metric.
-	if n := f.get(d, "metrics"); n == nil {
-		d.errorf(f.node, "metrics", "missing; want a list of metrics from %s", strings.Join(metric.Names(), ", "))
-	} else if list, ok := d.sequence(n, "metrics", "metric names"); ok {
-		if len(list) == 0 {
-			d.errorf(n, "metrics", "empty list; want at least one metric from %s", strings.Join(metric.Names(), ", "))
-		}
-		seen := map[string]bool{}
-		for i, e := range list {
-			name, ok := d.metricName(e, index("metrics", i))
-			if !ok {
-				continue
-			}
-			if seen[name] {
-				d.errorf(e, index("metrics", i), "duplicate metric %q; want each metric once", name)
-				continue
-			}
-			seen[name] = true
-			s.Metrics = append(s.Metrics, name)
-		}
-	}
-	if n := f.get(d, "datasets"); n == nil {
-		d.errorf(f.node, "datasets", "missing; want a list of datasets, each with a name from %s", strings.Join(datasets.Names(), ", "))
-	} else if list, ok := d.sequence(n, "datasets", "datasets"); ok {
-		if len(list) == 0 {
-			d.errorf(n, "datasets", "empty list; want at least one dataset")
-		}
-		ids := map[string]*yaml.Node{}
-		for i, e := range list {
-			ds, idNode := d.dataset(e, index("datasets", i))
-			if ds == nil {
-				continue
-			}
-			if prev, dup := ids[ds.ID]; dup {
-				d.errorf(idNode, index("datasets", i)+".id", "duplicate dataset id %q (first at line %d); want a unique id for each entry", ds.ID, prev.Line)
-				continue
-			}
-			ids[ds.ID] = idNode
-			s.Datasets = append(s.Datasets, *ds)
-		}
-	}
-	if n := f.get(d, "methods"); n == nil {
-		d.errorf(f.node, "methods", "missing; want a list of methods, each with a name from %s", strings.Join(methods.Names(), ", "))
-	} else if list, ok := d.sequence(n, "methods", "methods"); ok {
-		if len(list) == 0 {
-			d.errorf(n, "methods", "empty list; want at least one method")
-		}
-		labels := map[string]*yaml.Node{}
-		for i, e := range list {
-			m, labelNode := d.method(e, index("methods", i), s.Metrics)
-			if m == nil {
-				continue
-			}
-			if prev, dup := labels[m.Label]; dup {
-				d.errorf(labelNode, index("methods", i)+".label", "duplicate method label %q (first at line %d); want a unique label for each entry", m.Label, prev.Line)
-				continue
-			}
-			labels[m.Label] = labelNode
-			s.Methods = append(s.Methods, *m)
-		}
-	}
-	if n := f.get(d, "curve"); n == nil {
-		d.errorf(f.node, "curve", "missing; want a mapping with sizes (and trials, sampling)")
-	} else {
-		s.Curve = d.curve(n, "curve")
-	}
-	if n := f.get(d, "baseline"); n != nil {
-		s.Baseline, _ = d.str(n, "baseline")
-	}
-	s.Report = d.report(f.get(d, "report"), "report")
-	if n := f.get(d, "expect"); n != nil {
-		if list, ok := d.sequence(n, "expect", "expectations"); ok {
-			for i, e := range list {
-				if x := d.expectation(e, index("expect", i)); x != nil {
-					s.Expect = append(s.Expect, *x)
-				}
-			}
-		}
-	}
-	d.crossCheck(s, f)
+	s := &Spec{File: d.file}
+	d.root = s
+	d.section(root, root, "", schema(d.free), reflect.ValueOf(s).Elem())
 	return s
 }
 
-// metricName decodes a registered metric name.
-func (d *decoder) metricName(n *yaml.Node, path string) (string, bool) {
-	name, ok := d.str(n, path)
-	if !ok {
-		return "", false
+// section decodes the mapping n against sec into the struct v: every field
+// of sec.Fields, and the params of the plugin sec.Tag names, each checked
+// and defaulted by its declaration. owner locates errors about a missing
+// mapping. It returns the mapping's fields (nil if n is not a mapping)
+// and whether the struct is usable: false if n is not a mapping, its tag
+// failed or its check dropped it.
+func (d *decoder) section(n, owner *yaml.Node, path string, sec param.Decl, v reflect.Value) (*fields, bool) {
+	n = d.resolve(n)
+	if isNull(n) && sec.Default != nil {
+		n = defaultNode(sec.Default)
 	}
-	if _, err := metric.Lookup(name); err != nil {
-		d.errorf(n, path, "%v", err)
-		return "", false
+	var f *fields
+	if sec.Tag != "" && n != nil && n.Kind == yaml.ScalarNode && !isNull(n) {
+		// protocol: active is short for protocol: {name: active}.
+		f = &fields{node: n, path: path, vals: map[string]*yaml.Node{sec.Tag: n}, keys: map[string]*yaml.Node{sec.Tag: n}}
+	} else if f = d.mapping(n, path, param.Names(sec.Fields)); f == nil {
+		return nil, false
 	}
-	return name, true
-}
-
-// dataset decodes one entry of datasets:, returning it and the node that
-// gives its id (for duplicate errors).
-func (d *decoder) dataset(n *yaml.Node, path string) (*DatasetSpec, *yaml.Node) {
-	f := d.mapping(n, path, datasetKeys)
-	if f == nil {
-		return nil, nil
+	if isNull(f.node) {
+		f.node = owner
 	}
-	ds := &DatasetSpec{Pos: posOf(f.node), Split: Split{Kind: "rest"}}
 	ok := true
-	var loader *datasets.Loader
-	nameNode := f.get(d, "name")
-	if nameNode == nil {
-		d.errorf(f.node, sub(path, "name"), "missing; want a dataset plugin from %s", strings.Join(datasets.Names(), ", "))
-		ok = false
-	} else if name, good := d.str(nameNode, sub(path, "name")); good {
-		ds.Name = name
-		l, err := datasets.Lookup(name)
-		if err != nil {
-			d.errorf(nameNode, sub(path, "name"), "%v", err)
-			ok = false
-		}
-		loader = l
-	} else {
-		ok = false
-	}
-	ds.ID = ds.Name
-	idNode := nameNode
-	if n := f.get(d, "id"); n != nil {
-		if id, good := d.str(n, sub(path, "id")); good {
-			if !nameRE.MatchString(id) {
-				d.errorf(n, sub(path, "id"), "%q is not a plain name; want letters, digits, '.', '_' and '-'", id)
+	var plugin *param.Plugin
+	if sec.Tag != "" {
+		tag, _ := param.Find(sec.Fields, sec.Tag)
+		ok = d.field(f, path, tag, v)
+		if ok && sec.Plugin != nil {
+			p, err := sec.Plugin(fieldOf(v, sec.Tag).String())
+			if err != nil {
+				d.errorf(f.get(d, sec.Tag), sub(path, sec.Tag), "%v", err)
+				ok = false
 			}
-			ds.ID, idNode = id, n
+			plugin = p
 		}
 	}
-	if idNode == nil {
-		idNode = f.node
-	}
-	if loader != nil {
-		ds.Params = d.fixedParams(f.vals["params"], f.node, sub(path, "params"), loader.Params, "dataset")
-	} else if pn := f.get(d, "params"); pn != nil {
-		d.mapping(pn, sub(path, "params"), nil)
-	}
-	if tn := f.get(d, "transforms"); tn != nil {
-		if list, good := d.sequence(tn, sub(path, "transforms"), "transforms"); good {
-			for i, e := range list {
-				if t := d.transform(e, index(sub(path, "transforms"), i)); t != nil {
-					ds.Transforms = append(ds.Transforms, *t)
-				}
-			}
+	inline := sec.Tag != "" && !hasParams(sec.Fields)
+	d.unknownFields(f, path, sec, plugin, inline, ok)
+	for _, decl := range sec.Fields {
+		switch {
+		case decl.Name == sec.Tag:
+		case decl.Type == param.Params:
+			d.pluginParams(f, path, decl, plugin, ok, v, sec.ElemName())
+		default:
+			d.field(f, path, decl, v)
 		}
 	}
-	if sn := f.get(d, "split"); sn != nil {
-		ds.Split = d.split(sn, sub(path, "split"))
+	if inline && plugin != nil {
+		tag := fieldOf(v, sec.Tag).String()
+		vals, _ := d.fixedParams(f, f.node, path, plugin.Params, sec.ElemName(), fmt.Sprintf("missing for %s %s", sec.Tag, tag))
+		fieldOf(v, ",inline").Set(reflect.ValueOf(vals))
 	}
-	if tn := f.get(d, "tasks"); tn != nil {
-		ds.Tasks, _ = d.oneOf(tn, sub(path, "tasks"), taskModes...)
+	if pos := v.FieldByName("Pos"); pos.IsValid() {
+		pos.Set(reflect.ValueOf(posOf(f.node)))
 	}
-	if !ok {
-		return nil, nil
+	f.value = v
+	if c, is := v.Addr().Interface().(checker); is && ok {
+		ok = c.check(d, f, path)
 	}
-	return ds, idNode
+	return f, ok
 }
 
-func (d *decoder) transform(n *yaml.Node, path string) *TransformSpec {
-	f := d.mapping(n, path, transformKeys)
-	if f == nil {
-		return nil
+// unknownFields reports the keys of f that sec does not declare, and
+// drops them. An inline plugin's keys are known only once its tag is: a
+// key that another plugin of the tag declares is "only used by" it.
+func (d *decoder) unknownFields(f *fields, path string, sec param.Decl, plugin *param.Plugin, inline, tagOK bool) {
+	known := param.Names(sec.Fields)
+	if inline && plugin != nil {
+		known = append(known, param.Names(plugin.Params)...)
 	}
-	t := &TransformSpec{Pos: posOf(f.node)}
-	nameNode := f.get(d, "name")
-	if nameNode == nil {
-		d.errorf(f.node, sub(path, "name"), "missing; want a transform from %s", strings.Join(datasets.TransformNames(), ", "))
-		return nil
-	}
-	name, ok := d.str(nameNode, sub(path, "name"))
-	if !ok {
-		return nil
-	}
-	t.Name = name
-	tr, err := datasets.LookupTransform(name)
-	if err != nil {
-		d.errorf(nameNode, sub(path, "name"), "%v", err)
-		return nil
-	}
-	t.Params = d.fixedParams(f.vals["params"], f.node, sub(path, "params"), tr.Params, "transform")
-	return t
-}
-
-func (d *decoder) split(n *yaml.Node, path string) Split {
-	s := Split{Kind: "rest"}
-	f := d.mapping(n, path, splitKeys)
-	if f == nil {
-		return s
-	}
-	if kn := f.get(d, "kind"); kn != nil {
-		if k, ok := d.oneOf(kn, sub(path, "kind"), splitKinds...); ok {
-			s.Kind = k
-		}
-	} else {
-		d.errorf(f.node, sub(path, "kind"), "missing; want one of %s", strings.Join(splitKinds, ", "))
-	}
-	s.Params = param.Values{}
-	tn := f.get(d, "test")
-	if tn != nil {
-		if v, ok := d.float(tn, sub(path, "test")); ok {
-			switch {
-			case v <= 0:
-				d.errorf(tn, sub(path, "test"), "%s is out of range; want a count ≥ 1 or a fraction in (0, 1)", tn.Value)
-			case v >= 1 && v != math.Trunc(v):
-				d.errorf(tn, sub(path, "test"), "%s is not a whole number of rows; want a count ≥ 1 or a fraction in (0, 1)", tn.Value)
-			default:
-				s.Params["test"] = v
-			}
-		}
-	}
-	if sn := f.get(d, "stratify"); sn != nil {
-		if b, ok := d.boolean(sn, sub(path, "stratify")); ok && b {
-			s.Params["stratify"] = true
-		}
-	}
-	if s.Kind == "holdout" {
-		if !s.Params.Has("stratify") {
-			s.Params["stratify"] = false
-		}
-		if tn == nil {
-			d.errorf(f.node, sub(path, "test"), "missing for kind holdout; want the test set size: a count ≥ 1 or a fraction in (0, 1)")
-		}
-	} else {
-		if tn != nil {
-			d.errorf(tn, sub(path, "test"), "only used by kind holdout, not %s; want no test", s.Kind)
-			delete(s.Params, "test")
-		}
-		if sn := f.get(d, "stratify"); sn != nil && s.Params.Bool("stratify") {
-			d.errorf(sn, sub(path, "stratify"), "only used by kind holdout, not %s; want no stratify", s.Kind)
-			delete(s.Params, "stratify")
-		}
-	}
-	return s
-}
-
-// method decodes one entry of methods:, returning it and the node that
-// gives its label.
-func (d *decoder) method(n *yaml.Node, path string, metrics []string) (*MethodSpec, *yaml.Node) {
-	f := d.mapping(n, path, methodKeys)
-	if f == nil {
-		return nil, nil
-	}
-	m := &MethodSpec{Pos: posOf(f.node), Select: Select{Rule: "fixed"}}
-	ok := true
-	var plugin *methods.Plugin
-	nameNode := f.get(d, "name")
-	if nameNode == nil {
-		d.errorf(f.node, sub(path, "name"), "missing; want a method plugin from %s", strings.Join(methods.Names(), ", "))
-		ok = false
-	} else if name, good := d.str(nameNode, sub(path, "name")); good {
-		m.Name = name
-		p, err := methods.Lookup(name)
-		if err != nil {
-			d.errorf(nameNode, sub(path, "name"), "%v", err)
-			ok = false
-		}
-		plugin = p
-	} else {
-		ok = false
-	}
-	m.Label = m.Name
-	labelNode := nameNode
-	if ln := f.get(d, "label"); ln != nil {
-		if l, good := d.str(ln, sub(path, "label")); good {
-			if strings.TrimSpace(l) == "" || strings.ContainsAny(l, "()\n") {
-				d.errorf(ln, sub(path, "label"), "%q is not a usable label; want a non-empty name without parentheses or newlines", l)
-			}
-			m.Label, labelNode = l, ln
-		}
-	}
-	if labelNode == nil {
-		labelNode = f.node
-	}
-	if plugin != nil {
-		d.gridParams(m, f.vals["params"], f.node, sub(path, "params"), plugin)
-		for _, name := range metrics {
-			if mt, err := metric.Lookup(name); err == nil && mt.Kinds != 0 && plugin.Kinds != 0 && mt.Kinds&plugin.Kinds == 0 {
-				d.errorf(nameNode, sub(path, "name"), "method %s handles %s but metric %s applies to %s; want methods and metrics of one problem kind", m.Name, plugin.Kinds, name, mt.Kinds)
-			}
-		}
-	} else if pn := f.get(d, "params"); pn != nil {
-		d.mapping(pn, sub(path, "params"), nil)
-	}
-	if sn := f.get(d, "select"); sn != nil {
-		var over *yaml.Node
-		m.Select, over = d.selectRule(sn, sub(path, "select"), metrics)
-		if over != nil {
-			d.selectOver(m, over, sub(sub(path, "select"), "over"))
-		}
-	}
-	if !ok {
-		return nil, nil
-	}
-	return m, labelNode
-}
-
-// selectRule decodes a method's select mapping; it returns the node of
-// select.over, which needs the method's grid to be checked.
-func (d *decoder) selectRule(n *yaml.Node, path string, metrics []string) (Select, *yaml.Node) {
-	s := Select{Rule: "fixed"}
-	f := d.mapping(n, path, selectKeys)
-	if f == nil {
-		return s, nil
-	}
-	if rn := f.get(d, "rule"); rn != nil {
-		if r, ok := d.oneOf(rn, sub(path, "rule"), selectRules...); ok {
-			s.Rule = r
-		}
-	} else {
-		d.errorf(f.node, sub(path, "rule"), "missing; want one of %s", strings.Join(selectRules, ", "))
-	}
-	fn, mn := f.get(d, "folds"), f.get(d, "metric")
-	if fn != nil {
-		if v, ok := d.integer(fn, sub(path, "folds"), math.MinInt64, math.MaxInt64); ok {
-			if v < 2 || v > 1000 {
-				d.errorf(fn, sub(path, "folds"), "%d is out of range; want an integer in [2, 1000]", v)
-			} else {
-				s.Folds = int(v)
-			}
-		}
-	}
-	if mn != nil {
-		s.Metric, _ = d.metricName(mn, sub(path, "metric"))
-	}
-	switch s.Rule {
-	case "cv":
-		if s.Folds == 0 {
-			s.Folds = DefaultFolds
-		}
-	case "test":
-		if fn != nil {
-			d.errorf(fn, sub(path, "folds"), "only used by rule cv, not test; want no folds")
-		}
-		s.Folds = 0
-	case "fixed":
-		// Nothing is selected: folds and metric are ignored, and zeroed so
-		// that switching a rule to fixed with --set works and keys do not
-		// depend on them.
-		s.Folds, s.Metric = 0, ""
-	}
-	if s.Rule != "fixed" && s.Metric == "" && mn == nil && len(metrics) > 0 {
-		s.Metric = metrics[0]
-	}
-	if s.Rule != "fixed" && s.Metric == "" && mn == nil {
-		d.errorf(f.node, sub(path, "metric"), "missing for rule %s and no metrics: to default to; want a metric", s.Rule)
-	}
-	return s, f.get(d, "over")
-}
-
-// selectOver decodes select.over: varying params of m, for a cv or test rule.
-func (d *decoder) selectOver(m *MethodSpec, n *yaml.Node, path string) {
-	if m.Select.Rule != "cv" && m.Select.Rule != "test" {
-		d.errorf(n, path, "only used by rules cv and test, not %s; want no over", m.Select.Rule)
-		return
-	}
-	list, ok := d.sequence(n, path, "varying params")
-	if !ok {
-		return
-	}
-	varying := map[string]bool{}
-	for _, v := range m.Varying {
-		varying[v] = true
-	}
-	seen := map[string]bool{}
-	for i, e := range list {
-		name, ok := d.str(e, index(path, i))
-		if !ok {
+	for _, k := range sortedKeys(f.keys) {
+		if contains(known, k) {
 			continue
 		}
-		switch {
-		case seen[name]:
-			d.errorf(e, index(path, i), "%q is listed twice; want each param once", name)
-		case !varying[name]:
-			want := "none: the method has no grid"
-			if len(m.Varying) > 0 {
-				want = "one of " + strings.Join(m.Varying, ", ")
+		at := f.vals[k]
+		delete(f.vals, k)
+		if inline && !tagOK {
+			continue // the tag's error says it all
+		}
+		if inline && sec.Plugin != nil {
+			tag, _ := param.Find(sec.Fields, sec.Tag)
+			var users []string
+			for _, c := range tag.Choices {
+				if p, err := sec.Plugin(c); err == nil && p != nil {
+					if _, ok := param.Find(p.Params, k); ok {
+						users = append(users, c)
+					}
+				}
 			}
-			d.errorf(e, index(path, i), "%q is not a varying param of method %s; want %s", name, m.Label, want)
-		default:
-			seen[name] = true
-		}
-	}
-	// Keep declaration order, and drop over when it names every varying
-	// param: the same selection as no over, with the same trial keys.
-	for _, v := range m.Varying {
-		if seen[v] {
-			m.Select.Over = append(m.Select.Over, v)
-		}
-	}
-	if len(m.Select.Over) == len(m.Varying) {
-		m.Select.Over = nil
-	}
-}
-
-func (d *decoder) curve(n *yaml.Node, path string) Curve {
-	c := Curve{Trials: 1, Sampling: string(datasets.Random)}
-	f := d.mapping(n, path, curveKeys)
-	if f == nil {
-		return c
-	}
-	sn := f.get(d, "sizes")
-	if sn == nil {
-		d.errorf(f.node, sub(path, "sizes"), "missing; want a list of training sizes: counts ≥ 2 or fractions in (0, 1] of the training pool")
-	} else if list, ok := d.sequence(sn, sub(path, "sizes"), "training sizes"); ok {
-		if len(list) == 0 {
-			d.errorf(sn, sub(path, "sizes"), "empty list; want at least one training size")
-		}
-		seen := map[float64]bool{}
-		for i, e := range list {
-			p := index(sub(path, "sizes"), i)
-			v, ok := d.float(e, p)
-			if !ok {
+			if len(users) > 0 {
+				d.errorf(at, sub(path, k), "only used by %s %s, not %s; want no %s", sec.Tag, strings.Join(users, ", "), f.value0(d, sec.Tag), k)
 				continue
 			}
-			switch {
-			case v <= 0:
-				d.errorf(e, p, "%s is out of range; want a count ≥ 2 or a fraction in (0, 1]", e.Value)
-			case v > 1<<53:
-				d.errorf(e, p, "%s is too large for a count of rows; want a count ≥ 2 or a fraction in (0, 1]", e.Value)
-			case v > 1 && v != math.Trunc(v):
-				d.errorf(e, p, "%s is not a whole number of rows; want a count ≥ 2 or a fraction in (0, 1]", e.Value)
-			case seen[v]:
-				d.errorf(e, p, "duplicate size %s; want each size once", e.Value)
-			default:
-				seen[v] = true
-				c.Sizes = append(c.Sizes, v)
-			}
 		}
-	}
-	if tn := f.get(d, "trials"); tn != nil {
-		if v, ok := d.integer(tn, sub(path, "trials"), math.MinInt64, math.MaxInt64); ok {
-			if v < 1 || v > maxTrials {
-				d.errorf(tn, sub(path, "trials"), "%d is out of range; want an integer in [1, %d]", v, maxTrials)
-			} else {
-				c.Trials = int(v)
-			}
+		msg := "unknown field"
+		if s := param.Closest(k, known); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
+		d.errorf(f.keys[k], sub(path, k), "%s; want one of %s", msg, strings.Join(known, ", "))
 	}
-	if sn := f.get(d, "sampling"); sn != nil {
-		if v, ok := d.oneOf(sn, sub(path, "sampling"), samplings...); ok {
-			c.Sampling = v
-		}
-	}
-	return c
 }
 
-func (d *decoder) report(n *yaml.Node, path string) ReportSpec {
-	r := ReportSpec{X: "size", Digits: DefaultDigits}
-	f := d.mapping(n, path, reportKeys)
-	if f == nil {
-		return r
+// value0 returns the text of the scalar under key, for messages.
+func (f *fields) value0(d *decoder, key string) string {
+	if n := f.get(d, key); n != nil {
+		return n.Value
 	}
-	if v := f.get(d, "logx"); v != nil {
-		r.LogX, _ = d.boolean(v, sub(path, "logx"))
-	}
-	if v := f.get(d, "x"); v != nil {
-		if x, ok := d.str(v, sub(path, "x")); ok {
-			r.X = x // checked against the methods' varying params in crossCheck
-		}
-	}
-	if v := f.get(d, "x_transform"); v != nil {
-		r.XTransform, _ = d.oneOf(v, sub(path, "x_transform"), xTransforms...)
-	}
-	if v := f.get(d, "digits"); v != nil {
-		if x, ok := d.integer(v, sub(path, "digits"), 0, 12); ok {
-			r.Digits = int(x)
-		}
-	}
-	return r
+	return ""
 }
 
-func (d *decoder) expectation(n *yaml.Node, path string) *Expectation {
-	f := d.mapping(n, path, expectKeys)
-	if f == nil {
-		return nil
-	}
-	x := &Expectation{Pos: posOf(f.node)}
-	strField := func(key string, dst *string) {
-		if v := f.get(d, key); v != nil {
-			*dst, _ = d.str(v, sub(path, key))
+func hasParams(decls []param.Decl) bool {
+	for _, d := range decls {
+		if d.Type == param.Params {
+			return true
 		}
 	}
-	numField := func(key string) *float64 {
-		v := f.get(d, key)
-		if v == nil {
-			return nil
-		}
-		if x, ok := d.float(v, sub(path, key)); ok {
-			return &x
-		}
-		return nil
-	}
-	strField("dataset", &x.Dataset)
-	strField("method", &x.Method)
-	strField("better", &x.Better)
-	strField("than", &x.Than)
-	strField("source", &x.Source)
-	strField("note", &x.Note)
-	if v := f.get(d, "metric"); v == nil {
-		d.errorf(f.node, sub(path, "metric"), "missing; want the metric the expectation is about")
-	} else {
-		x.Metric, _ = d.metricName(v, sub(path, "metric"))
-	}
-	if v := f.get(d, "sizes"); v != nil {
-		if list, ok := d.sequence(v, sub(path, "sizes"), "training sizes"); ok {
-			for i, e := range list {
-				if s, ok := d.integer(e, index(sub(path, "sizes"), i), 1, math.MaxInt32); ok {
-					x.Sizes = append(x.Sizes, int(s))
-				}
-			}
-		}
-	}
-	x.Value, x.Tol, x.RTol = numField("value"), numField("tol"), numField("rtol")
-	x.Min, x.Max = numField("min"), numField("max")
-	if v := numField("by"); v != nil {
-		x.By = *v
-	}
-	x.Within = numField("within")
-	for _, k := range []struct {
-		key string
-		v   *float64
-	}{{"tol", x.Tol}, {"rtol", x.RTol}, {"within", x.Within}, {"by", func() *float64 {
-		if f.get(d, "by") != nil {
-			return &x.By
-		}
-		return nil
-	}()}} {
-		if k.v != nil && *k.v < 0 {
-			d.errorf(f.get(d, k.key), sub(path, k.key), "%s is negative; want a number ≥ 0", param.Format(*k.v))
-		}
-	}
-	isValue := f.get(d, "method") != nil || f.get(d, "value") != nil || f.get(d, "min") != nil || f.get(d, "max") != nil
-	isRel := f.get(d, "better") != nil || f.get(d, "than") != nil
-	switch {
-	case isValue && isRel:
-		d.errorf(f.node, path, "both a value check (method, value, min, max) and a relation (better, than); want one of them per entry")
-	case !isValue && !isRel:
-		d.errorf(f.node, path, "neither a value check nor a relation; want method with value (and tol or rtol), min or max, or better with than")
-	case isValue:
-		if f.get(d, "method") == nil {
-			d.errorf(f.node, sub(path, "method"), "missing; want the method label the value is about")
-		}
-		if f.get(d, "value") == nil && f.get(d, "min") == nil && f.get(d, "max") == nil {
-			d.errorf(f.node, path, "no value, min or max; want what the method's metric should be")
-		}
-		if f.get(d, "value") != nil && f.get(d, "tol") == nil && f.get(d, "rtol") == nil {
-			d.errorf(f.get(d, "value"), sub(path, "value"), "no tolerance; want tol (absolute) or rtol (relative) beside value")
-		}
-		if f.get(d, "value") == nil {
-			for _, k := range []string{"tol", "rtol"} {
-				if v := f.get(d, k); v != nil {
-					d.errorf(v, sub(path, k), "a tolerance without a value; want value beside %s", k)
-				}
-			}
-		}
-		if x.Min != nil && x.Max != nil && *x.Min > *x.Max {
-			d.errorf(f.get(d, "min"), sub(path, "min"), "min %s is above max %s; want min ≤ max", param.Format(*x.Min), param.Format(*x.Max))
-		}
-		for _, k := range []string{"by", "within"} {
-			if v := f.get(d, k); v != nil {
-				d.errorf(v, sub(path, k), "%s belongs to a relation; want better and than with it, or no %s", k, k)
-			}
-		}
-	case isRel:
-		if f.get(d, "better") == nil {
-			d.errorf(f.node, sub(path, "better"), "missing; want the method label that should win")
-		}
-		if f.get(d, "than") == nil {
-			d.errorf(f.node, sub(path, "than"), "missing; want the method label it should beat")
-		}
-		if by, w := f.get(d, "by"), f.get(d, "within"); by != nil && w != nil {
-			d.errorf(w, sub(path, "within"), "both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them")
-		}
-		if x.Better != "" && x.Better == x.Than {
-			d.errorf(f.get(d, "than"), sub(path, "than"), "%q is compared with itself; want two different methods", x.Than)
-		}
-	}
-	return x
+	return false
 }
 
-// fixedParams decodes the params of a dataset or transform: no grids,
-// defaults filled, required ones checked. owner is the mapping holding
-// params, for the position of a missing required param.
-func (d *decoder) fixedParams(n, owner *yaml.Node, path string, decls []param.Decl, what string) param.Values {
-	axes, _, ok := d.params(n, path, decls, false, what)
-	out := param.Defaults(decls)
-	for k, v := range out {
-		out[k] = normalize(decls, k, v)
+func sortedKeys(m map[string]*yaml.Node) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
 	}
-	for k, vs := range axes {
-		out[k] = vs[0]
+	sort.Strings(keys)
+	return keys
+}
+
+// field decodes the field decl of f into its struct field of v: the
+// value, or when absent its default (a section absent is decoded as its
+// Default, or as an empty mapping so that its own defaults fill). It
+// reports whether the value is usable.
+func (d *decoder) field(f *fields, path string, decl param.Decl, v reflect.Value) bool {
+	fv := fieldOf(v, decl.Name)
+	p := sub(path, decl.Name)
+	n := f.get(d, decl.Name)
+	if n == nil {
+		switch {
+		case decl.Type == param.Section:
+			sf, ok := d.section(nil, f.node, p, decl, fv)
+			f.setSub(decl.Name, sf)
+			return ok
+		case decl.Required():
+			d.errorf(f.node, p, "missing; want %s", want(decl))
+			return false
+		case decl.Default != nil:
+			v, err := decl.Convert(decl.Default)
+			if err != nil {
+				panic(fmt.Sprintf("runner: default of %s: %v", p, err))
+			}
+			setField(fv, v)
+		}
+		return true
 	}
+	switch decl.Type {
+	case param.Section:
+		sf, ok := d.section(n, f.node, p, decl, fv)
+		f.setSub(decl.Name, sf)
+		return ok
+	case param.SectionList:
+		return d.sectionList(n, p, decl, fv)
+	case param.FloatList, param.IntList, param.StringList:
+		return d.list(n, p, decl, fv)
+	}
+	x, ok := d.value(n, p, decl)
 	if ok {
-		d.required(n, owner, path, decls, out)
+		setField(fv, x)
 	}
-	return out
+	return ok
+}
+
+// want says what a missing value should be.
+func want(decl param.Decl) string {
+	if decl.Want != "" {
+		return decl.Want
+	}
+	if decl.Doc == "" {
+		return decl.Range()
+	}
+	return decl.Range() + " (" + decl.Doc + ")"
+}
+
+// sectionList decodes a list of mappings; entries that fail their tag or
+// check are reported and left out.
+func (d *decoder) sectionList(n *yaml.Node, path string, decl param.Decl, fv reflect.Value) bool {
+	list, ok := d.elements(n, path, decl)
+	if !ok {
+		return false
+	}
+	out := reflect.MakeSlice(fv.Type(), 0, len(list))
+	for i, e := range list {
+		ev := reflect.New(fv.Type().Elem()).Elem()
+		if _, ok := d.section(e, e, index(path, i), decl, ev); ok {
+			out = reflect.Append(out, ev)
+		}
+	}
+	fv.Set(out)
+	return true
+}
+
+// list decodes a list of scalars of the spec; each element is checked on
+// its own and reported at its own position.
+func (d *decoder) list(n *yaml.Node, path string, decl param.Decl, fv reflect.Value) bool {
+	list, ok := d.elements(n, path, decl)
+	if !ok {
+		return false
+	}
+	elem := decl
+	elem.Type = decl.Type.Elem()
+	if elem.Type == param.String && len(decl.Choices) > 0 {
+		elem.Type = param.Enum
+	}
+	out := reflect.MakeSlice(fv.Type(), 0, len(list))
+	seen := map[string]bool{}
+	good := true
+	for i, e := range list {
+		x, ok := d.value(e, index(path, i), elem)
+		if !ok {
+			good = false
+			continue
+		}
+		if decl.Unique {
+			k := param.Format(x)
+			if seen[k] {
+				d.errorf(e, index(path, i), "duplicate %s %s; want each %s once", decl.ElemName(), kindName(e), decl.ElemName())
+				good = false
+				continue
+			}
+			seen[k] = true
+		}
+		out = reflect.Append(out, reflect.ValueOf(x))
+	}
+	fv.Set(out)
+	return good
+}
+
+// elements returns the elements of the list n, reporting an empty one
+// when decl wants at least one.
+func (d *decoder) elements(n *yaml.Node, path string, decl param.Decl) ([]*yaml.Node, bool) {
+	list, ok := d.sequence(n, path, decl.ElemName()+"s")
+	if ok && len(list) == 0 && decl.NonEmpty {
+		d.errorf(n, path, "empty list; want at least one %s", decl.ElemName())
+	}
+	return list, ok
+}
+
+// value decodes one scalar with decl: type, range, choices and Check.
+func (d *decoder) value(n *yaml.Node, path string, decl param.Decl) (any, bool) {
+	check := decl.Check
+	decl.Check = nil
+	v, ok := d.paramValue(n, path, decl)
+	if ok && check != nil {
+		if err := check(v); err != nil {
+			d.errorf(n, path, "%s %v", literal(n), err)
+			return nil, false
+		}
+	}
+	return v, ok
+}
+
+// literal is a scalar as written, quoted if it is a string.
+func literal(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!str" {
+		return n.Value
+	}
+	return kindName(n)
+}
+
+// fieldOf returns the field of struct v whose yaml tag names key (",inline"
+// for a section's inline plugin params). A declaration without its field
+// is a programming error.
+func fieldOf(v reflect.Value, key string) reflect.Value {
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		tag := t.Field(i).Tag.Get("yaml")
+		if name, _, _ := strings.Cut(tag, ","); name == key && name != "" || key == ",inline" && strings.HasSuffix(tag, ",inline") {
+			return v.Field(i)
+		}
+	}
+	panic(fmt.Sprintf("runner: %s has no field for %q", t, key))
+}
+
+// setField stores a converted value x in the struct field fv.
+func setField(fv reflect.Value, x any) {
+	switch fv.Kind() {
+	case reflect.Uint64:
+		fv.SetUint(uint64(x.(int)))
+	case reflect.Pointer:
+		p := reflect.New(fv.Type().Elem())
+		p.Elem().Set(reflect.ValueOf(x))
+		fv.Set(p)
+	default:
+		fv.Set(reflect.ValueOf(x).Convert(fv.Type()))
+	}
+}
+
+// defaultNode builds the YAML of a section's default value.
+func defaultNode(v any) *yaml.Node {
+	var n yaml.Node
+	if err := n.Encode(v); err != nil {
+		panic("runner: default section: " + err.Error())
+	}
+	return &n
+}
+
+// axes are a plugin's params as decoded: each given param's values (one,
+// or a grid axis), with the node and path of each value for errors.
+type axes struct {
+	vals    map[string][]any
+	nodes   map[string][]*yaml.Node
+	paths   map[string][]string
+	written map[string]any // as given: a value, or a []any for a grid axis
+}
+
+// pluginParams decodes the Params field decl of f with the declarations
+// of plugin: fixed values, or a grid when decl.Grid. Without a plugin
+// (its name failed) the params are only checked to be a mapping; in the
+// registry-free mode of ReadSpec they are taken as written.
+func (d *decoder) pluginParams(f *fields, path string, decl param.Decl, plugin *param.Plugin, tagOK bool, v reflect.Value, what string) {
+	p := sub(path, decl.Name)
+	n := f.get(d, decl.Name)
+	if plugin == nil {
+		switch {
+		case d.free && tagOK:
+			d.writtenParams(n, p, decl, v)
+		case n != nil:
+			d.mapping(n, p, nil)
+		}
+		return
+	}
+	pf := d.mapping(n, p, nil)
+	if pf == nil {
+		return
+	}
+	d.unknownParams(pf, p, plugin.Params)
+	if decl.Grid {
+		d.gridParams(v.Addr().Interface().(gridHolder), pf, f.node, p, plugin)
+		return
+	}
+	errs := len(d.errs)
+	vals, ax := d.fixedParams(pf, f.node, p, plugin.Params, what, "missing required parameter")
+	fieldOf(v, decl.Name).Set(reflect.ValueOf(vals))
+	if plugin.Validate != nil && len(d.errs) == errs {
+		d.validate(plugin.Validate(vals), pf, f.node, p, func(name string) (*yaml.Node, string) {
+			if ns := ax.nodes[name]; len(ns) > 0 {
+				return ns[0], ax.paths[name][0]
+			}
+			return nil, ""
+		})
+	}
+}
+
+// unknownParams reports the keys of a params mapping that decls do not
+// declare.
+func (d *decoder) unknownParams(pf *fields, path string, decls []param.Decl) {
+	names := param.Names(decls)
+	for _, k := range sortedKeys(pf.keys) {
+		if contains(names, k) {
+			continue
+		}
+		msg := fmt.Sprintf("unknown parameter %q", k)
+		if s := param.Closest(k, names); s != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		}
+		if len(names) == 0 {
+			d.errorf(pf.keys[k], sub(path, k), "%s; want no params (the plugin has none)", msg)
+		} else {
+			d.errorf(pf.keys[k], sub(path, k), "%s; want one of %s", msg, strings.Join(names, ", "))
+		}
+	}
+}
+
+// fixedParams decodes params that cannot be grids (a dataset's, a
+// transform's, a split's): defaults filled, required ones checked, a
+// missing one reported as missing at the mapping (or owner, when the
+// mapping is absent). what names the plugin kind in the message about a
+// grid.
+func (d *decoder) fixedParams(pf *fields, owner *yaml.Node, path string, decls []param.Decl, what, missing string) (param.Values, axes) {
+	ax := d.params(pf, path, decls, false, what)
+	out := param.Values{}
+	for _, decl := range decls {
+		if vs, ok := ax.vals[decl.Name]; ok {
+			out[decl.Name] = vs[0]
+		} else if decl.Default != nil {
+			out[decl.Name] = normalize(decl)
+		}
+	}
+	d.required(pf, owner, path, decls, out, missing)
+	return out, ax
 }
 
 // required reports the required params that have no value.
-func (d *decoder) required(n, owner *yaml.Node, path string, decls []param.Decl, have param.Values) {
+func (d *decoder) required(pf *fields, owner *yaml.Node, path string, decls []param.Decl, have param.Values, missing string) {
 	for _, decl := range decls {
-		if _, ok := have[decl.Name]; !ok && decl.Required() {
-			at := d.resolve(n)
+		// A key written with a bad value has its own error: it is not
+		// also missing.
+		if _, ok := have[decl.Name]; !ok && decl.Required() && pf.vals[decl.Name] == nil {
+			at := pf.node
 			if isNull(at) {
 				at = owner
 			}
-			d.errorf(at, sub(path, decl.Name), "missing required parameter; want %s (%s)", decl.Range(), decl.Doc)
+			d.errorf(at, sub(path, decl.Name), "%s; want %s (%s)", missing, decl.Range(), decl.Doc)
 		}
 	}
 }
 
 // normalize converts a plugin's declared default to the declared Go type
 // (a Default of 1 for a float param becomes 1.0).
-func normalize(decls []param.Decl, name string, v any) any {
-	decl, ok := param.Find(decls, name)
-	if !ok {
-		return v
-	}
-	if c, err := decl.Convert(v); err == nil {
+func normalize(decl param.Decl) any {
+	if c, err := decl.Convert(decl.Default); err == nil {
 		return c
 	}
-	return v
+	return decl.Default
 }
 
-// gridParams decodes a method's params into its grid.
-func (d *decoder) gridParams(m *MethodSpec, n, owner *yaml.Node, path string, p *methods.Plugin) {
-	axes, written, ok := d.params(n, path, p.Params, true, "method")
-	m.Params = written
+// gridHolder is the struct a grid of params decodes into (MethodSpec).
+type gridHolder interface {
+	setGrid(grid []param.Values, varying []string, written map[string]any)
+}
+
+func (m *MethodSpec) setGrid(grid []param.Values, varying []string, written map[string]any) {
+	m.Grid, m.Varying, m.Params = grid, varying, written
+}
+
+// gridParams decodes a method's params into its grid, and checks every
+// grid point with the plugin's Validate hook.
+func (d *decoder) gridParams(m gridHolder, pf *fields, owner *yaml.Node, path string, p *param.Plugin) {
+	ax := d.params(pf, path, p.Params, true, "method")
 	have := param.Values{}
-	for k := range axes {
+	for k := range ax.vals {
 		have[k] = true
 	}
 	for _, decl := range p.Params {
@@ -713,59 +466,136 @@ func (d *decoder) gridParams(m *MethodSpec, n, owner *yaml.Node, path string, p 
 			have[decl.Name] = true
 		}
 	}
-	if ok {
-		d.required(n, owner, path, p.Params, have)
-	}
+	d.required(pf, owner, path, p.Params, have, "missing required parameter")
 	// The grid: declaration order, last varying fastest.
+	var order []string
+	vals := map[string][]any{}
 	size := 1
+	var varying []string
 	for _, decl := range p.Params {
-		if vs, ok := axes[decl.Name]; ok {
-			if size > maxGrid/len(vs) {
-				d.errorf(n, path, "the grid has more than %d points; want a smaller grid", maxGrid)
-				return
-			}
-			size *= len(vs)
-			if len(vs) > 1 {
-				m.Varying = append(m.Varying, decl.Name)
-			}
-		}
-	}
-	grid := []param.Values{{}}
-	for _, decl := range p.Params {
-		vs, ok := axes[decl.Name]
+		vs, ok := ax.vals[decl.Name]
 		if !ok {
 			if decl.Default == nil {
 				continue // reported as missing
 			}
-			vs = []any{normalize(p.Params, decl.Name, decl.Default)}
+			vs = []any{normalize(decl)}
 		}
-		next := make([]param.Values, 0, len(grid)*len(vs))
-		for _, g := range grid {
-			for _, v := range vs {
-				c := g.Clone()
-				c[decl.Name] = v
-				next = append(next, c)
-			}
+		if size > maxGrid/len(vs) {
+			d.errorf(pf.node, path, "the grid has more than %d points; want a smaller grid", maxGrid)
+			return
 		}
-		grid = next
+		size *= len(vs)
+		if len(vs) > 1 {
+			varying = append(varying, decl.Name)
+		}
+		order = append(order, decl.Name)
+		vals[decl.Name] = vs
 	}
-	m.Grid = grid
+	grid := expand(order, vals)
+	m.setGrid(grid, varying, ax.written)
+	// A value that failed its declaration is not on the grid, so the
+	// hook still sees every other grid point (rho: [0.5, 0] with a bad
+	// kernel reports both); only a missing required param stops it.
+	if p.Validate == nil || len(order) < len(p.Params) && missingRequired(p.Params, vals) {
+		return
+	}
+
+	for g, point := range grid {
+		// The index of each param's value at point g: last fastest.
+		at := map[string]int{}
+		for i, r := len(order)-1, g; i >= 0; i-- {
+			n := len(vals[order[i]])
+			at[order[i]] = r % n
+			r /= n
+		}
+		d.validate(safeValidate(p.Validate, point), pf, owner, path, func(name string) (*yaml.Node, string) {
+			if ns := ax.nodes[name]; len(ns) > at[name] {
+				return ns[at[name]], ax.paths[name][at[name]]
+			}
+			return nil, ""
+		})
+	}
+}
+
+// missingRequired reports whether a declared param without a default has
+// no value.
+func missingRequired(decls []param.Decl, vals map[string][]any) bool {
+	for _, decl := range decls {
+		if _, ok := vals[decl.Name]; !ok && decl.Default == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// safeValidate calls a plugin's Validate hook, turning a panic into an
+// error: a spec must get a message, never a crash.
+func safeValidate(validate func(param.Values) error, point param.Values) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the plugin's Validate hook panicked: %v", r)
+		}
+	}()
+	return validate(point)
+}
+
+// validate reports what a plugin's Validate hook returned: each
+// *param.InvalidError (errors.Join'ed ones each on its own) at the node
+// of its param's value, or with Elem ≥ 0 of that list element; any other
+// error at the params mapping. Equal reports (the same value at many grid
+// points) are made once.
+func (d *decoder) validate(err error, pf *fields, owner *yaml.Node, path string, node func(name string) (*yaml.Node, string)) {
+	if err == nil {
+		return
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			d.validate(e, pf, owner, path, node)
+		}
+		return
+	}
+	at, p := pf.node, path
+	if isNull(at) {
+		at = owner
+	}
+	msg := err.Error()
+	var ie *param.InvalidError
+	if errors.As(err, &ie) {
+		msg = ie.Err.Error()
+		p = sub(path, ie.Param)
+		if n, np := node(ie.Param); n != nil {
+			at, p = n, np
+			if ie.Elem >= 0 {
+				p = index(p, ie.Elem)
+				if n = d.resolve(n); n != nil && n.Kind == yaml.SequenceNode && ie.Elem < len(n.Content) {
+					at = n.Content[ie.Elem]
+				}
+			}
+		} else if ie.Elem >= 0 {
+			p = index(p, ie.Elem)
+		}
+	}
+	key := fmt.Sprintf("%p %s %s", at, p, msg)
+	if d.reported[key] {
+		return
+	}
+	d.reported[key] = true
+	d.errorf(at, p, "%s", msg)
 }
 
 // params decodes a params mapping against decls. Each value becomes an
 // axis: one value, or (with grid) the values of a list for a scalar-typed
-// param or a list of lists for a list-typed one. written holds the values
-// as given (a value, or a []any for a grid axis). ok is false if the node
-// is not a mapping.
-func (d *decoder) params(n *yaml.Node, path string, decls []param.Decl, grid bool, what string) (axes map[string][]any, written map[string]any, ok bool) {
-	axes = map[string][]any{}
-	f := d.mapping(n, path, nil)
-	if f == nil {
-		return axes, nil, false
+// param or a list of lists for a list-typed one. Keys decls does not
+// declare are skipped (reported by the caller).
+func (d *decoder) params(pf *fields, path string, decls []param.Decl, grid bool, what string) axes {
+	ax := axes{vals: map[string][]any{}, nodes: map[string][]*yaml.Node{}, paths: map[string][]string{}}
+	put := func(name string, v any, n *yaml.Node, p string) {
+		ax.vals[name] = append(ax.vals[name], v)
+		ax.nodes[name] = append(ax.nodes[name], n)
+		ax.paths[name] = append(ax.paths[name], p)
 	}
-	names := param.Names(decls)
 	for _, decl := range decls {
-		vn, present := f.vals[decl.Name]
+		vn, present := pf.vals[decl.Name]
 		if !present {
 			continue
 		}
@@ -793,13 +623,12 @@ func (d *decoder) params(n *yaml.Node, path string, decls []param.Decl, grid boo
 			continue
 		}
 		if !isGrid {
-			v, good := d.paramValue(vn, p, decl)
-			if good {
-				axes[decl.Name] = []any{v}
-				if written == nil {
-					written = map[string]any{}
+			if v, good := d.value(vn, p, decl); good {
+				put(decl.Name, v, vn, p)
+				if ax.written == nil {
+					ax.written = map[string]any{}
 				}
-				written[decl.Name] = v
+				ax.written[decl.Name] = v
 			}
 			continue
 		}
@@ -807,13 +636,12 @@ func (d *decoder) params(n *yaml.Node, path string, decls []param.Decl, grid boo
 			d.errorf(vn, p, "empty list; want at least one value (%s)", decl.Range())
 			continue
 		}
-		var vs []any
 		seen := map[string]bool{}
 		good := true
 		for i, e := range vn.Content {
 			e = d.resolve(e)
 			if e == nil {
-				return axes, written, true
+				return ax
 			}
 			ep := index(p, i)
 			if e.Kind != yaml.ScalarNode && !decl.Type.IsList() {
@@ -821,7 +649,7 @@ func (d *decoder) params(n *yaml.Node, path string, decls []param.Decl, grid boo
 				good = false
 				continue
 			}
-			v, ok := d.paramValue(e, ep, decl)
+			v, ok := d.value(e, ep, decl)
 			if !ok {
 				good = false
 				continue
@@ -833,38 +661,127 @@ func (d *decoder) params(n *yaml.Node, path string, decls []param.Decl, grid boo
 				continue
 			}
 			seen[key] = true
-			vs = append(vs, v)
+			put(decl.Name, v, e, ep)
 		}
-		if good {
-			axes[decl.Name] = vs
-			if written == nil {
-				written = map[string]any{}
-			}
-			written[decl.Name] = vs
-		}
-	}
-	// Unknown params (reported in any order: errors are sorted later).
-	keys := make([]string, 0, len(f.keys))
-	for k := range f.keys {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, name := range keys {
-		k := f.keys[name]
-		if _, known := param.Find(decls, k.Value); known {
+		if !good {
+			delete(ax.vals, decl.Name)
 			continue
 		}
-		msg := fmt.Sprintf("unknown parameter %q", k.Value)
-		if s := param.Closest(k.Value, names); s != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", s)
+		if ax.written == nil {
+			ax.written = map[string]any{}
 		}
-		if len(names) == 0 {
-			d.errorf(k, sub(path, k.Value), "%s; want no params (the plugin has none)", msg)
-		} else {
-			d.errorf(k, sub(path, k.Value), "%s; want one of %s", msg, strings.Join(names, ", "))
+		ax.written[decl.Name] = ax.vals[decl.Name]
+	}
+	return ax
+}
+
+// writtenParams decodes a plugin's params without its declarations, for
+// ReadSpec: each value typed as YAML reads it (an int, a float, a bool, a
+// string, a list of them, a mapping of strings), in written order. For a
+// grid a list is an axis and a list of lists an axis of list values.
+func (d *decoder) writtenParams(n *yaml.Node, path string, decl param.Decl, v reflect.Value) {
+	pf := d.mapping(n, path, nil)
+	if pf == nil {
+		return
+	}
+	var order []string
+	if !isNull(pf.node) {
+		for i := 0; i+1 < len(pf.node.Content); i += 2 {
+			if k := pf.node.Content[i].Value; pf.vals[k] != nil && !contains(order, k) {
+				order = append(order, k)
+			}
 		}
 	}
-	return axes, written, true
+	for _, k := range sortedKeys(pf.keys) {
+		if !contains(order, k) {
+			order = append(order, k)
+		}
+	}
+	vals := map[string][]any{}
+	written := map[string]any{}
+	var varying []string
+	for _, k := range order {
+		vn := d.resolve(pf.vals[k])
+		if vn == nil {
+			continue
+		}
+		if decl.Grid && vn.Kind == yaml.SequenceNode {
+			var axis []any
+			for _, e := range vn.Content {
+				axis = append(axis, d.typed(e))
+			}
+			if len(axis) == 0 {
+				continue
+			}
+			vals[k], written[k] = axis, axis
+			if len(axis) > 1 {
+				varying = append(varying, k)
+			}
+			continue
+		}
+		x := d.typed(vn)
+		vals[k], written[k] = []any{x}, x
+	}
+	if !decl.Grid {
+		out := param.Values{}
+		for k, vs := range vals {
+			out[k] = vs[0]
+		}
+		fieldOf(v, decl.Name).Set(reflect.ValueOf(out))
+		return
+	}
+	var present []string
+	for _, k := range order {
+		if _, ok := vals[k]; ok {
+			present = append(present, k)
+		}
+	}
+	v.Addr().Interface().(gridHolder).setGrid(expand(present, vals), varying, written)
+}
+
+// typed is a value node typed as YAML reads it; see writtenParams.
+func (d *decoder) typed(n *yaml.Node) any {
+	n = d.resolve(n)
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case yaml.SequenceNode:
+		var ints []int
+		var floats []float64
+		strs := []string{}
+		numeric, integral := true, true
+		for _, e := range n.Content {
+			switch x := d.typed(e).(type) {
+			case int:
+				ints = append(ints, x)
+				floats = append(floats, float64(x))
+			case float64:
+				integral = false
+				floats = append(floats, x)
+			default:
+				numeric = false
+			}
+			if e = d.resolve(e); e != nil {
+				strs = append(strs, e.Value)
+			}
+		}
+		switch {
+		case len(n.Content) == 0 || !numeric:
+			return strs
+		case integral:
+			return ints
+		}
+		return floats
+	case yaml.MappingNode:
+		out := map[string]string{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out[n.Content[i].Value] = n.Content[i+1].Value
+		}
+		return out
+	}
+	raw, _ := d.raw(n, "", param.Float, 0)
+	return raw
 }
 
 // paramValue converts one value node with decl.

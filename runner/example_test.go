@@ -40,11 +40,11 @@ methods:
   - {name: fake-centroid, params: {shrink: -1}}
 curve: {sizes: [20], trials: 0}
 metrics: [accuracy]
-report: {x: shrnk}
+report: {x_transform: neglog}
 `), nil)
 	fmt.Println(err)
 	// Output:
 	// quickstart.yaml:4:44: methods[0].params.shrink: -1 is out of range; want float in [0, 1]
-	// quickstart.yaml:5:30: curve.trials: 0 is out of range; want an integer in [1, 100000]
-	// quickstart.yaml:7:13: report.x: "shrnk" is not a varying method param; want size (no method has a grid)
+	// quickstart.yaml:5:30: curve.trials: 0 is out of range; want int in [1, 100000]
+	// quickstart.yaml:7:23: report.x_transform: applies to a param on the x axis, but x is size; want report.x set to a param, or no x_transform
 }

@@ -5,16 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
+	"path/filepath"
+	"reflect"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/repro-ml/repro/param"
 )
 
 // Load reads the spec at path, applies the --set overrides in sets (each
@@ -31,7 +29,29 @@ func Load(path string, sets []string) (*Spec, error) {
 
 // Parse is Load for a spec already in memory; name is the file name used in
 // error messages and Spec.File.
-func Parse(name string, data []byte, sets []string) (spec *Spec, err error) {
+func Parse(name string, data []byte, sets []string) (*Spec, error) {
+	return parse(name, data, sets, false)
+}
+
+// ReadSpec reads DIR/spec.yaml as Marshal wrote it without consulting the
+// method, dataset, transform or metric registries, so that a results
+// directory stays reportable after its plugins are no longer compiled in.
+// Plugin params are taken as written, typed as YAML reads them (Marshal
+// writes floats with a decimal point); a method's list is a grid axis and
+// a list of lists an axis of list values, expanded in written order (the
+// plugin's declaration order, as Marshal writes it). The spec's own
+// sections, split kinds, select rules and protocols are checked as Load
+// checks them.
+func ReadSpec(dir string) (*Spec, error) {
+	path := filepath.Join(dir, SpecFile)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	return parse(path, data, nil, true)
+}
+
+func parse(name string, data []byte, sets []string, free bool) (spec *Spec, err error) {
 	defer func() {
 		// Load must never panic on any input; a panic here is a bug, but
 		// it is reported as an invalid spec rather than a crash.
@@ -39,7 +59,8 @@ func Parse(name string, data []byte, sets []string) (spec *Spec, err error) {
 			spec, err = nil, &SpecError{Errs: []FieldError{{File: name, Msg: fmt.Sprintf("internal error while reading the spec: %v; please report it", p)}}}
 		}
 	}()
-	d := &decoder{file: name, sets: map[*yaml.Node]string{}, setOrder: map[string]int{}}
+	d := newDecoder(name)
+	d.free = free
 	root, fe := parseYAML(name, data)
 	if fe != nil {
 		return nil, &SpecError{Errs: []FieldError{*fe}}
@@ -110,6 +131,20 @@ type decoder struct {
 	setOrder map[string]int
 	work     int
 	overrun  bool
+	// free is the registry-free mode of ReadSpec.
+	free bool
+	// root is the spec being decoded: checks of later sections see the
+	// earlier ones (a select rule's metric defaults to the first metric).
+	root *Spec
+	// names holds the node of each dataset id and method label seen, to
+	// report duplicates; reported the errors of Validate hooks made.
+	names    map[string]*yaml.Node
+	reported map[string]bool
+}
+
+func newDecoder(file string) *decoder {
+	return &decoder{file: file, sets: map[*yaml.Node]string{}, setOrder: map[string]int{},
+		names: map[string]*yaml.Node{}, reported: map[string]bool{}}
 }
 
 func (d *decoder) err() error {
@@ -177,12 +212,30 @@ func kindName(n *yaml.Node) string {
 }
 
 // fields is a decoded YAML mapping: its values by key, with the key nodes
-// for positions.
+// for positions; subs holds the fields of its sections once decoded, and
+// value the struct it decoded into.
 type fields struct {
-	node *yaml.Node
-	path string
-	vals map[string]*yaml.Node
-	keys map[string]*yaml.Node
+	node  *yaml.Node
+	path  string
+	vals  map[string]*yaml.Node
+	keys  map[string]*yaml.Node
+	subs  map[string]*fields
+	value reflect.Value
+}
+
+func (f *fields) setSub(key string, s *fields) {
+	if f.subs == nil {
+		f.subs = map[string]*fields{}
+	}
+	f.subs[key] = s
+}
+
+// sub returns the fields of section key (nil if it did not decode).
+func (f *fields) sub(key string) *fields {
+	if f == nil {
+		return nil
+	}
+	return f.subs[key]
 }
 
 // get returns the value under key, resolved, or nil if absent or null.
@@ -207,37 +260,25 @@ func sub(path, key string) string {
 
 func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
-// mapping decodes n as a mapping with the given known keys, reporting
-// unknown and duplicate keys. A null node is an empty mapping. It returns
-// nil (after reporting) if n is not a mapping.
-func (d *decoder) mapping(n *yaml.Node, path string, known []string) *fields {
+// mapping decodes n as a mapping, reporting duplicate keys; keys names the
+// keys it should have, for the message when it is not a mapping. A null
+// node is an empty mapping. It returns nil (after reporting) if n is not a
+// mapping. Unknown keys are the caller's to report.
+func (d *decoder) mapping(n *yaml.Node, path string, keys []string) *fields {
 	n = d.resolve(n)
 	f := &fields{node: n, path: path, vals: map[string]*yaml.Node{}, keys: map[string]*yaml.Node{}}
 	if isNull(n) {
 		return f
 	}
 	if n.Kind != yaml.MappingNode {
-		d.errorf(n, path, "got %s; want a mapping with keys %s", kindName(n), strings.Join(known, ", "))
+		want := "a mapping"
+		if len(keys) > 0 {
+			want += " with keys " + strings.Join(keys, ", ")
+		}
+		d.errorf(n, path, "got %s; want %s", kindName(n), want)
 		return nil
 	}
 	d.collect(n, path, f, true, 0)
-	if known != nil {
-		names := make([]string, 0, len(f.keys))
-		for k := range f.keys {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, k := range names {
-			if !contains(known, k) {
-				msg := "unknown field"
-				if s := param.Closest(k, known); s != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", s)
-				}
-				d.errorf(f.keys[k], sub(path, k), "%s; want one of %s", msg, strings.Join(known, ", "))
-				delete(f.vals, k)
-			}
-		}
-	}
 	return f
 }
 
@@ -331,83 +372,6 @@ func (d *decoder) scalar(n *yaml.Node, path, want string) bool {
 		return false
 	}
 	return true
-}
-
-// str decodes a string field; any scalar is taken literally.
-func (d *decoder) str(n *yaml.Node, path string) (string, bool) {
-	if !d.scalar(n, path, "a string") {
-		return "", false
-	}
-	return n.Value, true
-}
-
-// float decodes a finite number.
-func (d *decoder) float(n *yaml.Node, path string) (float64, bool) {
-	if !d.scalar(n, path, "a number") {
-		return 0, false
-	}
-	var f float64
-	if t := n.ShortTag(); t != "!!int" && t != "!!float" || n.Decode(&f) != nil {
-		d.errorf(n, path, "got %s; want a number", kindName(n))
-		return 0, false
-	}
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		d.errorf(n, path, "%s is not finite; want a number", n.Value)
-		return 0, false
-	}
-	return f, true
-}
-
-// integer decodes an int in [lo, hi].
-func (d *decoder) integer(n *yaml.Node, path string, lo, hi int64) (int64, bool) {
-	if !d.scalar(n, path, "an integer") {
-		return 0, false
-	}
-	var i int64
-	if n.ShortTag() != "!!int" || n.Decode(&i) != nil {
-		var f float64
-		if n.ShortTag() == "!!float" && n.Decode(&f) == nil && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-			i = int64(f)
-		} else {
-			d.errorf(n, path, "got %s; want an integer", kindName(n))
-			return 0, false
-		}
-	}
-	if i < lo || i > hi {
-		d.errorf(n, path, "%d is out of range; want an integer in [%d, %d]", i, lo, hi)
-		return 0, false
-	}
-	return i, true
-}
-
-// boolean decodes true or false.
-func (d *decoder) boolean(n *yaml.Node, path string) (bool, bool) {
-	if !d.scalar(n, path, "true or false") {
-		return false, false
-	}
-	var b bool
-	if n.ShortTag() != "!!bool" || n.Decode(&b) != nil {
-		d.errorf(n, path, "got %s; want true or false", kindName(n))
-		return false, false
-	}
-	return b, true
-}
-
-// oneOf decodes a string that must be one of choices.
-func (d *decoder) oneOf(n *yaml.Node, path string, choices ...string) (string, bool) {
-	s, ok := d.str(n, path)
-	if !ok {
-		return "", false
-	}
-	if !contains(choices, s) {
-		msg := fmt.Sprintf("unknown value %q", s)
-		if c := param.Closest(s, choices); c != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", c)
-		}
-		d.errorf(n, path, "%s; want one of %s", msg, strings.Join(choices, ", "))
-		return "", false
-	}
-	return s, true
 }
 
 // posOf returns the position of n.

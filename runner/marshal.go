@@ -3,101 +3,29 @@ package runner
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"sort"
+	"strconv"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 )
 
-// Marshal returns the resolved spec as YAML: every default filled in, every
-// plugin parameter written out (a grid axis as a list), so that Load reads it
-// back to the same plan with the same trial keys. `repro run` stores it as
-// DIR/spec.yaml, which `repro report` and `repro check` reload.
+// Marshal returns the resolved spec as YAML: every field of the schema
+// that has a value written out (defaults included), every plugin
+// parameter written out in declaration order (a grid axis as a list,
+// floats with a decimal point so that ReadSpec types them as written), so
+// that Load and ReadSpec read it back to the same plan with the same trial
+// keys. `repro run` stores it as DIR/spec.yaml, which `repro report` and
+// `repro check` reload.
 func (s *Spec) Marshal() ([]byte, error) {
-	root := mapNode()
-	add(root, "name", scalar(s.Name))
-	if s.Description != "" {
-		add(root, "description", scalar(s.Description))
+	root, err := encodeSection(reflect.ValueOf(s).Elem(), schema(false))
+	if err != nil {
+		return nil, fmt.Errorf("spec %s: %w", s.Name, err)
 	}
-	add(root, "seed", value(s.Seed))
-
-	dsList := seqNode(false)
-	for i := range s.Datasets {
-		n, err := marshalDataset(&s.Datasets[i])
-		if err != nil {
-			return nil, err
-		}
-		dsList.Content = append(dsList.Content, n)
-	}
-	add(root, "datasets", dsList)
-
-	mList := seqNode(false)
-	for i := range s.Methods {
-		n, err := marshalMethod(&s.Methods[i])
-		if err != nil {
-			return nil, err
-		}
-		mList.Content = append(mList.Content, n)
-	}
-	add(root, "methods", mList)
-
-	curve := mapNode()
-	sizes := seqNode(true)
-	for _, v := range s.Curve.Sizes {
-		sizes.Content = append(sizes.Content, value(v))
-	}
-	add(curve, "sizes", sizes)
-	trials := s.Curve.Trials
-	if trials == 0 {
-		trials = 1
-	}
-	add(curve, "trials", value(trials))
-	sampling := s.Curve.Sampling
-	if sampling == "" {
-		sampling = string(datasets.Random)
-	}
-	add(curve, "sampling", scalar(sampling))
-	curve.Style = yaml.FlowStyle
-	add(root, "curve", curve)
-
-	metrics := seqNode(true)
-	for _, m := range s.Metrics {
-		metrics.Content = append(metrics.Content, scalar(m))
-	}
-	add(root, "metrics", metrics)
-	if s.Baseline != "" {
-		add(root, "baseline", scalar(s.Baseline))
-	}
-
-	rep := mapNode()
-	rep.Style = yaml.FlowStyle
-	if s.Report.LogX {
-		add(rep, "logx", value(true))
-	}
-	if s.Report.X != "" && s.Report.X != "size" {
-		add(rep, "x", scalar(s.Report.X))
-	}
-	if s.Report.XTransform != "" {
-		add(rep, "x_transform", scalar(s.Report.XTransform))
-	}
-	digits := s.Report.Digits
-	if digits == 0 {
-		digits = DefaultDigits
-	}
-	add(rep, "digits", value(digits))
-	add(root, "report", rep)
-
-	if len(s.Expect) > 0 {
-		list := seqNode(false)
-		for i := range s.Expect {
-			list.Content = append(list.Content, marshalExpect(&s.Expect[i]))
-		}
-		add(root, "expect", list)
-	}
-
+	root.Style = 0
 	var buf bytes.Buffer
 	buf.WriteString("# The resolved experiment: defaults filled in, every parameter written out.\n")
 	enc := yaml.NewEncoder(&buf)
@@ -111,68 +39,140 @@ func (s *Spec) Marshal() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func marshalDataset(ds *DatasetSpec) (*yaml.Node, error) {
+// encodeSection writes the struct v as the mapping sec declares: the
+// generic inverse of decoder.section. A field is left out when it has the
+// zero value and zero is not a value of its own (trials 0 of a spec built
+// in code means unset; seed 0 is a seed); a tag left unset takes the
+// section's default (split kind rest).
+func encodeSection(v reflect.Value, sec param.Decl) (*yaml.Node, error) {
 	n := mapNode()
-	add(n, "name", scalar(ds.Name))
-	if ds.ID != "" && ds.ID != ds.Name {
-		add(n, "id", scalar(ds.ID))
+	var plugin *param.Plugin
+	if sec.Tag != "" {
+		tv := fieldOf(v, sec.Tag)
+		name := tv.String()
+		if name == "" {
+			def, _ := sec.Default.(map[string]any)
+			name, _ = def[sec.Tag].(string)
+		}
+		add(n, sec.Tag, scalar(name))
+		if sec.Plugin != nil {
+			plugin, _ = sec.Plugin(name)
+		}
 	}
 	var decls []param.Decl
-	if l, err := datasets.Lookup(ds.Name); err == nil {
-		decls = l.Params
+	if plugin != nil {
+		decls = plugin.Params
 	}
-	if len(ds.Params) > 0 {
-		add(n, "params", valuesNode(ds.Params, decls))
-	}
-	if len(ds.Transforms) > 0 {
-		list := seqNode(false)
-		for _, t := range ds.Transforms {
-			tn := mapNode()
-			tn.Style = yaml.FlowStyle
-			add(tn, "name", scalar(t.Name))
-			var tdecls []param.Decl
-			if tr, err := datasets.LookupTransform(t.Name); err == nil {
-				tdecls = tr.Params
-			}
-			if len(t.Params) > 0 {
-				add(tn, "params", valuesNode(t.Params, tdecls))
-			}
-			list.Content = append(list.Content, tn)
+	for _, decl := range sec.Fields {
+		if decl.Name == sec.Tag {
+			continue
 		}
-		add(n, "transforms", list)
-	}
-	split := mapNode()
-	split.Style = yaml.FlowStyle
-	kind := ds.Split.KindName()
-	add(split, "kind", scalar(kind))
-	if kind == "holdout" {
-		add(split, "test", value(ds.Split.Params.Float("test")))
-		if ds.Split.Params.Bool("stratify") {
-			add(split, "stratify", value(true))
+		fv := fieldOf(v, decl.Name)
+		switch decl.Type {
+		case param.Params:
+			if decl.Grid {
+				g, err := gridNode(v.Addr().Interface().(*MethodSpec), decls)
+				if err != nil {
+					return nil, err
+				}
+				if g != nil {
+					add(n, decl.Name, g)
+				}
+			} else if vals := fv.Interface().(param.Values); len(vals) > 0 {
+				add(n, decl.Name, valuesNode(vals, decls))
+			}
+		case param.Section:
+			sn, err := encodeSection(fv, decl)
+			if err != nil {
+				return nil, err
+			}
+			if sn.Kind == yaml.ScalarNode || len(sn.Content) > 0 {
+				add(n, decl.Name, sn)
+			}
+		case param.SectionList:
+			if fv.Len() == 0 {
+				continue
+			}
+			list := seqNode(false)
+			for i := 0; i < fv.Len(); i++ {
+				e, err := encodeSection(fv.Index(i), decl)
+				if err != nil {
+					return nil, err
+				}
+				list.Content = append(list.Content, e)
+			}
+			add(n, decl.Name, list)
+		default:
+			if !omit(decl, fv) {
+				add(n, decl.Name, fieldNode(fv))
+			}
 		}
 	}
-	add(n, "split", split)
-	if ds.Tasks != "" {
-		add(n, "tasks", scalar(ds.Tasks))
+	if sec.Tag != "" && !hasParams(sec.Fields) {
+		vals, _ := fieldOf(v, ",inline").Interface().(param.Values)
+		for _, d := range valuesNode(vals, decls).Content {
+			n.Content = append(n.Content, d)
+		}
+	}
+	if !hasNested(n) {
+		n.Style = yaml.FlowStyle
+	}
+	// A tagged section with nothing but its tag is written as the tag
+	// alone: protocol: curve, split: rest.
+	if sec.Tag != "" && sec.Type == param.Section && len(n.Content) == 2 {
+		return n.Content[1], nil
 	}
 	return n, nil
 }
 
-func marshalMethod(m *MethodSpec) (*yaml.Node, error) {
-	n := mapNode()
-	add(n, "name", scalar(m.Name))
-	if m.Label != "" && m.Label != m.Name {
-		add(n, "label", scalar(m.Label))
+// omit reports whether the field fv is left out of spec.yaml: it is
+// empty, and empty is not a valid value different from the default.
+func omit(decl param.Decl, fv reflect.Value) bool {
+	if fv.Kind() == reflect.Slice || fv.Kind() == reflect.Map {
+		return fv.Len() == 0
 	}
+	if !fv.IsZero() {
+		return false
+	}
+	if decl.Default == nil || fv.Kind() == reflect.Pointer {
+		return true
+	}
+	var zero any = reflect.Zero(fv.Type()).Interface()
+	if fv.Kind() == reflect.Uint64 {
+		zero = 0
+	}
+	z, err := decl.Convert(zero)
+	return err != nil || param.Format(z) == param.Format(normalize(decl))
+}
+
+// fieldNode writes the value of a spec field: as paramNode, but numbers
+// as YAML writes them (the schema, not YAML, types them on reading).
+func fieldNode(fv reflect.Value) *yaml.Node {
+	if fv.Kind() == reflect.Pointer {
+		fv = fv.Elem()
+	}
+	switch x := fv.Interface().(type) {
+	case float64:
+		return value(x)
+	case []float64:
+		n := seqNode(true)
+		for _, f := range x {
+			n.Content = append(n.Content, value(f))
+		}
+		return n
+	}
+	return paramNode(fv.Interface())
+}
+
+// gridNode writes a method's grid as its params: the axes recovered from
+// the grid in declaration order (then any undeclared names sorted), after
+// checking that their product is the grid. A list-typed value is written
+// as a list of lists even when it is one value, so that ReadSpec, which
+// has no declarations, reads a list as a grid axis.
+func gridNode(m *MethodSpec, decls []param.Decl) (*yaml.Node, error) {
 	if len(m.Grid) == 0 {
 		return nil, fmt.Errorf("method %q: empty grid", m.Label)
 	}
-	var decls []param.Decl
-	if p, err := methods.Lookup(m.Name); err == nil {
-		decls = p.Params
-	}
-	// Recover the axes from the grid, in declaration order (then any
-	// undeclared names sorted), and check that their product is the grid.
 	names := param.Names(decls)
 	var extra []string
 	for k := range m.Grid[0] {
@@ -203,45 +203,34 @@ func marshalMethod(m *MethodSpec) (*yaml.Node, error) {
 	if !sameGrid(m.Grid, expand(order, axes)) {
 		return nil, fmt.Errorf("method %q: its grid is not the cartesian product of its params in declaration order, so YAML cannot express it", m.Label)
 	}
-	if len(order) > 0 {
-		params := mapNode()
-		for _, name := range order {
-			decl, _ := param.Find(decls, name)
-			vs := axes[name]
-			if len(vs) == 1 {
-				add(params, name, paramNode(vs[0], decl))
-				continue
-			}
-			list := seqNode(true)
-			for _, v := range vs {
-				list.Content = append(list.Content, paramNode(v, decl))
-			}
-			add(params, name, list)
+	if len(order) == 0 {
+		return nil, nil
+	}
+	params := mapNode()
+	for _, name := range order {
+		vs := axes[name]
+		if len(vs) == 1 && !isList(vs[0]) {
+			add(params, name, paramNode(vs[0]))
+			continue
 		}
-		if len(params.Content) <= 8 && !hasNested(params) {
-			params.Style = yaml.FlowStyle
+		list := seqNode(true)
+		for _, v := range vs {
+			list.Content = append(list.Content, paramNode(v))
 		}
-		add(n, "params", params)
+		add(params, name, list)
 	}
-	sel := mapNode()
-	sel.Style = yaml.FlowStyle
-	rule := m.Select.RuleName()
-	add(sel, "rule", scalar(rule))
-	if rule == "cv" {
-		add(sel, "folds", value(m.Select.Folds))
+	if len(params.Content) <= 8 && !hasNested(params) {
+		params.Style = yaml.FlowStyle
 	}
-	if rule != "fixed" && m.Select.Metric != "" {
-		add(sel, "metric", scalar(m.Select.Metric))
+	return params, nil
+}
+
+func isList(v any) bool {
+	switch v.(type) {
+	case []float64, []int, []string:
+		return true
 	}
-	if len(m.Select.Over) > 0 {
-		over := seqNode(true)
-		for _, v := range m.Select.Over {
-			over.Content = append(over.Content, scalar(v))
-		}
-		add(sel, "over", over)
-	}
-	add(n, "select", sel)
-	return n, nil
+	return false
 }
 
 func hasNested(n *yaml.Node) bool {
@@ -288,50 +277,6 @@ func sameGrid(a, b []param.Values) bool {
 	return true
 }
 
-func marshalExpect(x *Expectation) *yaml.Node {
-	n := mapNode()
-	n.Style = yaml.FlowStyle
-	if x.Dataset != "" {
-		add(n, "dataset", scalar(x.Dataset))
-	}
-	add(n, "metric", scalar(x.Metric))
-	if x.Method != "" {
-		add(n, "method", scalar(x.Method))
-	}
-	if x.Better != "" || x.Than != "" {
-		add(n, "better", scalar(x.Better))
-		add(n, "than", scalar(x.Than))
-		if x.By != 0 {
-			add(n, "by", value(x.By))
-		}
-		if x.Within != nil {
-			add(n, "within", value(*x.Within))
-		}
-	}
-	if len(x.Sizes) > 0 {
-		sizes := seqNode(true)
-		for _, v := range x.Sizes {
-			sizes.Content = append(sizes.Content, value(v))
-		}
-		add(n, "sizes", sizes)
-	}
-	for _, f := range []struct {
-		key string
-		v   *float64
-	}{{"value", x.Value}, {"tol", x.Tol}, {"rtol", x.RTol}, {"min", x.Min}, {"max", x.Max}} {
-		if f.v != nil {
-			add(n, f.key, value(*f.v))
-		}
-	}
-	if x.Source != "" {
-		add(n, "source", scalar(x.Source))
-	}
-	if x.Note != "" {
-		add(n, "note", scalar(x.Note))
-	}
-	return n
-}
-
 // valuesNode writes resolved values in declaration order.
 func valuesNode(v param.Values, decls []param.Decl) *yaml.Node {
 	n := mapNode()
@@ -339,21 +284,22 @@ func valuesNode(v param.Values, decls []param.Decl) *yaml.Node {
 	done := map[string]bool{}
 	for _, d := range decls {
 		if x, ok := v[d.Name]; ok {
-			add(n, d.Name, paramNode(x, d))
+			add(n, d.Name, paramNode(x))
 			done[d.Name] = true
 		}
 	}
 	for _, k := range v.Names() {
 		if !done[k] {
-			add(n, k, paramNode(v[k], param.Decl{}))
+			add(n, k, paramNode(v[k]))
 		}
 	}
 	return n
 }
 
-// paramNode writes one resolved param value. Strings are always quoted
-// when YAML would read them as something else.
-func paramNode(v any, decl param.Decl) *yaml.Node {
+// paramNode writes one resolved param value. Strings are quoted when YAML
+// would read them as something else, and floats always have a decimal
+// point or an exponent, so that YAML types every value as it was.
+func paramNode(v any) *yaml.Node {
 	switch x := v.(type) {
 	case map[string]string:
 		n := mapNode()
@@ -376,9 +322,11 @@ func paramNode(v any, decl param.Decl) *yaml.Node {
 	case []float64:
 		n := seqNode(true)
 		for _, f := range x {
-			n.Content = append(n.Content, value(f))
+			n.Content = append(n.Content, floatNode(f))
 		}
 		return n
+	case float64:
+		return floatNode(x)
 	case []int:
 		n := seqNode(true)
 		for _, i := range x {
@@ -389,6 +337,15 @@ func paramNode(v any, decl param.Decl) *yaml.Node {
 		return scalar(x)
 	}
 	return value(v)
+}
+
+// floatNode writes f so that YAML reads it back as a float: 1 as 1.0.
+func floatNode(f float64) *yaml.Node {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".eEnN") {
+		s += ".0"
+	}
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: s}
 }
 
 func mapNode() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"} }

@@ -64,7 +64,7 @@ type TransformSpec struct {
 // filled (holdout's test and stratify, kfold's folds and repeats).
 type Split struct {
 	Kind   string       `yaml:"kind"`
-	Params param.Values `yaml:"-"`
+	Params param.Values `yaml:",inline"`
 }
 
 // MethodSpec is one entry of `methods:`.
@@ -110,7 +110,7 @@ type Select struct {
 // params, defaults filled.
 type ProtocolSpec struct {
 	Name   string       `yaml:"name"`
-	Params param.Values `yaml:"-"`
+	Params param.Values `yaml:",inline"`
 }
 
 // ProtocolName returns the protocol, "curve" when none is set.
@@ -136,9 +136,10 @@ type Curve struct {
 type ReportSpec struct {
 	// LogX draws the size (or X param) axis on a log scale.
 	LogX bool `yaml:"logx,omitempty"`
-	// X is "size" (default) or the name of a varying method parameter to put
-	// on the x axis of the plots (sweeps over c or ρ); series are then the
-	// method variants with the other parameters fixed.
+	// X is "size" (default), the name of a varying method parameter to put
+	// on the x axis of the plots (sweeps over c or ρ; series are then the
+	// method variants with the other parameters fixed), or the x a
+	// protocol records (budget).
 	X string `yaml:"x,omitempty"`
 	// XTransform applies to X param values before plotting: "" or "neglog"
 	// (−ln v, for ρ).

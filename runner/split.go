@@ -38,7 +38,7 @@ func init() {
 	Splitters.Register("holdout", &Splitter{
 		Doc: "a random test set of `test` rows drawn anew in each trial; the other rows are the pool",
 		Params: []param.Decl{
-			{Name: "test", Type: param.Float, Min: param.Bound(0), MinExclusive: true,
+			{Name: "test", Type: param.Float, Min: param.Bound(0), MinExclusive: true, Check: rowCount,
 				Doc: "test set size: a count ≥ 1 or a fraction in (0, 1) of the rows"},
 			{Name: "stratify", Type: param.Bool, Default: false, Doc: "draw the test set in proportion to the classes"},
 		},
@@ -67,6 +67,14 @@ func init() {
 		Replicates: func(p param.Values) int { return p.Int("folds") * p.Int("repeats") },
 		Split:      kfold,
 	})
+}
+
+// rowCount accepts a whole number of rows or a fraction below 1.
+func rowCount(v any) error {
+	if f := v.(float64); f >= 1 && f != math.Trunc(f) {
+		return errors.New("is not a whole number of rows; want a count ≥ 1 or a fraction in (0, 1)")
+	}
+	return nil
 }
 
 // holdout draws a test set of p's test rows in each trial.

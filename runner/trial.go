@@ -209,10 +209,10 @@ func (t *TrialRun) Score(p *methods.Prediction, set *datasets.Dataset) (Metrics,
 	return out, nil
 }
 
-// Extras returns the named values model records (see methods.Extraser),
-// or nil.
+// Extras returns the named values model records (methods.Extraser), or
+// nil.
 func Extras(model methods.Model) Metrics {
-	e, ok := model.(interface{ Extras() map[string]float64 })
+	e, ok := model.(methods.Extraser)
 	if !ok {
 		return nil
 	}

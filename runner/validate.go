@@ -2,12 +2,13 @@ package runner
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -54,10 +55,211 @@ func (m *MethodSpec) SeriesNames() []string {
 	return out
 }
 
+// check is the root's cross-field check; see crossCheck.
+func (s *Spec) check(d *decoder, f *fields, _ string) bool {
+	d.crossCheck(s, f)
+	return true
+}
+
+// check defaults the id to the name and reports a duplicate id.
+func (ds *DatasetSpec) check(d *decoder, f *fields, path string) bool {
+	at := f.get(d, "id")
+	if ds.ID == "" {
+		ds.ID, at = ds.Name, f.get(d, "name")
+	}
+	return d.unique(at, f, sub(path, "id"), "dataset", "id", ds.ID)
+}
+
+// unique reports a second dataset id or method label.
+func (d *decoder) unique(at *yaml.Node, f *fields, path, what, field, name string) bool {
+	if at == nil {
+		at = f.node
+	}
+	key := what + " " + field + "\x00" + name
+	if prev, dup := d.names[key]; dup {
+		d.errorf(at, path, "duplicate %s %s %q (first at line %d); want a unique %s for each entry", what, field, name, prev.Line, field)
+		return false
+	}
+	d.names[key] = at
+	return true
+}
+
+// check defaults the label to the name, reports a duplicate label and
+// metrics of another problem kind, and settles the select rule's fields.
+func (m *MethodSpec) check(d *decoder, f *fields, path string) bool {
+	at := f.get(d, "label")
+	if m.Label == "" {
+		m.Label, at = m.Name, f.get(d, "name")
+	}
+	if !d.free {
+		if p, err := methods.Lookup(m.Name); err == nil {
+			for _, name := range d.root.Metrics {
+				if mt, err := metric.Lookup(name); err == nil && mt.Kinds != 0 && p.Kinds != 0 && mt.Kinds&p.Kinds == 0 {
+					d.errorf(f.get(d, "name"), sub(path, "name"), "method %s handles %s but metric %s applies to %s; want methods and metrics of one problem kind", m.Name, p.Kinds, name, mt.Kinds)
+				}
+			}
+		}
+	}
+	d.checkSelect(m, f.sub("select"), sub(path, "select"))
+	return d.unique(at, f, sub(path, "label"), "method", "label", m.Label)
+}
+
+// checkSelect applies what a select rule makes of folds, metric and over.
+func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
+	s := &m.Select
+	if f == nil {
+		return
+	}
+	folds, met, over := f.get(d, "folds"), f.get(d, "metric"), f.get(d, "over")
+	switch s.Rule {
+	case "cv":
+	case "test":
+		if folds != nil {
+			d.errorf(folds, sub(path, "folds"), "only used by rule cv, not test; want no folds")
+		}
+		s.Folds = 0
+	default:
+		// Nothing is selected: folds and metric are ignored, and zeroed so
+		// that switching a rule to fixed with --set works and keys do not
+		// depend on them.
+		s.Folds, s.Metric = 0, ""
+	}
+	if s.Rule != "fixed" && s.Metric == "" && met == nil {
+		if len(d.root.Metrics) > 0 {
+			s.Metric = d.root.Metrics[0]
+		} else {
+			d.errorf(f.node, sub(path, "metric"), "missing for rule %s and no metrics: to default to; want a metric", s.Rule)
+		}
+	}
+	if over == nil {
+		return
+	}
+	if s.Rule != "cv" && s.Rule != "test" {
+		d.errorf(over, sub(path, "over"), "only used by rules cv and test, not %s; want no over", s.Rule)
+		s.Over = nil
+		return
+	}
+	written := s.Over
+	s.Over = nil
+	for i, name := range written {
+		if !contains(m.Varying, name) {
+			want := "none: the method has no grid"
+			if len(m.Varying) > 0 {
+				want = "one of " + strings.Join(m.Varying, ", ")
+			}
+			e := over
+			if over.Kind == yaml.SequenceNode && i < len(over.Content) {
+				e = over.Content[i]
+			}
+			d.errorf(e, index(sub(path, "over"), i), "%q is not a varying param of method %s; want %s", name, m.Label, want)
+		}
+	}
+	// Keep declaration order, and drop over when it names every varying
+	// param: the same selection as no over, with the same trial keys.
+	for _, v := range m.Varying {
+		if contains(written, v) {
+			s.Over = append(s.Over, v)
+		}
+	}
+	if len(s.Over) == len(m.Varying) {
+		s.Over = nil
+	}
+}
+
+// check relates the fields of an expectation: a value check or a
+// relation, each with what it needs.
+func (x *Expectation) check(d *decoder, f *fields, path string) bool {
+	has := func(k string) bool { return f.get(d, k) != nil }
+	isValue := has("method") || has("value") || has("min") || has("max")
+	isRel := has("better") || has("than")
+	switch {
+	case isValue && isRel:
+		d.errorf(f.node, path, "both a value check (method, value, min, max) and a relation (better, than); want one of them per entry")
+	case !isValue && !isRel:
+		d.errorf(f.node, path, "neither a value check nor a relation; want method with value (and tol or rtol), min or max, or better with than")
+	case isValue:
+		if !has("method") {
+			d.errorf(f.node, sub(path, "method"), "missing; want the method label the value is about")
+		}
+		if !has("value") && !has("min") && !has("max") {
+			d.errorf(f.node, path, "no value, min or max; want what the method's metric should be")
+		}
+		if has("value") && !has("tol") && !has("rtol") {
+			d.errorf(f.get(d, "value"), sub(path, "value"), "no tolerance; want tol (absolute) or rtol (relative) beside value")
+		}
+		if !has("value") {
+			for _, k := range []string{"tol", "rtol"} {
+				if has(k) {
+					d.errorf(f.get(d, k), sub(path, k), "a tolerance without a value; want value beside %s", k)
+				}
+			}
+		}
+		if x.Min != nil && x.Max != nil && *x.Min > *x.Max {
+			d.errorf(f.get(d, "min"), sub(path, "min"), "min %s is above max %s; want min ≤ max", param.Format(*x.Min), param.Format(*x.Max))
+		}
+		for _, k := range []string{"by", "within"} {
+			if has(k) {
+				d.errorf(f.get(d, k), sub(path, k), "%s belongs to a relation; want better and than with it, or no %s", k, k)
+			}
+		}
+	case isRel:
+		if !has("better") {
+			d.errorf(f.node, sub(path, "better"), "missing; want the method label that should win")
+		}
+		if !has("than") {
+			d.errorf(f.node, sub(path, "than"), "missing; want the method label it should beat")
+		}
+		if has("by") && has("within") {
+			d.errorf(f.get(d, "within"), sub(path, "within"), "both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them")
+		}
+		if x.Better != "" && x.Better == x.Than {
+			d.errorf(f.get(d, "than"), sub(path, "than"), "%q is compared with itself; want two different methods", x.Than)
+		}
+	}
+	return true
+}
+
+// checkProtocol relates the protocol, curve and the datasets' splits: a
+// per-size protocol needs curve.sizes and any other forbids them; a split
+// that defines its own trials (kfold: folds × repeats) allows
+// curve.trials only to repeat that number.
+func (d *decoder) checkProtocol(s *Spec, f *fields) {
+	curve := f.get(d, "curve")
+	cf := f.sub("curve")
+	if p, err := Protocols.Lookup(s.Protocol.ProtocolName()); err == nil {
+		switch {
+		case p.PerSize && curve == nil:
+			d.errorf(f.node, "curve", "missing; want a mapping with sizes (and trials, sampling)")
+		case p.PerSize && cf != nil && cf.get(d, "sizes") == nil:
+			d.errorf(cf.node, "curve.sizes", "missing; want a list of training sizes: counts ≥ 2 or fractions in (0, 1] of the training pool")
+		case !p.PerSize && cf != nil && cf.get(d, "sizes") != nil:
+			d.errorf(cf.keys["sizes"], "curve.sizes", "protocol %s does not run per training size; want no sizes", s.Protocol.ProtocolName())
+			s.Curve.Sizes = nil
+		}
+	}
+	trials := cf.get(d, "trials")
+	for i, ds := range s.Datasets {
+		sp, err := Splitters.Lookup(ds.Split.KindName())
+		if err != nil || sp.Replicates == nil || ds.Split.Params == nil {
+			continue
+		}
+		n := sp.Replicates(ds.Split.Params)
+		if n < 1 || n > maxTrials {
+			d.errorf(d.at(f, "datasets", strconv.Itoa(i), "split"), index("datasets", i)+".split", "split %s makes %d trials; want at most %d", ds.Split.Kind, n, maxTrials)
+			continue
+		}
+		if trials != nil && s.Curve.Trials != n {
+			d.errorf(trials, "curve.trials", "%d, but split %s of %s makes %d trials; want no trials, or %d", s.Curve.Trials, ds.Split.Kind, index("datasets", i), n, n)
+		}
+	}
+}
+
 // crossCheck validates the references between parts of a decoded spec:
-// baseline, report.x and expectations. Entries that failed to decode are
-// absent from s, so references to them are not reported twice.
+// protocol and curve, baseline, report.x and expectations. Entries that
+// failed to decode are absent from s, so references to them are not
+// reported twice.
 func (d *decoder) crossCheck(s *Spec, f *fields) {
+	d.checkProtocol(s, f)
 	series := map[string]bool{}
 	var seriesList, labels []string
 	for i := range s.Methods {
@@ -92,27 +294,9 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		checkSeries(s.Baseline, d.at(f, "baseline"), "baseline")
 	}
 
-	// report.x: "size" or a param that varies in some method.
-	if s.Report.X != "size" && s.Report.X != "" && methodsOK {
-		varying := map[string]bool{}
-		for _, m := range s.Methods {
-			for _, v := range m.Varying {
-				varying[v] = true
-			}
-		}
-		if !varying[s.Report.X] {
-			names := make([]string, 0, len(varying))
-			for v := range varying {
-				names = append(names, v)
-			}
-			sort.Strings(names)
-			want := "size (no method has a grid)"
-			if len(names) > 0 {
-				want = "size or a param that varies in a method's grid: " + strings.Join(names, ", ")
-			}
-			d.errorf(d.at(f, "report", "x"), "report.x", "%q is not a varying method param; want %s", s.Report.X, want)
-		}
-	}
+	// report.x may be any plain name (checked by its declaration): size,
+	// a varying param, or an x or extra a protocol records, which only
+	// the stored results know.
 	if s.Report.XTransform != "" && (s.Report.X == "size" || s.Report.X == "") {
 		d.errorf(d.at(f, "report", "x_transform"), "report.x_transform", "applies to a param on the x axis, but x is size; want report.x set to a param, or no x_transform")
 	}

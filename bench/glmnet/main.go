@@ -35,6 +35,7 @@ import (
 
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods/lasso"
+	"github.com/repro-ml/repro/methods/lsq"
 )
 
 func main() {
@@ -69,7 +70,7 @@ func main() {
 		var b0, dF, kktR, kktG float64
 		nz := 0
 		for r := 0; r < reps; r++ {
-			ds, err := lasso.NewDesign(X, y, true, true)
+			ds, err := lsq.NewDesign(X, y, true, true)
 			if err != nil {
 				log.Fatal(err)
 			}

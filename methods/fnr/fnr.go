@@ -45,6 +45,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/logistic"
 	"github.com/repro-ml/repro/methods/optim"
 	"github.com/repro-ml/repro/param"
 )
@@ -139,49 +140,49 @@ func graphOf(train *datasets.Dataset, name string) (*matrix.CSR, error) {
 	return g, nil
 }
 
-// remember caches a derived penalty matrix of graph g in env.
-func remember(env *methods.Env, what string, g *matrix.CSR, fn func() *matrix.CSR) (*matrix.CSR, error) {
-	v, err := env.Remember(fmt.Sprintf("fnr/%s/%p", what, g), func() (any, error) { return fn(), nil })
-	if err != nil {
-		return nil, err
-	}
-	return v.(*matrix.CSR), nil
+// cachedResidual returns the penalty matrix what ("network", "laplacian", …) of
+// the training set's graph called graph, computed by fn once per training
+// set through env's memo. The graph is named by its name: a memo serves one
+// training set, whose graphs do not change.
+func cachedResidual(env *methods.Env, what, graph string, fn func() *matrix.CSR) (*matrix.CSR, error) {
+	key := methods.Key{Op: "fnr.residual", Args: what + "/graph=" + graph}
+	return methods.Remember(env, key, func() (*matrix.CSR, error) { return fn(), nil })
 }
 
 // Penalty returns the penalty of m for the graphs of train, and the number
 // D of weights per class.
-func (m *Method) Penalty(train *datasets.Dataset, env *methods.Env) (Penalty, int, error) {
+func (m *Method) Penalty(train *datasets.Dataset, env *methods.Env) (logistic.Penalty, int, error) {
 	g, err := graphOf(train, m.Graph)
 	if err != nil {
-		return Penalty{}, 0, err
+		return logistic.Penalty{}, 0, err
 	}
-	pen := Penalty{Ridge: m.Beta}
+	pen := logistic.Penalty{Ridge: m.Beta}
 	var B *matrix.CSR
 	switch m.kind {
 	case kindNetwork:
-		B, err = remember(env, "network", g, func() *matrix.CSR { return NetworkResidual(g) })
+		B, err = cachedResidual(env, "network", m.Graph, func() *matrix.CSR { return NetworkResidual(g) })
 	case kindLaplacian:
-		B, err = remember(env, "laplacian", g, func() *matrix.CSR { return LaplacianResidual(g, false) })
+		B, err = cachedResidual(env, "laplacian", m.Graph, func() *matrix.CSR { return LaplacianResidual(g, false) })
 	case kindNormalized:
-		B, err = remember(env, "normalized", g, func() *matrix.CSR { return LaplacianResidual(g, true) })
+		B, err = cachedResidual(env, "normalized", m.Graph, func() *matrix.CSR { return LaplacianResidual(g, true) })
 	}
 	if err != nil {
-		return Penalty{}, 0, err
+		return logistic.Penalty{}, 0, err
 	}
-	pen.Terms = append(pen.Terms, Term{B: B, Coef: m.Alpha})
+	pen.Terms = append(pen.Terms, logistic.Term{B: B, Coef: m.Alpha})
 	if m.kind == kindNetwork && m.Dissimilarity != "" {
 		q, err := graphOf(train, m.Dissimilarity)
 		if err != nil {
-			return Penalty{}, 0, err
+			return logistic.Penalty{}, 0, err
 		}
 		if q.C != g.C {
-			return Penalty{}, 0, fmt.Errorf("dissimilarity graph %q has %d nodes, feature graph %q has %d", m.Dissimilarity, q.C, m.Graph, g.C)
+			return logistic.Penalty{}, 0, fmt.Errorf("dissimilarity graph %q has %d nodes, feature graph %q has %d", m.Dissimilarity, q.C, m.Graph, g.C)
 		}
-		Bq, err := remember(env, "dissimilarity", q, func() *matrix.CSR { return DissimilarityResidual(q) })
+		Bq, err := cachedResidual(env, "dissimilarity", m.Dissimilarity, func() *matrix.CSR { return DissimilarityResidual(q) })
 		if err != nil {
-			return Penalty{}, 0, err
+			return logistic.Penalty{}, 0, err
 		}
-		pen.Terms = append(pen.Terms, Term{B: Bq, Coef: m.Gamma * m.Alpha})
+		pen.Terms = append(pen.Terms, logistic.Term{B: Bq, Coef: m.Gamma * m.Alpha})
 	}
 	return pen, g.C, nil
 }
@@ -195,8 +196,8 @@ func (m *Method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.kind, err)
 	}
-	p := &Problem{X: matrix.ToCSR(train.X), Y: train.Labels(), K: len(train.Classes), D: D, Pen: pen}
-	model, err := Train(ctx, p, optim.Settings{MaxIter: m.MaxIter, GradTol: m.Tol})
+	p := &logistic.Problem{X: matrix.ToCSR(train.X), Y: train.Labels(), K: len(train.Classes), D: D, Pen: pen}
+	model, err := logistic.Train(ctx, p, optim.Settings{MaxIter: m.MaxIter, GradTol: m.Tol})
 	if err != nil {
 		return nil, fmt.Errorf("%s: dataset %q: %w", m.kind, train.Name, err)
 	}

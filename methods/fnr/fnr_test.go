@@ -12,6 +12,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/logistic"
 	"github.com/repro-ml/repro/param"
 	"gonum.org/v1/gonum/mat"
 )
@@ -56,60 +57,6 @@ func labels(r *rand.Rand, n, K int) []int {
 		}
 	}
 	return y
-}
-
-// TestGradientFiniteDifferences checks Eval's gradient against central
-// differences for every penalty, with virtual features and a dissimilarity
-// graph, for binary and multinomial problems.
-func TestGradientFiniteDifferences(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 2))
-	n, d, v := 30, 12, 3
-	D := d + v
-	X := randCSR(r, n, d, 0.3)
-	W := randGraph(r, D, d, 3)
-	// Virtual features 12..14 receive links from the real ones.
-	Q := matrix.NewBuilder(D)
-	for i := 0; i < D; i++ {
-		if i == 12 {
-			Q.Add(13, 1)
-		}
-		if i == 2 {
-			Q.Add(5, 0.5)
-			Q.Add(7, 1.5)
-		}
-		Q.EndRow()
-	}
-	q := Q.Build()
-	pens := map[string]Penalty{
-		"ridge":      {Ridge: 0.3},
-		"network":    {Ridge: 0.1, Terms: []Term{{B: NetworkResidual(W), Coef: 2}}},
-		"network+Q":  {Ridge: 0.1, Terms: []Term{{B: NetworkResidual(W), Coef: 2}, {B: DissimilarityResidual(q), Coef: 1.5}}},
-		"laplacian":  {Ridge: 0.1, Terms: []Term{{B: LaplacianResidual(W, false), Coef: 0.7}}},
-		"normalized": {Ridge: 0.1, Terms: []Term{{B: LaplacianResidual(W, true), Coef: 0.7}}},
-	}
-	for name, pen := range pens {
-		for _, K := range []int{2, 4} {
-			p := &Problem{X: X, Y: labels(r, n, K), K: K, D: D, Pen: pen}
-			p.check()
-			x := make([]float64, p.NumParams())
-			for i := range x {
-				x[i] = r.NormFloat64()
-			}
-			g := make([]float64, len(x))
-			p.Eval(x, g)
-			const h = 1e-6
-			for i := range x {
-				xp := append([]float64(nil), x...)
-				xm := append([]float64(nil), x...)
-				xp[i] += h
-				xm[i] -= h
-				fd := (p.Eval(xp, nil) - p.Eval(xm, nil)) / (2 * h)
-				if math.Abs(fd-g[i]) > 1e-5*math.Max(1, math.Abs(fd)) {
-					t.Errorf("%s K=%d: d/dx[%d]: analytic %.8g, finite difference %.8g", name, K, i, g[i], fd)
-				}
-			}
-		}
-	}
 }
 
 // dense returns g as a gonum matrix.
@@ -327,7 +274,7 @@ func TestAlphaZeroIsRidge(t *testing.T) {
 			t.Fatal(err)
 		}
 		ref := newtonRidge(t, X, y, K, beta)
-		refModel := &Model{K: K, C: model.(*Model).C, D: d, Cols: d, W: ref}
+		refModel := &logistic.Model{K: K, C: model.(*logistic.Model).C, D: d, Cols: d, W: ref}
 		got, want := model.Predict(X), refModel.Predict(X)
 		for i := 0; i < n; i++ {
 			for c := 0; c < K; c++ {
@@ -376,7 +323,7 @@ func TestClassConstructionVirtualWeightIsMean(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		model := mod.(*Model)
+		model := mod.(*logistic.Model)
 		for col := 0; col < model.C; col++ {
 			for cls := 0; cls < 2; cls++ {
 				sum := 0.0
@@ -443,7 +390,7 @@ func TestFitDeterministicAndBeatsRidgeOnSmoothTruth(t *testing.T) {
 				ok++
 			}
 		}
-		return float64(ok) / float64(len(yte)), mod.(*Model).W
+		return float64(ok) / float64(len(yte)), mod.(*logistic.Model).W
 	}
 	ridge, _ := acc(0, 1)
 	net, w1 := acc(10, 0.1)

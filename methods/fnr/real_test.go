@@ -19,6 +19,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/fnr"
 	_ "github.com/repro-ml/repro/methods/lgc"
+	"github.com/repro-ml/repro/methods/logistic"
 	_ "github.com/repro-ml/repro/methods/spectral"
 	"github.com/repro-ml/repro/param"
 )
@@ -120,8 +121,8 @@ func BenchmarkRealEvalRatio(b *testing.B) {
 	train := d.Subset(rows)
 	X := matrix.ToCSR(train.X)
 	g := train.Graphs["feature"]
-	ridge := &fnr.Problem{X: X, Y: train.Labels(), K: 20, D: g.C, Pen: fnr.Penalty{Ridge: 0.01}}
-	net := &fnr.Problem{X: X, Y: train.Labels(), K: 20, D: g.C, Pen: fnr.Penalty{Ridge: 0.01, Terms: []fnr.Term{{B: fnr.NetworkResidual(g), Coef: 1}}}}
+	ridge := &logistic.Problem{X: X, Y: train.Labels(), K: 20, D: g.C, Pen: logistic.Penalty{Ridge: 0.01}}
+	net := &logistic.Problem{X: X, Y: train.Labels(), K: 20, D: g.C, Pen: logistic.Penalty{Ridge: 0.01, Terms: []logistic.Term{{B: fnr.NetworkResidual(g), Coef: 1}}}}
 	x := make([]float64, ridge.NumParams())
 	for i := range x {
 		x[i] = 0.001 * float64(i%13-6)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods/lasso"
+	"github.com/repro-ml/repro/methods/lsq"
 )
 
 // Benchmarks of hp, the lasso path and the group lasso on the two shapes of
@@ -116,8 +117,8 @@ func benchProblems(b *testing.B) []benchProblem {
 	return []benchProblem{abaloneProblem(b), houseProblem(b)}
 }
 
-func mustDesign(b *testing.B, p benchProblem) *lasso.Design {
-	ds, err := lasso.NewDesign(p.X, p.y, true, true)
+func mustDesign(b *testing.B, p benchProblem) *lsq.Design {
+	ds, err := lsq.NewDesign(p.X, p.y, true, true)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -203,7 +204,7 @@ func BenchmarkGroupLasso(b *testing.B) {
 }
 
 // nuMax returns the smallest ν giving β = 0: max_k d_k^{−1/4}‖∇L(0)_k‖₄.
-func nuMax(ds *lasso.Design, groups [][]int) float64 {
+func nuMax(ds *lsq.Design, groups [][]int) float64 {
 	g := lossGrad(ds, make([]float64, ds.D))
 	m := 0.0
 	for _, grp := range groups {

@@ -36,7 +36,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/lasso"
+	"github.com/repro-ml/repro/methods/lsq"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -75,19 +75,19 @@ func (m *hpMethod) Fit(ctx context.Context, train *datasets.Dataset, env *method
 	if train.Rows() < 2 {
 		return nil, fmt.Errorf("hp: dataset %q: %d training rows, need at least 2", train.Name, train.Rows())
 	}
-	ds, err := lasso.CachedDesign(train, env, m.standardize, m.intercept)
+	ds, err := lsq.CachedDesign(train, env, m.standardize, m.intercept)
 	if err != nil {
 		return nil, fmt.Errorf("hp: dataset %q: %w", train.Name, err)
 	}
-	groups, err := lasso.Groups(train)
+	groups, err := lsq.Groups(train)
 	if err != nil {
 		return nil, fmt.Errorf("hp: dataset %q: %w", train.Name, err)
 	}
-	sol, err := Solve(ctx, ds, lasso.ColumnGroups(groups), m.nu, m.opt)
+	sol, err := Solve(ctx, ds, lsq.ColumnGroups(groups), m.nu, m.opt)
 	if err != nil {
 		return nil, fmt.Errorf("hp: dataset %q: %w", train.Name, err)
 	}
 	beta, b := ds.Coefficients(sol.Beta)
 	info := methods.Info{Iterations: sol.Newton, Converged: sol.Converged, Objective: sol.Objective}
-	return lasso.NewLinearModel(beta, b, info, *lasso.CoefficientTable(train, groups, sol.Beta, beta, b)), nil
+	return lsq.NewModel(beta, b, info, *lsq.CoefficientTable(train, groups, sol.Beta, beta, b)), nil
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/lasso"
+	"github.com/repro-ml/repro/methods/lsq"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -30,10 +30,23 @@ func init() {
 			{Name: "batch", Type: param.Bool, Default: true, Doc: "step D also adds every violating variable of the already-active groups at once (same solution, fewer Newton solves)"},
 		}, solverParams...),
 		New: func(p param.Values) (methods.Method, error) {
+			if err := validateKernel(p); err != nil {
+				return nil, err
+			}
 			return &kernelMethod{nu: p.Float("nu"), h: p.Floats("bandwidths"), width: p.String("width"), grid: p.Int("grid"), intercept: p.Bool("intercept"),
 				opt: Options{Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Batch: p.Bool("batch")}}, nil
 		},
+		Validate: validateKernel,
 	})
+}
+
+// validateKernel checks what kernel-hp's declarations cannot express: at
+// least one bandwidth (each is checked > 0 by its declaration).
+func validateKernel(p param.Values) error {
+	if len(p.Floats("bandwidths")) == 0 {
+		return param.Invalid("bandwidths", "empty list; want at least one bandwidth h > 0")
+	}
+	return nil
 }
 
 type kernelMethod struct {
@@ -99,14 +112,14 @@ func (m *kernelMethod) Fit(ctx context.Context, train *datasets.Dataset, env *me
 	for i := range x {
 		x[i] = train.X.At(i, 0)
 	}
-	key := fmt.Sprintf("kernel-hp.design/h=%v/width=%s/intercept=%t", m.h, m.width, m.intercept)
-	v, err := env.Remember(key, func() (any, error) {
-		return lasso.NewDesign(KernelDesignWidth(x, x, m.h, m.width), train.Y, false, m.intercept)
+	key := methods.Key{Op: "hp.kernel-design",
+		Args: fmt.Sprintf("h=%v/width=%s/intercept=%t/y=%s", m.h, m.width, m.intercept, methods.ContentID(train.Y))}
+	ds, err := methods.Remember(env, key, func() (*lsq.Design, error) {
+		return lsq.NewDesign(KernelDesignWidth(x, x, m.h, m.width), train.Y, false, m.intercept)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("kernel-hp: dataset %q: %w", train.Name, err)
 	}
-	ds := v.(*lasso.Design)
 	groups := make([][]int, len(m.h))
 	for k := range groups {
 		for j := 0; j < n; j++ {
@@ -187,7 +200,7 @@ func (m *KernelModel) GroupNorms() []float64 {
 	n := len(m.X)
 	out := make([]float64, len(m.H))
 	for k := range out {
-		out[k] = lasso.HPNorm(m.Beta[k*n : (k+1)*n])
+		out[k] = lsq.HPNorm(m.Beta[k*n : (k+1)*n])
 	}
 	return out
 }

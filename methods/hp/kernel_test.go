@@ -15,7 +15,8 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/lasso"
+	"github.com/repro-ml/repro/methods/lsq"
+	"github.com/repro-ml/repro/methods/plugintest"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -54,7 +55,7 @@ func TestKernelHPSynthetic(t *testing.T) {
 			t.Errorf("ν=%g: not converged", nu)
 		}
 		// Optimality conditions of the kernel problem, relative to ‖∇L(0)‖∞.
-		ds, _ := lasso.NewDesign(KernelDesign(x, x, DefaultBandwidths), y, false, true)
+		ds, _ := lsq.NewDesign(KernelDesign(x, x, DefaultBandwidths), y, false, true)
 		groups := make([][]int, len(DefaultBandwidths))
 		for k := range groups {
 			for j := 0; j < n; j++ {
@@ -159,4 +160,20 @@ func TestKernelDesignWidth(t *testing.T) {
 			t.Errorf("width %s: Value = %g, want %g", tc.width, got, 1+3*tc.want)
 		}
 	}
+}
+
+// TestValidate checks that bad values are rejected before anything runs.
+func TestValidate(t *testing.T) {
+	plugintest.Run(t, "kernel-hp", []plugintest.Case{
+		{Name: "defaults"},
+		{Name: "one bandwidth", Set: map[string]any{"bandwidths": []any{0.5}}},
+		{Name: "no bandwidth", Set: map[string]any{"bandwidths": []any{}}, Want: []string{"bandwidths"}, Msg: "empty list; want at least one bandwidth"},
+		{Name: "zero bandwidth", Set: map[string]any{"bandwidths": []any{1, 0}}, Want: []string{"bandwidths"}, Msg: "0 is out of range"},
+		{Name: "unknown width", Set: map[string]any{"width": "2h"}, Want: []string{"width"}, Msg: "want one of 2h^2, h^2, h"},
+		{Name: "grid of one point", Set: map[string]any{"grid": 1}, Want: []string{"grid"}},
+	})
+	plugintest.Run(t, "hp", []plugintest.Case{
+		{Name: "defaults"},
+		{Name: "negative nu", Set: map[string]any{"nu": -1}, Want: []string{"nu"}},
+	})
 }

@@ -5,7 +5,7 @@ import (
 	"math"
 	"sort"
 
-	"github.com/repro-ml/repro/methods/lasso"
+	"github.com/repro-ml/repro/methods/lsq"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -47,7 +47,7 @@ type Solution struct {
 
 // Objective returns the hp criterion (3) on ds:
 // ‖ys − Xs β‖² + ν Σ_k d_k^{1/4} (Σ_{j∈J_k} |β_j|^{4/3})^{3/4}.
-func Objective(ds *lasso.Design, groups [][]int, beta []float64, nu float64) float64 {
+func Objective(ds *lsq.Design, groups [][]int, beta []float64, nu float64) float64 {
 	return ds.RSS(beta) + nu*Penalty(groups, beta)
 }
 
@@ -60,7 +60,7 @@ func Penalty(groups [][]int, beta []float64) float64 {
 		for _, j := range g {
 			sub = append(sub, beta[j])
 		}
-		p += lasso.HPNorm(sub)
+		p += lsq.HPNorm(sub)
 	}
 	return p
 }
@@ -84,7 +84,7 @@ type Violations struct {
 func (v Violations) Max() float64 { return max(v.ZeroGroup, v.ZeroInActive, v.NonZero) }
 
 // Optimality evaluates the three optimality conditions at beta.
-func Optimality(ds *lasso.Design, groups [][]int, beta []float64, nu float64) Violations {
+func Optimality(ds *lsq.Design, groups [][]int, beta []float64, nu float64) Violations {
 	g := lossGrad(ds, beta)
 	var v Violations
 	for _, grp := range groups {
@@ -117,7 +117,7 @@ func Optimality(ds *lasso.Design, groups [][]int, beta []float64, nu float64) Vi
 }
 
 // lossGrad returns ∇L = 2(Gram β − XtY).
-func lossGrad(ds *lasso.Design, beta []float64) []float64 {
+func lossGrad(ds *lsq.Design, beta []float64) []float64 {
 	g := make([]float64, ds.D)
 	ds.GramTimes(g, beta)
 	for j := range g {
@@ -127,7 +127,7 @@ func lossGrad(ds *lasso.Design, beta []float64) []float64 {
 }
 
 type solver struct {
-	ds      *lasso.Design
+	ds      *lsq.Design
 	groups  [][]int
 	groupOf []int
 	w       []float64 // ν d_k^{1/4}
@@ -158,7 +158,7 @@ type solver struct {
 //
 // It starts from A = ∅. It returns ctx.Err() when cancelled; reaching
 // MaxIter is reported by Converged = false.
-func Solve(ctx context.Context, ds *lasso.Design, groups [][]int, nu float64, opt Options) (*Solution, error) {
+func Solve(ctx context.Context, ds *lsq.Design, groups [][]int, nu float64, opt Options) (*Solution, error) {
 	opt = opt.norm()
 	s := &solver{ds: ds, groups: groups, groupOf: make([]int, ds.D), w: make([]float64, len(groups)), nu: nu,
 		beta: make([]float64, ds.D), active: make([]bool, ds.D), opt: opt}
@@ -292,7 +292,7 @@ func (s *solver) run(ctx context.Context) error {
 }
 
 // norm4 returns the ℓ4 norm of g over the non-constant columns of grp.
-func norm4(g []float64, grp []int, ds *lasso.Design, d int) float64 {
+func norm4(g []float64, grp []int, ds *lsq.Design, d int) float64 {
 	s := 0.0
 	for _, j := range grp {
 		if ds.Gram[j*d+j] > 0 {

@@ -8,10 +8,11 @@ import (
 
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods/lasso"
+	"github.com/repro-ml/repro/methods/lsq"
 	"gonum.org/v1/gonum/mat"
 )
 
-func randomDesign(t testing.TB, seed uint64, n, d int) *lasso.Design {
+func randomDesign(t testing.TB, seed uint64, n, d int) *lsq.Design {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 11))
 	X := matrix.NewDense(n, d, nil)
@@ -29,14 +30,14 @@ func randomDesign(t testing.TB, seed uint64, n, d int) *lasso.Design {
 	for i := range y {
 		y[i] = 1 + X.RowDot(i, w) + rng.NormFloat64()
 	}
-	ds, err := lasso.NewDesign(X, y, true, true)
+	ds, err := lsq.NewDesign(X, y, true, true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ds
 }
 
-func gradScale(ds *lasso.Design) float64 {
+func gradScale(ds *lsq.Design) float64 {
 	m := 0.0
 	for _, c := range ds.XtY {
 		m = math.Max(m, 2*math.Abs(c))
@@ -124,7 +125,7 @@ func TestNoWorseThanFISTA(t *testing.T) {
 	}
 }
 
-func fista(ds *lasso.Design, groups [][]int, nu float64, iters int) []float64 {
+func fista(ds *lsq.Design, groups [][]int, nu float64, iters int) []float64 {
 	d := ds.D
 	g := mat.NewSymDense(d, nil)
 	for i := 0; i < d; i++ {
@@ -302,7 +303,7 @@ func TestPaperConditionOneInsufficient(t *testing.T) {
 	nu := 1.0
 	w := math.Pow(2, 0.25) // ν d^{1/4} for d = 2
 	c := 0.45 * w          // ∇L(0) = −2c = −0.9 w per coordinate
-	ds := &lasso.Design{N: 2, D: 2, Mean: []float64{0, 0}, Scale: []float64{1, 1},
+	ds := &lsq.Design{N: 2, D: 2, Mean: []float64{0, 0}, Scale: []float64{1, 1},
 		Gram: []float64{1, 0, 0, 1}, XtY: []float64{c, c}, YtY: 1}
 	groups := [][]int{{0, 1}}
 	zero := Optimality(ds, groups, []float64{0, 0}, nu)

@@ -2,24 +2,25 @@ package kernel
 
 import (
 	"fmt"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 )
 
+// dotsKey names the training rows' Dots in a memo.
+var dotsKey = methods.Key{Op: "kernel.dots"}
+
+// gramKey names the training Gram matrix of k (normalized or not) in a memo.
+func gramKey(k Kernel, normalize bool) methods.Key {
+	return methods.Key{Op: "kernel.gram", Args: k.String() + "/normalize=" + strconv.FormatBool(normalize)}
+}
+
 // TrainDots returns the training rows' inner products, computed once per
 // training set through env's memo (env may be nil).
 func TrainDots(env *methods.Env, X matrix.Matrix) (*Dots, error) {
-	v, err := env.Remember(DotsKey, func() (any, error) { return NewDots(X, X), nil })
-	if err != nil {
-		return nil, err
-	}
-	d, ok := v.(*Dots)
-	if !ok {
-		return nil, fmt.Errorf("kernel: memo key %q holds a %T", DotsKey, v)
-	}
-	return d, nil
+	return methods.Remember(env, dotsKey, func() (*Dots, error) { return NewDots(X, X), nil })
 }
 
 // gramsComputed counts the training Gram matrices CachedGram computed.
@@ -34,8 +35,7 @@ func GramsComputed() int64 { return gramsComputed.Load() }
 // once per training set (and kernel) through env's memo and shared by every
 // grid point that asks for it. Callers must not modify it.
 func CachedGram(env *methods.Env, X matrix.Matrix, k Kernel, normalize bool) ([]float64, error) {
-	key := Key(k, normalize)
-	v, err := env.Remember(key, func() (any, error) {
+	return methods.Remember(env, gramKey(k, normalize), func() ([]float64, error) {
 		d, err := TrainDots(env, X)
 		if err != nil {
 			return nil, err
@@ -46,12 +46,4 @@ func CachedGram(env *methods.Env, X matrix.Matrix, k Kernel, normalize bool) ([]
 		gramsComputed.Add(1)
 		return d.Matrix(k, normalize), nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	g, ok := v.([]float64)
-	if !ok {
-		return nil, fmt.Errorf("kernel: memo key %q holds a %T", key, v)
-	}
-	return g, nil
 }

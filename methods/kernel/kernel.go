@@ -15,12 +15,14 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 // Kind is the family of a base kernel.
@@ -47,37 +49,45 @@ func Parse(s string) (Kernel, error) {
 	switch strings.ToLower(name) {
 	case "linear":
 		if hasArg {
-			return Kernel{}, fmt.Errorf("kernel %q: linear takes no argument", s)
+			return Kernel{}, fmt.Errorf("kernel %q: linear takes no argument; want linear", s)
 		}
 		return Kernel{Kind: Linear}, nil
 	case "poly":
 		p, err := strconv.Atoi(arg)
 		if err != nil || p < 1 {
-			return Kernel{}, fmt.Errorf("kernel %q: want poly:p with an integer order p ≥ 1", s)
+			return Kernel{}, fmt.Errorf("kernel %q: order %q is not an integer ≥ 1; want poly:p with an integer order p ≥ 1", s, arg)
 		}
 		return Kernel{Kind: Poly, Degree: p}, nil
 	case "rbf":
 		sg, err := strconv.ParseFloat(arg, 64)
 		if err != nil || !(sg > 0) || math.IsInf(sg, 0) {
-			return Kernel{}, fmt.Errorf("kernel %q: want rbf:σ with a width σ > 0", s)
+			return Kernel{}, fmt.Errorf("kernel %q: width %q is not a finite number > 0; want rbf:σ with a width σ > 0", s, arg)
 		}
 		return Kernel{Kind: RBF, Sigma: sg}, nil
 	}
-	return Kernel{}, fmt.Errorf("kernel %q: unknown kernel (want linear, poly:p or rbf:σ)", s)
+	return Kernel{}, fmt.Errorf("kernel %q: unknown kernel; want linear, poly:p or rbf:σ", s)
 }
 
-// ParseAll parses a list of kernel specifications.
-func ParseAll(specs []string) ([]Kernel, error) {
+// ParseAll parses the kernel specifications of the list parameter name.
+// It reports every bad specification, each as a *param.InvalidError for its
+// element of the list, and an empty list as one for the whole value, joined
+// (errors.Join): a plugin's Validate and New call it alike, so a spec that
+// validates is a spec that fits.
+func ParseAll(name string, specs []string) ([]Kernel, error) {
 	if len(specs) == 0 {
-		return nil, fmt.Errorf("kernel: empty kernel list")
+		return nil, param.Invalid(name, "empty list; want at least one kernel: linear, poly:p or rbf:σ")
 	}
 	out := make([]Kernel, len(specs))
+	var errs []error
 	for i, s := range specs {
 		k, err := Parse(s)
 		if err != nil {
-			return nil, err
+			errs = append(errs, param.InvalidElem(name, i, "%w", err))
 		}
 		out[i] = k
+	}
+	if errs != nil {
+		return nil, errors.Join(errs...)
 	}
 	return out, nil
 }
@@ -231,12 +241,3 @@ func Gram(k Kernel, X matrix.Matrix, normalize bool) []float64 {
 func Cross(k Kernel, A, B matrix.Matrix, normalize bool) []float64 {
 	return NewDots(A, B).Matrix(k, normalize)
 }
-
-// Key names the Gram matrix of k (with normalization) for a memo cache
-// shared by the fits on one training set.
-func Key(k Kernel, normalize bool) string {
-	return "kernel.gram:" + k.String() + ":normalize=" + strconv.FormatBool(normalize)
-}
-
-// DotsKey names the training set's Dots in a memo cache.
-const DotsKey = "kernel.dots"

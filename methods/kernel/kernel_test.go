@@ -127,3 +127,12 @@ func ExampleParse() {
 	fmt.Println(k, k.Eval([]float64{0, 0}, []float64{0, 10}, true))
 	// Output: rbf:10 0.6065306597126334
 }
+
+func ExampleParseAll() {
+	_, err := ParseAll("kernels", []string{"rbf:abc", "linear", "poly:-2", "banana"})
+	fmt.Println(err)
+	// Output:
+	// kernels[0]: kernel "rbf:abc": width "abc" is not a finite number > 0; want rbf:σ with a width σ > 0
+	// kernels[2]: kernel "poly:-2": order "-2" is not an integer ≥ 1; want poly:p with an integer order p ≥ 1
+	// kernels[3]: kernel "banana": unknown kernel; want linear, poly:p or rbf:σ
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/lsq"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -18,7 +19,7 @@ type block struct {
 	w    float64   // penalty weight √d_k
 }
 
-func newBlocks(ds *Design, groups [][]int) ([]block, error) {
+func newBlocks(ds *lsq.Design, groups [][]int) ([]block, error) {
 	out := make([]block, len(groups))
 	for k, cols := range groups {
 		m := len(cols)
@@ -100,7 +101,7 @@ func (b *block) solve(x, s []float64, t float64, z []float64) {
 
 // GroupLambdaMax returns the smallest λ for which the group lasso solution
 // is zero: max_k ‖XtY_k‖ / (n √d_k).
-func GroupLambdaMax(ds *Design, groups [][]int) float64 {
+func GroupLambdaMax(ds *lsq.Design, groups [][]int) float64 {
 	m := 0.0
 	for _, cols := range groups {
 		s := 0.0
@@ -113,7 +114,7 @@ func GroupLambdaMax(ds *Design, groups [][]int) float64 {
 }
 
 // GroupObjective returns (1/2n)RSS(β) + λ Σ_k √d_k ‖β_k‖₂ on ds.
-func GroupObjective(ds *Design, groups [][]int, beta []float64, lambda float64) float64 {
+func GroupObjective(ds *lsq.Design, groups [][]int, beta []float64, lambda float64) float64 {
 	pen := 0.0
 	for _, cols := range groups {
 		s := 0.0
@@ -129,7 +130,7 @@ func GroupObjective(ds *Design, groups [][]int, beta []float64, lambda float64) 
 // conditions at β, in the (1/2n) scaling: for a non-zero group,
 // ‖g_k + λ√d_k β_k/‖β_k‖‖; for a zero group, max(0, ‖g_k‖ − λ√d_k), where g
 // is the loss gradient −(XtY − Gram β)/n.
-func GroupKKT(ds *Design, groups [][]int, beta []float64, lambda float64) float64 {
+func GroupKKT(ds *lsq.Design, groups [][]int, beta []float64, lambda float64) float64 {
 	g := make([]float64, ds.D)
 	ds.GramTimes(g, beta)
 	worst := 0.0
@@ -159,7 +160,7 @@ func GroupKKT(ds *Design, groups [][]int, beta []float64, lambda float64) float6
 // SolveGroupLasso minimizes (1/2n)‖ys − Xs β‖² + λ Σ_k √d_k ‖β_k‖₂ on ds
 // over the partition groups of its columns by block coordinate descent,
 // warm-started from beta0 (nil: zero) at each λ of lambdas in turn.
-func SolveGroupLasso(ctx context.Context, ds *Design, groups [][]int, lambdas []float64, beta0 []float64, opt Options) (*Solution, error) {
+func SolveGroupLasso(ctx context.Context, ds *lsq.Design, groups [][]int, lambdas []float64, beta0 []float64, opt Options) (*Solution, error) {
 	opt = opt.norm()
 	blocks, err := newBlocks(ds, groups)
 	if err != nil {
@@ -262,34 +263,24 @@ type groupMethod struct {
 	opt                    Options
 }
 
-// ColumnGroups returns the column lists of groups.
-func ColumnGroups(groups []datasets.Group) [][]int {
-	out := make([][]int, len(groups))
-	for k, g := range groups {
-		out[k] = g.Columns
-	}
-	return out
-}
-
 func (m *groupMethod) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
 	if err := checkRegression(train); err != nil {
 		return nil, fmt.Errorf("group-lasso: %w", err)
 	}
-	ds, err := CachedDesign(train, env, m.standardize, m.intercept)
+	ds, err := lsq.CachedDesign(train, env, m.standardize, m.intercept)
 	if err != nil {
 		return nil, fmt.Errorf("group-lasso: dataset %q: %w", train.Name, err)
 	}
-	groups, err := Groups(train)
+	groups, err := lsq.Groups(train)
 	if err != nil {
 		return nil, fmt.Errorf("group-lasso: dataset %q: %w", train.Name, err)
 	}
-	cols := ColumnGroups(groups)
+	cols := lsq.ColumnGroups(groups)
 	sol, err := SolveGroupLasso(ctx, ds, cols, Path(GroupLambdaMax(ds, cols), m.lambda, m.path), nil, m.opt)
 	if err != nil {
 		return nil, fmt.Errorf("group-lasso: dataset %q: %w", train.Name, err)
 	}
 	beta, b := ds.Coefficients(sol.Beta)
 	info := methods.Info{Iterations: sol.Sweeps, Converged: sol.Converged, Objective: sol.Objective}
-	return &linearModel{beta: beta, intercept: b, info: info,
-		artifacts: []methods.Artifact{*CoefficientTable(train, groups, sol.Beta, beta, b)}}, nil
+	return lsq.NewModel(beta, b, info, *lsq.CoefficientTable(train, groups, sol.Beta, beta, b)), nil
 }

@@ -1,6 +1,7 @@
 // Package lasso provides the squared-loss sparse linear regression plugins
-// lasso and group-lasso, and the covariance-form Design that they share with
-// the hierarchical penalization plugins of methods/hp.
+// lasso and group-lasso, solved on the covariance-form design of package
+// lsq, which they share with the hierarchical penalization plugins of
+// methods/hp.
 //
 //   - lasso: min_{β,b} (1/2n)‖y − b − Xβ‖² + λ‖β‖₁, glmnet's objective and
 //     λ scaling exactly (family "gaussian", alpha 1). Cyclic coordinate
@@ -35,6 +36,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/lsq"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -68,7 +70,7 @@ type Solution struct {
 
 // LambdaMax returns the smallest λ for which the lasso solution on ds is
 // zero: max_j |XtY_j| / n.
-func LambdaMax(ds *Design) float64 {
+func LambdaMax(ds *lsq.Design) float64 {
 	m := 0.0
 	for _, c := range ds.XtY {
 		m = math.Max(m, math.Abs(c))
@@ -92,7 +94,7 @@ func Path(hi, lo float64, steps int) []float64 {
 }
 
 // LassoObjective returns (1/2n)RSS(β) + λ‖β‖₁ on ds.
-func LassoObjective(ds *Design, beta []float64, lambda float64) float64 {
+func LassoObjective(ds *lsq.Design, beta []float64, lambda float64) float64 {
 	l1 := 0.0
 	for _, b := range beta {
 		l1 += math.Abs(b)
@@ -103,7 +105,7 @@ func LassoObjective(ds *Design, beta []float64, lambda float64) float64 {
 // SolveLasso minimizes (1/2n)‖ys − Xs β‖² + λ‖β‖₁ on ds by cyclic coordinate
 // descent, warm-started from beta0 (nil: zero) at each λ of lambdas in turn
 // (a path, ending at the λ wanted). It returns ctx.Err() when cancelled.
-func SolveLasso(ctx context.Context, ds *Design, lambdas []float64, beta0 []float64, opt Options) (*Solution, error) {
+func SolveLasso(ctx context.Context, ds *lsq.Design, lambdas []float64, beta0 []float64, opt Options) (*Solution, error) {
 	opt = opt.norm()
 	d, n := ds.D, float64(ds.N)
 	beta := make([]float64, d)
@@ -167,7 +169,7 @@ func SolveLasso(ctx context.Context, ds *Design, lambdas []float64, beta0 []floa
 // at β, in units of the (1/2n)-scaled gradient: for β_j ≠ 0,
 // |g_j + λ sign β_j|; for β_j = 0, max(0, |g_j| − λ), where
 // g = −(XtY − Gram β)/n is the gradient of the loss.
-func LassoKKT(ds *Design, beta []float64, lambda float64) float64 {
+func LassoKKT(ds *lsq.Design, beta []float64, lambda float64) float64 {
 	g := make([]float64, ds.D)
 	ds.GramTimes(g, beta)
 	worst := 0.0
@@ -231,7 +233,7 @@ func (m *lassoMethod) Fit(ctx context.Context, train *datasets.Dataset, env *met
 	if err := checkRegression(train); err != nil {
 		return nil, fmt.Errorf("lasso: %w", err)
 	}
-	ds, err := CachedDesign(train, env, m.standardize, m.intercept)
+	ds, err := lsq.CachedDesign(train, env, m.standardize, m.intercept)
 	if err != nil {
 		return nil, fmt.Errorf("lasso: dataset %q: %w", train.Name, err)
 	}
@@ -239,12 +241,23 @@ func (m *lassoMethod) Fit(ctx context.Context, train *datasets.Dataset, env *met
 	if err != nil {
 		return nil, err
 	}
-	groups, err := Groups(train)
+	groups, err := lsq.Groups(train)
 	if err != nil {
 		return nil, fmt.Errorf("lasso: dataset %q: %w", train.Name, err)
 	}
 	beta, b := ds.Coefficients(sol.Beta)
 	info := methods.Info{Iterations: sol.Sweeps, Converged: sol.Converged, Objective: sol.Objective}
-	return &linearModel{beta: beta, intercept: b, info: info,
-		artifacts: []methods.Artifact{*CoefficientTable(train, groups, sol.Beta, beta, b)}}, nil
+	return lsq.NewModel(beta, b, info, *lsq.CoefficientTable(train, groups, sol.Beta, beta, b)), nil
+}
+
+// checkRegression returns an error if train cannot be fitted by squared-loss
+// regression.
+func checkRegression(train *datasets.Dataset) error {
+	if train.IsClassification() {
+		return fmt.Errorf("dataset %q is a classification dataset; this method does squared-loss regression", train.Name)
+	}
+	if train.Rows() < 2 {
+		return fmt.Errorf("dataset %q: %d training rows, need at least 2", train.Name, train.Rows())
+	}
+	return nil
 }

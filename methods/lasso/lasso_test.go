@@ -10,6 +10,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/lsq"
 	"github.com/repro-ml/repro/param"
 	"gonum.org/v1/gonum/mat"
 )
@@ -65,7 +66,7 @@ func TestLassoOrthogonalSoftThreshold(t *testing.T) {
 	for i := range y {
 		y[i] = 2*X.At(i, 0) - 0.5*X.At(i, 1) + 0.05*X.At(i, 2) + rng.NormFloat64()
 	}
-	ds, err := NewDesign(X, y, false, false)
+	ds, err := lsq.NewDesign(X, y, false, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +99,7 @@ func TestLassoKKT(t *testing.T) {
 	}
 	for i, c := range cases {
 		X, y := randomProblem(uint64(i+10), c.n, c.d)
-		ds, err := NewDesign(X, y, c.standardize, true)
+		ds, err := lsq.NewDesign(X, y, c.standardize, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +138,7 @@ func TestGroupLassoKKT(t *testing.T) {
 	}
 	for i, c := range cases {
 		X, y := randomProblem(uint64(i+20), c.n, c.d)
-		ds, err := NewDesign(X, y, true, true)
+		ds, err := lsq.NewDesign(X, y, true, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +175,7 @@ func blocksOf(d, size int) [][]int {
 
 func TestGroupLassoSingletonsIsLasso(t *testing.T) {
 	X, y := randomProblem(3, 80, 7)
-	ds, _ := NewDesign(X, y, true, true)
+	ds, _ := lsq.NewDesign(X, y, true, true)
 	lambda := 0.05 * LambdaMax(ds)
 	single := blocksOf(7, 1)
 	g, _ := SolveGroupLasso(context.Background(), ds, single, Path(LambdaMax(ds), lambda, 20), nil, Options{})
@@ -212,7 +213,7 @@ func TestLassoZeroPenaltyIsOLS(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		beta, b, ok := Coef(model)
+		beta, b, ok := lsq.Coef(model)
 		if !ok {
 			t.Fatal("Coef: not a linear model")
 		}
@@ -253,7 +254,7 @@ func TestPluginFitPredictDeterministic(t *testing.T) {
 			pred := model.Predict(X)
 			preds = append(preds, pred.Values)
 			// Predictions on the original scale equal the standardized fit.
-			ds, _ := NewDesign(X, y, true, true)
+			ds, _ := lsq.NewDesign(X, y, true, true)
 			info := model.(methods.Informer).Info()
 			if !info.Converged {
 				t.Errorf("%s: not converged", name)
@@ -300,21 +301,13 @@ func TestClassificationRejected(t *testing.T) {
 	}
 }
 
-func TestHPNorm(t *testing.T) {
-	// Szafranski et al. 2007, Table 1, weight group: 11.989.
-	got := HPNorm([]float64{4.370, -4.499, -1.110, 1.399})
-	if math.Abs(got-11.989) > 0.01 {
-		t.Errorf("HPNorm = %.4f, want 11.989", got)
-	}
-}
-
 // ExampleSolveLasso fits the lasso on an orthogonal design, where the
 // solution is the soft-thresholded least-squares coefficient.
 func ExampleSolveLasso() {
 	// Two orthogonal columns with XᵀX = 4I.
 	X := matrix.NewDense(4, 2, []float64{1, 1, 1, -1, -1, 1, -1, -1})
 	y := []float64{3, 1, -1, -3} // y = 2·x₁ + 1·x₂
-	ds, _ := NewDesign(X, y, false, false)
+	ds, _ := lsq.NewDesign(X, y, false, false)
 	sol, _ := SolveLasso(context.Background(), ds, []float64{0.5}, nil, Options{})
 	fmt.Printf("%.3f %.3f\n", sol.Beta[0], sol.Beta[1])
 	// Output: 1.500 0.500

@@ -30,7 +30,9 @@ package lgc
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/repro-ml/repro/datasets"
@@ -213,14 +215,9 @@ func Affinity(W *matrix.CSR) *matrix.CSR {
 			r[T.Ind[p]] = math.Max(r[T.Ind[p]], T.Val[p])
 		}
 		rows[i] = r
-		// Sum in column order: a map's order would change the last bits
-		// of the degree, and so of the scores, from one call to the next.
-		cols := make([]int, 0, len(r))
-		for j := range r {
-			cols = append(cols, j)
-		}
-		sort.Ints(cols)
-		for _, j := range cols {
+		// Sum in column order: map order would change the last bits of
+		// the degree, and with them the predictions, from run to run.
+		for _, j := range slices.Sorted(maps.Keys(r)) {
 			deg[i] += r[j]
 		}
 	}

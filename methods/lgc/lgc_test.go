@@ -162,6 +162,22 @@ func TestTwoClustersOneLabelEach(t *testing.T) {
 
 // ExamplePropagate spreads one label along a path of three nodes; by hand,
 // with c = α/√2: f1 = (1−α)c/(1−2c²), f0 = (1−α) + c·f1, f2 = c·f1.
+// TestAffinityDeterministic checks that Affinity gives the same bits every
+// time (its degrees once summed in map order).
+func TestAffinityDeterministic(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	W := KNNCosine(randCSR(r, 60, 20, 0.3), 8)
+	want := Affinity(W)
+	for range 20 {
+		got := Affinity(W)
+		for k, v := range got.Val {
+			if math.Float64bits(v) != math.Float64bits(want.Val[k]) {
+				t.Fatalf("entry %d: %v, then %v", k, want.Val[k], v)
+			}
+		}
+	}
+}
+
 func ExamplePropagate() {
 	// Path 0 — 1 — 2 with unit weights.
 	W := matrix.NewCSR(3, 3, []int{0, 1, 3, 4}, []int{1, 0, 2, 1}, []float64{1, 1, 1, 1})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -186,7 +185,8 @@ func (m *ridge) Fit(ctx context.Context, train *datasets.Dataset, env *methods.E
 			solver = "kernel"
 		}
 	}
-	key := fmt.Sprintf("linear.ridge/%s/intercept=%v/standardize=%v/y=%x", solver, m.Intercept, m.Standardize, hashFloats(train.Y))
+	key := methods.Key{Op: "linear.ridge-gram",
+		Args: fmt.Sprintf("%s/intercept=%v/standardize=%v/y=%s", solver, m.Intercept, m.Standardize, methods.ContentID(train.Y))}
 	var (
 		v    []float64
 		info = methods.Info{Iterations: 1, Converged: true}
@@ -224,19 +224,6 @@ func (m *ridge) Fit(ctx context.Context, train *datasets.Dataset, env *methods.E
 	return model, nil
 }
 
-func hashFloats(x []float64) uint64 {
-	h := fnv.New64a()
-	var buf [8]byte
-	for _, v := range x {
-		u := math.Float64bits(v)
-		for k := range buf {
-			buf[k] = byte(u >> (8 * k))
-		}
-		h.Write(buf[:])
-	}
-	return h.Sum64()
-}
-
 // gram is a cached Gram matrix and right-hand side.
 type gram struct {
 	G   *mat.SymDense
@@ -263,11 +250,11 @@ func (m *ridge) cholSolve(g *gram) ([]float64, error) {
 
 // solvePrimal solves (AᵀA + λI)v = Aᵀyc by Cholesky; AᵀA is shared
 // across λ through env.
-func (m *ridge) solvePrimal(a *design, env *methods.Env, key string) ([]float64, error) {
+func (m *ridge) solvePrimal(a *design, env *methods.Env, key methods.Key) ([]float64, error) {
 	if a.d == 0 {
 		return nil, nil
 	}
-	gv, err := env.Remember(key, func() (any, error) {
+	g, err := methods.Remember(env, key, func() (*gram, error) {
 		A := a.dense()
 		G := mat.NewSymDense(a.d, nil)
 		G.SymOuterK(1, A.T())
@@ -278,12 +265,12 @@ func (m *ridge) solvePrimal(a *design, env *methods.Env, key string) ([]float64,
 	if err != nil {
 		return nil, err
 	}
-	return m.cholSolve(gv.(*gram))
+	return m.cholSolve(g)
 }
 
 // solveKernel solves (AAᵀ + λI)α = yc by Cholesky and returns v = Aᵀα.
-func (m *ridge) solveKernel(a *design, env *methods.Env, key string) ([]float64, error) {
-	gv, err := env.Remember(key, func() (any, error) {
+func (m *ridge) solveKernel(a *design, env *methods.Env, key methods.Key) ([]float64, error) {
+	g, err := methods.Remember(env, key, func() (*gram, error) {
 		A := a.dense()
 		K := mat.NewSymDense(a.n, nil)
 		K.SymOuterK(1, A)
@@ -292,7 +279,7 @@ func (m *ridge) solveKernel(a *design, env *methods.Env, key string) ([]float64,
 	if err != nil {
 		return nil, err
 	}
-	alpha, err := m.cholSolve(gv.(*gram))
+	alpha, err := m.cholSolve(g)
 	if err != nil {
 		return nil, err
 	}

@@ -68,17 +68,18 @@ import (
 
 func init() {
 	methods.Register("med", &methods.Plugin{
-		Doc:    "maximum entropy discrimination SVM with feature/kernel selection and multi-task switches (Jebara 2004)",
-		Kinds:  methods.Classification,
-		Params: Params,
-		New:    newFromParams,
+		Doc:      "maximum entropy discrimination SVM with feature/kernel selection and multi-task switches (Jebara 2004)",
+		Kinds:    methods.Classification,
+		Params:   Params,
+		New:      newFromParams,
+		Validate: validate,
 	})
 }
 
 // Params are the parameters of the "med" plugin.
 var Params = []param.Decl{
 	{Name: "c", Type: param.Float, Default: 10.0, Min: param.Bound(0), MinExclusive: true, Doc: "margin prior: barrier λ + ln(1 − λ/c), 0 ≤ λ < c (c ≤ 1 gives λ = 0)"},
-	{Name: "rho", Type: param.Float, Default: 1.0, Min: param.Bound(0), Max: param.Bound(1), Doc: "Bernoulli prior probability ρ ∈ (0, 1] of each switch (1: no selection)"},
+	{Name: "rho", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Max: param.Bound(1), Doc: "Bernoulli prior probability ρ ∈ (0, 1] of each switch (1: no selection)"},
 	{Name: "sigma2", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "variance σ² of the Gaussian bias prior (> 0; ignored with bias: flat)"},
 	{Name: "bias", Type: param.Enum, Default: "gaussian", Choices: []string{"gaussian", "flat"}, Doc: "bias prior: gaussian N(0, σ²) (the −σ²/2 (Σ_t y_t λ_t)² term) or flat (the equality constraint Σ_t y_t λ_t = 0, Jebara §3)"},
 	{Name: "select", Type: param.Enum, Default: "features", Choices: []string{"none", "features", "kernels"}, Doc: "switches on input features, on base kernels, or none (sum kernel SVM)"},
@@ -109,16 +110,20 @@ type MED struct {
 }
 
 func newFromParams(p param.Values) (methods.Method, error) {
-	ks, err := kernel.ParseAll(p.Strings("kernels"))
+	ks, err := kernel.ParseAll("kernels", p.Strings("kernels"))
 	if err != nil {
 		return nil, err
 	}
-	m := &MED{C: p.Float("c"), Rho: p.Float("rho"), Sigma2: p.Float("sigma2"), Select: p.String("select"),
-		Shared: p.String("tasks") == "shared", Kernels: ks, Normalize: p.Bool("normalize"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Solver: p.String("solver"), Bias: p.String("bias")}
-	if m.Rho <= 0 {
-		return nil, errors.New("rho must be > 0")
-	}
-	return m, nil
+	return &MED{C: p.Float("c"), Rho: p.Float("rho"), Sigma2: p.Float("sigma2"), Select: p.String("select"),
+		Shared: p.String("tasks") == "shared", Kernels: ks, Normalize: p.Bool("normalize"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Solver: p.String("solver"), Bias: p.String("bias")}, nil
+}
+
+// validate checks what Params cannot express: every kernel specification
+// (all bad ones reported, each at its element), with the parser New uses.
+// The kernels are parsed whatever select is, as New does.
+func validate(p param.Values) error {
+	_, err := kernel.ParseAll("kernels", p.Strings("kernels"))
+	return err
 }
 
 // Fit trains one binary task (class 1 positive).

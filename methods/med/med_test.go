@@ -11,6 +11,7 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/kernel"
+	"github.com/repro-ml/repro/methods/plugintest"
 	"github.com/repro-ml/repro/methods/svm"
 )
 
@@ -193,7 +194,7 @@ func TestSharedOneTaskEqualsIndependent(t *testing.T) {
 }
 
 func mustKernels(s ...string) []kernel.Kernel {
-	k, err := kernel.ParseAll(s)
+	k, err := kernel.ParseAll("kernels", s)
 	if err != nil {
 		panic(err)
 	}
@@ -375,4 +376,31 @@ func perturbed[T any](p *problem, m, i int, h float64, f func() T) (plus, minus 
 	p.lam[m][i] = old
 	p.refresh()
 	return plus, minus
+}
+
+// TestValidate checks that every bad value of a grid point is reported at
+// its own parameter (and list element) before anything runs: the issue's
+// rho: [0.5, 0] and kernels: [[linear], ["rbf:oops"]] among them.
+func TestValidate(t *testing.T) {
+	kernels := func(specs ...any) map[string]any { return map[string]any{"kernels": specs} }
+	plugintest.Run(t, "med", []plugintest.Case{
+		{Name: "defaults"},
+		{Name: "rho 1", Set: map[string]any{"rho": 1}},
+		{Name: "rho 0.5", Set: map[string]any{"rho": 0.5}},
+		{Name: "rho 0", Set: map[string]any{"rho": 0}, Want: []string{"rho"}, Msg: "0 is out of range; want float in (0, 1]"},
+		{Name: "rho above 1", Set: map[string]any{"rho": 1.5}, Want: []string{"rho"}, Msg: "out of range"},
+		{Name: "good kernels", Set: kernels("linear", "rbf:0.5", "poly:3", "RBF:2")},
+		{Name: "rbf:oops", Set: kernels("rbf:oops"), Want: []string{"kernels[0]"},
+			Msg: `kernel "rbf:oops": width "oops" is not a finite number > 0; want rbf:σ`},
+		{Name: "second of two", Set: kernels("linear", "rbf:oops"), Want: []string{"kernels[1]"}, Msg: "rbf:oops"},
+		{Name: "three bad", Set: kernels("rbf:abc", "poly:-2", "banana"), Want: []string{"kernels[0]", "kernels[1]", "kernels[2]"}},
+		{Name: "poly order", Set: kernels("poly:1.5"), Want: []string{"kernels[0]"}, Msg: "not an integer ≥ 1; want poly:p"},
+		{Name: "rbf zero", Set: kernels("rbf:0"), Want: []string{"kernels[0]"}, Msg: "want rbf:σ with a width σ > 0"},
+		{Name: "rbf infinite", Set: kernels("rbf:inf"), Want: []string{"kernels[0]"}, Msg: "want rbf:σ"},
+		{Name: "linear argument", Set: kernels("linear:2"), Want: []string{"kernels[0]"}, Msg: "linear takes no argument"},
+		{Name: "unknown", Set: kernels("banana"), Want: []string{"kernels[0]"}, Msg: "unknown kernel; want linear, poly:p or rbf:σ"},
+		{Name: "empty list", Set: kernels(), Want: []string{"kernels"}, Msg: "empty list; want at least one kernel"},
+		{Name: "kernels checked whatever select is", Set: map[string]any{"select": "features", "kernels": []any{"rbf:x"}}, Want: []string{"kernels[0]"}},
+		{Name: "declarations first", Set: map[string]any{"rho": 0, "select": "all", "kernels": []any{"rbf:x"}}, Want: []string{"rho", "select"}},
+	})
 }

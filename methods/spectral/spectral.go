@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
+	"strconv"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/methods/fnr"
+	"github.com/repro-ml/repro/methods/logistic"
 	"github.com/repro-ml/repro/methods/optim"
 	"github.com/repro-ml/repro/param"
 )
@@ -83,7 +83,7 @@ func fromVectors(vecs [][]float64, d int) *Projection {
 // Model is a logistic regression on projected features.
 type Model struct {
 	Proj *Projection
-	LR   *fnr.Model
+	LR   *logistic.Model
 	// Eigenvalues are those of the vectors projected on (σ² for pcr).
 	Eigenvalues []float64
 }
@@ -101,8 +101,8 @@ func fitOnProjection(ctx context.Context, train *datasets.Dataset, proj *Project
 		return nil, fmt.Errorf("dataset %q: need a classification dataset with ≥ 2 classes", train.Name)
 	}
 	Z := matrix.ToCSR(proj.Apply(train.X))
-	p := &fnr.Problem{X: Z, Y: train.Labels(), K: len(train.Classes), D: proj.K, Pen: fnr.Penalty{Ridge: 1 / (2 * C)}}
-	lr, err := fnr.Train(ctx, p, optim.Settings{MaxIter: maxIter, GradTol: tol})
+	p := &logistic.Problem{X: Z, Y: train.Labels(), K: len(train.Classes), D: proj.K, Pen: logistic.Penalty{Ridge: 1 / (2 * C)}}
+	lr, err := logistic.Train(ctx, p, optim.Settings{MaxIter: maxIter, GradTol: tol})
 	if err != nil {
 		return nil, err
 	}
@@ -159,22 +159,26 @@ func TopRightSingular(ctx context.Context, X *matrix.CSR, m int, seed uint64) ([
 // logistic regression on the projection.
 func (m *PCR) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
 	X := matrix.ToCSR(train.X)
-	v, err := env.Remember(fmt.Sprintf("pcr/svd/%d", m.M), func() (any, error) {
+	svd, err := methods.Remember(env, methods.Key{Op: "spectral.pcr-svd", Args: "m=" + strconv.Itoa(m.M)}, func() (singular, error) {
 		vecs, vals, err := TopRightSingular(ctx, X, m.M, 1)
-		return [2]any{vecs, vals}, err
+		return singular{vecs, vals}, err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("pcr: dataset %q: %w", train.Name, err)
 	}
-	pair := v.([2]any)
-	vecs, vals := pair[0].([][]float64), pair[1].([]float64)
 	_, d := X.Dims()
-	model, err := fitOnProjection(ctx, train, fromVectors(vecs, d), m.C, m.MaxIter, m.Tol)
+	model, err := fitOnProjection(ctx, train, fromVectors(svd.vecs, d), m.C, m.MaxIter, m.Tol)
 	if err != nil {
 		return nil, fmt.Errorf("pcr: %w", err)
 	}
-	model.Eigenvalues = vals
+	model.Eigenvalues = svd.vals
 	return model, nil
+}
+
+// singular holds right singular vectors and their squared singular values.
+type singular struct {
+	vecs [][]float64
+	vals []float64
 }
 
 // LLE is logistic regression on the M eigenvectors of (I−P)ᵀ(I−P) with the
@@ -191,22 +195,14 @@ type LLE struct {
 	Graph   string
 }
 
-// The eigenvectors depend on the graph only, which every training subset
-// of a dataset shares: cache them across trials by graph identity.
-var lleCache struct {
-	sync.Mutex
-	m map[lleKey]*lleEntry
-}
+// graphMemo caches the eigenvectors of feature graphs across trials: they
+// depend on the graph only, which every training subset of a dataset
+// shares. Keys name a graph by its content (graphID), not its address.
+var graphMemo = &methods.Env{Memo: new(methods.Memo)}
 
-type lleKey struct {
-	g *matrix.CSR
-	m int
-}
-
-type lleEntry struct {
-	once sync.Once
-	res  *EigenResult
-	err  error
+// graphID returns an identity of g's content.
+func graphID(g *matrix.CSR) string {
+	return fmt.Sprintf("%dx%d/%s/%s/%s", g.R, g.C, methods.ContentID(g.Ptr), methods.ContentID(g.Ind), methods.ContentID(g.Val))
 }
 
 // SmallestLLE returns the m smallest eigenpairs of (I−P)ᵀ(I−P) for the raw
@@ -260,25 +256,15 @@ func (m *LLE) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env
 	if g.C < d || g.R != g.C {
 		return nil, fmt.Errorf("lle-lr: graph %q is %d×%d for %d features", m.Graph, g.R, g.C, d)
 	}
-	key := lleKey{g, m.M}
-	lleCache.Lock()
-	if lleCache.m == nil {
-		lleCache.m = map[lleKey]*lleEntry{}
+	key := methods.Key{Op: "spectral.lle", Args: fmt.Sprintf("graph=%s/m=%d", graphID(g), m.M)}
+	res, err := methods.Remember(graphMemo, key, func() (*EigenResult, error) { return SmallestLLE(context.Background(), g, m.M) })
+	if err != nil {
+		return nil, fmt.Errorf("lle-lr: graph %q: %w", m.Graph, err)
 	}
-	e := lleCache.m[key]
-	if e == nil {
-		e = &lleEntry{}
-		lleCache.m[key] = e
-	}
-	lleCache.Unlock()
-	e.once.Do(func() { e.res, e.err = SmallestLLE(context.Background(), g, m.M) })
-	if e.err != nil {
-		return nil, fmt.Errorf("lle-lr: graph %q: %w", m.Graph, e.err)
-	}
-	model, err := fitOnProjection(ctx, train, fromVectors(e.res.Vectors, d), m.C, m.MaxIter, m.Tol)
+	model, err := fitOnProjection(ctx, train, fromVectors(res.Vectors, d), m.C, m.MaxIter, m.Tol)
 	if err != nil {
 		return nil, fmt.Errorf("lle-lr: %w", err)
 	}
-	model.Eigenvalues = e.res.Values
+	model.Eigenvalues = res.Values
 	return model, nil
 }

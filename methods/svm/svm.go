@@ -13,7 +13,7 @@
 //
 // Kernels are those of package kernel; the RBF convention is
 // k = exp(−‖x−x'‖²/(2σ²)), so libsvm's gamma = 1/(2σ²). The Gram matrix of
-// the training set is cached through env.Remember and shared by every grid
+// the training set is cached through methods.Remember and shared by every grid
 // point on one training set when n ≤ 8000; larger problems compute kernel
 // columns on demand.
 package svm

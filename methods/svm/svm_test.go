@@ -11,6 +11,7 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/kernel"
+	"github.com/repro-ml/repro/methods/plugintest"
 )
 
 // blobs returns two noisy Gaussian classes in d dimensions.
@@ -204,4 +205,20 @@ func ExampleSVM_FitBinary() {
 	f := m.Decision(matrix.NewDense(1, 1, []float64{0.5}))
 	fmt.Printf("w=%.3f f(0.5)=%.3f\n", m.W[0], f[0])
 	// Output: w=1.000 f(0.5)=0.500
+}
+
+// TestValidate checks that bad values are rejected before anything runs.
+// svm's kernel is an enum with its degree and width as numbers, so its
+// declarations say everything and it needs no Validate hook.
+func TestValidate(t *testing.T) {
+	plugintest.Run(t, "svm", []plugintest.Case{
+		{Name: "defaults"},
+		{Name: "rbf", Set: map[string]any{"kernel": "rbf", "sigma": 0.5}},
+		{Name: "poly", Set: map[string]any{"kernel": "poly", "degree": 3}},
+		{Name: "kernel spec is not a kernel name", Set: map[string]any{"kernel": "rbf:0.5"}, Want: []string{"kernel"}, Msg: `unknown value "rbf:0.5" (did you mean "rbf"?), want one of linear, poly, rbf`},
+		{Name: "degree 0", Set: map[string]any{"kernel": "poly", "degree": 0}, Want: []string{"degree"}},
+		{Name: "degree 1.5", Set: map[string]any{"degree": 1.5}, Want: []string{"degree"}, Msg: "want an integer"},
+		{Name: "sigma 0", Set: map[string]any{"sigma": 0}, Want: []string{"sigma"}},
+		{Name: "C 0 and tol 0", Set: map[string]any{"C": 0, "tol": 0}, Want: []string{"C", "tol"}},
+	})
 }

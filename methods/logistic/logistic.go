@@ -1,4 +1,10 @@
-package fnr
+// Package logistic provides penalized logistic regression for the plugins
+// that share it (fnr, laplacian, normalized-laplacian, pcr, lle-lr): a binary
+// or multinomial (softmax) model whose weight vectors carry sparse quadratic
+// penalties Σ_t Coef_t‖B_t w‖² and a ridge term, with virtual features that
+// appear only in the penalty, trained from zero by L-BFGS (methods/optim).
+// It registers nothing.
+package logistic
 
 import (
 	"context"
@@ -58,17 +64,17 @@ func (p *Problem) NumParams() int { return (p.D + 1) * p.cols() }
 func (p *Problem) check() {
 	n, d := p.X.Dims()
 	if len(p.Y) != n {
-		panic(fmt.Sprintf("fnr: %d labels for %d rows", len(p.Y), n))
+		panic(fmt.Sprintf("logistic: %d labels for %d rows", len(p.Y), n))
 	}
 	if p.K < 2 {
-		panic(fmt.Sprintf("fnr: %d classes, want ≥ 2", p.K))
+		panic(fmt.Sprintf("logistic: %d classes, want ≥ 2", p.K))
 	}
 	if p.D < d {
-		panic(fmt.Sprintf("fnr: D = %d weights for %d columns", p.D, d))
+		panic(fmt.Sprintf("logistic: D = %d weights for %d columns", p.D, d))
 	}
 	for _, t := range p.Pen.Terms {
 		if t.B.C != p.D {
-			panic(fmt.Sprintf("fnr: penalty matrix has %d columns, want D = %d", t.B.C, p.D))
+			panic(fmt.Sprintf("logistic: penalty matrix has %d columns, want D = %d", t.B.C, p.D))
 		}
 	}
 }
@@ -80,7 +86,7 @@ func (p *Problem) Eval(x, grad []float64) float64 {
 	n, _ := p.X.Dims()
 	D := p.D
 	if len(x) != p.NumParams() {
-		panic(fmt.Sprintf("fnr: Eval: %d parameters, want %d", len(x), p.NumParams()))
+		panic(fmt.Sprintf("logistic: Eval: %d parameters, want %d", len(x), p.NumParams()))
 	}
 	if grad != nil {
 		clear(grad)
@@ -279,7 +285,7 @@ func (m *Model) Info() methods.Info { return m.info }
 func (m *Model) Predict(X matrix.Matrix) *methods.Prediction {
 	n, d := X.Dims()
 	if d != m.Cols {
-		panic(fmt.Sprintf("fnr: Predict: %d columns, model was trained on %d", d, m.Cols))
+		panic(fmt.Sprintf("logistic: Predict: %d columns, model was trained on %d", d, m.Cols))
 	}
 	out := &methods.Prediction{K: m.K, Scores: make([]float64, n*m.K)}
 	b := m.W[m.D*m.C:]
@@ -309,7 +315,7 @@ func Train(ctx context.Context, p *Problem, s optim.Settings) (*Model, error) {
 	_, d := p.X.Dims()
 	res, err := optim.Minimize(ctx, p.Eval, make([]float64, p.NumParams()), s)
 	if err != nil {
-		return nil, fmt.Errorf("fnr: L-BFGS: %w", err)
+		return nil, fmt.Errorf("logistic: L-BFGS: %w", err)
 	}
 	return &Model{K: p.K, C: p.cols(), D: p.D, Cols: d, W: res.X,
 		info: methods.Info{Iterations: res.Iterations, Converged: res.Converged, Objective: res.F}}, nil

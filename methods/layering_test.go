@@ -1,0 +1,155 @@
+package methods_test
+
+import (
+	"errors"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const (
+	module      = "github.com/repro-ml/repro"
+	methodsPath = module + "/methods"
+)
+
+// listedPackage is a non-test package of the module.
+type listedPackage struct {
+	ImportPath, Name, Dir string
+	GoFiles, Imports      []string
+}
+
+// listModule returns the non-test packages of the module, read with
+// go/build (so that go test's cache sees every file and directory read).
+func listModule(t *testing.T) []listedPackage {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("module root: %v", err)
+	}
+	var pkgs []listedPackage
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		if name := d.Name(); path != root && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			return filepath.SkipDir
+		}
+		bp, err := build.ImportDir(path, 0)
+		var none *build.NoGoError
+		if errors.As(err, &none) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		ip := module
+		if rel != "." {
+			ip += "/" + filepath.ToSlash(rel)
+		}
+		pkgs = append(pkgs, listedPackage{ImportPath: ip, Name: bp.Name, Dir: path, GoFiles: bp.GoFiles, Imports: bp.Imports})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+// registersMethods reports whether a non-test file of p calls
+// methods.Register.
+func registersMethods(t *testing.T, p listedPackage) bool {
+	t.Helper()
+	fset := token.NewFileSet()
+	for _, name := range p.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		local := ""
+		for _, imp := range f.Imports {
+			if path, _ := strconv.Unquote(imp.Path.Value); path == methodsPath {
+				local = "methods"
+				if imp.Name != nil {
+					local = imp.Name.Name
+				}
+			}
+		}
+		if local == "" {
+			continue
+		}
+		found := false
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return !found
+			}
+			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Register" {
+				if id, ok := sel.X.(*ast.Ident); ok && id.Name == local {
+					found = true
+				}
+			}
+			return !found
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// TestPluginPackagesAreLeaves checks that a package registering methods is
+// imported by no other package but a command's and package plugins (plugins/plugins.go), so that
+// importing shared code never registers sibling plugins as a side effect:
+// what two plugins share belongs in a library package that registers
+// nothing (lsq, logistic, kernel, optim). It also checks that the command
+// imports every such package, the "forgotten import" of database/sql.
+func TestPluginPackagesAreLeaves(t *testing.T) {
+	const linker = "github.com/repro-ml/repro/plugins" // links every plugin for the command and the conformance suite
+	pkgs := listModule(t)
+	plugins := map[string]bool{}
+	for _, p := range pkgs {
+		if registersMethods(t, p) {
+			plugins[p.ImportPath] = true
+		}
+	}
+	if len(plugins) == 0 {
+		t.Fatal("found no package calling methods.Register")
+	}
+	imported := map[string]bool{}
+	for _, p := range pkgs {
+		for _, imp := range p.Imports {
+			if !plugins[imp] {
+				continue
+			}
+			if p.Name == "main" || p.ImportPath == linker {
+				imported[imp] = true
+				continue
+			}
+			t.Errorf("%s imports %s, which registers methods: move what they share into a library package that registers nothing", p.ImportPath, imp)
+		}
+	}
+	var missing []string
+	for p := range plugins {
+		if !imported[p] {
+			missing = append(missing, p)
+		}
+	}
+	sort.Strings(missing)
+	for _, p := range missing {
+		t.Errorf("%s registers methods but nothing links it: add a blank import to plugins/plugins.go", p)
+	}
+}

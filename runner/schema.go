@@ -1,0 +1,343 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/param"
+)
+
+// The spec's own sections are declared below with the declarations plugin
+// parameters use: one generic walk (decode.go) checks types, ranges,
+// choices and unknown keys and fills every default, Marshal writes the
+// same fields back, and the field tables of docs/spec.md are generated
+// from them (TestSpecDoc). What is left to code is what relates fields to
+// each other: validate.go.
+
+// Limits on what a spec may ask for.
+const (
+	// DefaultSeed is the experiment seed when the spec gives none.
+	DefaultSeed = 1
+	// DefaultFolds is the number of cross-validation folds of a cv rule.
+	DefaultFolds = 5
+	// DefaultDigits is the number of decimals in report tables.
+	DefaultDigits = 2
+	maxGrid       = 100000
+	maxTrials     = 100000
+)
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// schema returns the declaration of the whole spec, a Section. With free
+// set it is the registry-free schema of ReadSpec: plugin names are plain
+// strings, plugin params are taken as written, metrics are plain names.
+// Splitters, selectors and protocols are the runner's own and are always
+// looked up.
+func schema(free bool) param.Decl {
+	pluginName := func(what string, names func() []string) param.Decl {
+		d := param.Decl{Name: "name", Type: param.Enum, Elem: what, Choices: names(),
+			Want: fmt.Sprintf("a %s plugin from %s", what, strings.Join(names(), ", ")),
+			Doc:  fmt.Sprintf("A registered %s plugin (`repro list %ss`).", what, what)}
+		if free {
+			d.Type, d.Choices = param.String, nil
+		}
+		return d
+	}
+	metricName := param.Decl{Type: param.Enum, Elem: "metric", Choices: metric.Names()}
+	if free {
+		metricName = param.Decl{Type: param.String, Elem: "metric"}
+	}
+	lookup := func(get func(string) (*param.Plugin, error)) func(string) (*param.Plugin, error) {
+		if free {
+			return func(string) (*param.Plugin, error) { return nil, nil }
+		}
+		return get
+	}
+
+	dataset := param.Decl{Name: "datasets", Type: param.SectionList, Elem: "dataset", NonEmpty: true, Tag: "name",
+		Want: "a list of datasets, each with a name from " + strings.Join(datasets.Names(), ", "),
+		Doc:  "The datasets, below.",
+		Plugin: lookup(pluginOf(datasets.Lookup, func(l *datasets.Loader) param.Plugin {
+			return param.Plugin{Params: l.Params, Validate: l.Validate}
+		})),
+		Fields: []param.Decl{
+			pluginName("dataset", datasets.Names),
+			{Name: "id", Type: param.String, Optional: true, DefaultDoc: "`name`", Check: plainName(""),
+				Doc: "The dataset's name in reports, keys and `expect`: letters, digits, `.`, `_`, `-`. Ids must be unique: two entries of the same plugin need distinct ids."},
+			{Name: "params", Type: param.Params, Optional: true, DefaultDoc: "plugin defaults",
+				Doc: "The plugin's parameters, each checked against its declaration (type, range, choices) and by the plugin's Validate hook; missing ones take their defaults; required ones must be given. Files are paths relative to the data directory (`--data`, `$REPRO_DATA`). A dataset parameter cannot be a grid: write one dataset entry per value."},
+			{Name: "transforms", Type: param.SectionList, Elem: "transform", Optional: true, Tag: "name", DefaultDoc: "`[]`",
+				Doc: "Transforms applied in order, each `{name, params, fit}` (`repro list transforms`).",
+				Plugin: lookup(pluginOf(datasets.LookupTransform, func(t *datasets.Transform) param.Plugin {
+					return param.Plugin{Params: t.Params}
+				})),
+				Fields: []param.Decl{
+					pluginName("transform", datasets.TransformNames),
+					{Name: "params", Type: param.Params, Optional: true, DefaultDoc: "plugin defaults", Doc: "The transform's parameters."},
+					{Name: "fit", Type: param.Enum, Choices: []string{"pool", "train"}, Optional: true, DefaultDoc: "corpus",
+						Doc: "What the transform is fitted on: absent, the whole dataset once when it loads (cached on disk by content); `pool`, in each trial every non-test row, labels hidden; `train`, in each trial the training rows."},
+				}},
+			{Name: "split", Type: param.Section, Tag: "kind", Default: map[string]any{"kind": "rest"}, DefaultDoc: "`{kind: rest}`",
+				Doc:    "How rows divide into a training pool and a test set: a split kind and its parameters (below).",
+				Plugin: pluginOf(Splitters.Lookup, func(s *Splitter) param.Plugin { return param.Plugin{Params: s.Params} }),
+				Fields: []param.Decl{
+					{Name: "kind", Type: param.Enum, Choices: Splitters.Names(), Doc: "A split kind (below)."},
+				}},
+			{Name: "tasks", Type: param.Enum, Choices: []string{"one-vs-rest"}, Optional: true,
+				Doc: "Treat a K-class dataset as K binary tasks: `methods.MultiTask` methods fit them jointly, others once per task; predictions are one-vs-rest."},
+		},
+	}
+
+	method := param.Decl{Name: "methods", Type: param.SectionList, Elem: "method", NonEmpty: true, Tag: "name",
+		Want: "a list of methods, each with a name from " + strings.Join(methods.Names(), ", "),
+		Doc:  "The methods, below.",
+		Plugin: lookup(pluginOf(methods.Lookup, func(p *methods.Plugin) param.Plugin {
+			return param.Plugin{Params: p.Params, Validate: p.Validate}
+		})),
+		Fields: []param.Decl{
+			pluginName("method", methods.Names),
+			{Name: "label", Type: param.String, Optional: true, DefaultDoc: "`name`", Check: usableLabel,
+				Doc: "The method's name in reports and `expect`; unique, without parentheses. Two entries of the same plugin need distinct labels."},
+			{Name: "params", Type: param.Params, Grid: true, Optional: true, DefaultDoc: "plugin defaults",
+				Doc: "The plugin's parameters; any value may be a list, which makes a **grid**. Every grid point is checked by the plugin's Validate hook."},
+			{Name: "select", Type: param.Section, Default: map[string]any{"rule": "fixed"}, DefaultDoc: "`{rule: fixed}`",
+				Doc: "How the grid's points are chosen among (below).",
+				Fields: []param.Decl{
+					{Name: "rule", Type: param.Enum, Choices: Selectors.Names(), Doc: "A select rule (below)."},
+					{Name: "folds", Type: param.Int, Default: DefaultFolds, Min: param.Bound(2), Max: param.Bound(1000),
+						Doc: "Cross-validation folds of rule `cv`; an error with rule `test`, ignored with `fixed`."},
+					withName(metricName, "metric", param.Decl{Optional: true, DefaultDoc: "the first of `metrics:`",
+						Doc: "The metric rules `cv` and `test` choose by; ignored with `fixed`."}),
+					{Name: "over", Type: param.StringList, Elem: "param", Unique: true, Optional: true,
+						Doc: "Rules `cv` and `test`: the varying params the rule chooses; the others make variants, as under `fixed`. All of them if absent."},
+				}},
+		},
+	}
+
+	curve := param.Decl{Name: "curve", Type: param.Section, Optional: true, DefaultDoc: "required by `curve`",
+		Want: "a mapping with sizes (and trials, sampling)",
+		Doc:  "Training sizes, trials and sampling (below). Required by a per-size protocol (`curve`); otherwise optional, without `sizes`.",
+		Fields: []param.Decl{
+			{Name: "sizes", Type: param.FloatList, Elem: "training size", Optional: true, NonEmpty: true, Unique: true, Check: trainingSize, DefaultDoc: "required by `curve`",
+				Want: "a list of training sizes: counts ≥ 2 or fractions in (0, 1] of the training pool",
+				Doc:  "Training-set sizes. A number > 1 is a **count** of rows (a whole number); a number in (0, 1] is a **fraction** of the training pool (`1` is the whole pool), resolved per dataset at run time."},
+			{Name: "trials", Type: param.Int, Default: 1, Min: param.Bound(1), Max: param.Bound(maxTrials),
+				Doc: "Independent training samples per size. A split that defines its own trials (kfold: folds × repeats) sets it; it may then only repeat that number."},
+			{Name: "sampling", Type: param.Enum, Default: string(datasets.Random),
+				Choices: []string{string(datasets.Random), string(datasets.Stratified), string(datasets.Balanced)},
+				Doc:     "How training samples are drawn from the pool: uniformly, keeping the class proportions, or with an equal count per class."},
+		},
+	}
+
+	protocol := param.Decl{Name: "protocol", Type: param.Section, Tag: "name", Default: map[string]any{"name": "curve"}, DefaultDoc: "`curve`",
+		Doc:    "The trial protocol: a name (`protocol: active`) or a mapping of the name and the protocol's parameters.",
+		Plugin: pluginOf(Protocols.Lookup, func(p *Protocol) param.Plugin { return param.Plugin{Params: p.Params} }),
+		Fields: []param.Decl{
+			{Name: "name", Type: param.Enum, Elem: "protocol", Choices: Protocols.Names(), Doc: "A trial protocol."},
+		},
+	}
+
+	report := param.Decl{Name: "report", Type: param.Section, Optional: true,
+		Doc: "Report options (below).",
+		Fields: []param.Decl{
+			{Name: "logx", Type: param.Bool, Default: false, Doc: "Log-scale x axis."},
+			{Name: "x", Type: param.String, Default: "size", Check: plainName("a metric, a param or an extra"),
+				Doc: "What goes on the x axis: `size`, a parameter that varies in some method's grid (a sweep over c or ρ; series are then the method's variants with the other parameters fixed), or an x a protocol records."},
+			{Name: "y", Type: param.StringList, Elem: "name", Unique: true, Optional: true, Check: plainName("a metric or an extra a protocol records"),
+				Doc: "Names to table and plot against `x`: metrics, or extras a protocol or method records (components chosen, dictionary size). Default: the metrics."},
+			{Name: "x_transform", Type: param.Enum, Choices: []string{"neglog"}, Optional: true,
+				Doc: "Applied to `x` parameter values before plotting: `neglog` is −ln v (for ρ). Only with `x` set to a parameter."},
+			{Name: "digits", Type: param.Int, Default: DefaultDigits, Min: param.Bound(0), Max: param.Bound(12), Doc: "Decimals in tables."},
+		},
+	}
+
+	nonNeg := func(name, doc string) param.Decl {
+		return param.Decl{Name: name, Type: param.Float, Optional: true, Min: param.Bound(0), Doc: doc}
+	}
+	num := func(name, doc string) param.Decl {
+		return param.Decl{Name: name, Type: param.Float, Optional: true, Doc: doc}
+	}
+	str := func(name, doc string) param.Decl {
+		return param.Decl{Name: name, Type: param.String, Optional: true, Doc: doc}
+	}
+	expect := param.Decl{Name: "expect", Type: param.SectionList, Elem: "expectation", Optional: true, DefaultDoc: "`[]`",
+		Doc: "Checks of the results against the paper's figures, run by `repro check` (below).",
+		Fields: []param.Decl{
+			str("dataset", "A dataset id; may be omitted when the spec has one dataset."),
+			withName(metricName, "metric", param.Decl{Want: "the metric the expectation is about", Doc: "One of the spec's `metrics:`."}),
+			{Name: "sizes", Type: param.IntList, Elem: "size", Optional: true, Min: param.Bound(1), Max: param.Bound(math.MaxInt32),
+				Doc: "The training sizes (as resolved row counts) to check; empty means every size."},
+			str("method", "Value check: a method label, or a series name `\"label (p=v)\"` of a fixed-rule grid point."),
+			num("value", "Value check: the paper's figure; needs `tol` and/or `rtol`."),
+			nonNeg("tol", "Value check: absolute tolerance around `value`."),
+			nonNeg("rtol", "Value check: relative tolerance, a fraction of `value`."),
+			num("min", "Value check: a lower bound on the mean (`min` ≤ `max`)."),
+			num("max", "Value check: an upper bound on the mean."),
+			str("better", "Relation: the label or series name that should win."),
+			str("than", "Relation: the one it should beat (a different method)."),
+			{Name: "by", Type: param.Float, Default: 0.0, Min: param.Bound(0),
+				Doc: "Relation: the margin in the metric's units and direction; with 0 the mean must be strictly better."},
+			nonNeg("within", "Relation, instead of `by`: `better` may trail `than` by at most this (a parity claim)."),
+			str("source", "Where the paper's figure comes from: \"Szafranski 2007, Table 1\"."),
+			str("note", "Why the result may differ."),
+		},
+	}
+
+	return param.Decl{Name: "", Type: param.Section, Want: "a mapping with name, datasets, methods, curve and metrics",
+		Fields: []param.Decl{
+			{Name: "name", Type: param.String, Check: plainName("(it names the output directory)"),
+				Want: "the experiment's name, e.g. sandler2008-fig1-20newsgroups",
+				Doc:  "The experiment's name: letters, digits, `.`, `_`, `-`. Output goes to `out/<name>` unless `-o` is given."},
+			str("description", "What is reproduced and every deviation from the paper. Shown in the report."),
+			{Name: "seed", Type: param.Int, Default: DefaultSeed, Min: param.Bound(0),
+				Doc: "The experiment seed; every trial's seeds derive from it (see *Keys and seeds*)."},
+			// metrics come before methods: select rules default to the
+			// first metric, and a method's problem kind is checked
+			// against them.
+			withName(metricName, "metrics", param.Decl{Type: param.StringList, NonEmpty: true, Unique: true,
+				Want: "a list of metrics from " + strings.Join(metric.Names(), ", "),
+				Doc:  "Registered metrics computed on every test set (`repro list metrics`). Each must apply to every method's problem kind (classification / regression)."}),
+			dataset,
+			method,
+			protocol,
+			curve,
+			str("baseline", "A method label or series name (`\"label (p=v)\"`) that reports compare the others against (Win/Tie/Loss)."),
+			report,
+			expect,
+		}}
+}
+
+// pluginOf adapts a registry's Lookup to param.Decl.Plugin.
+func pluginOf[T any](lookup func(string) (T, error), of func(T) param.Plugin) func(string) (*param.Plugin, error) {
+	return func(name string) (*param.Plugin, error) {
+		p, err := lookup(name)
+		if err != nil {
+			return nil, err
+		}
+		out := of(p)
+		return &out, nil
+	}
+}
+
+// withName returns base with the name and the non-zero documentation
+// fields of over.
+func withName(base param.Decl, name string, over param.Decl) param.Decl {
+	d := base
+	d.Name = name
+	if over.Type == param.StringList {
+		d.Type = param.StringList // elements are checked against Choices
+	}
+	d.Optional, d.NonEmpty, d.Unique = over.Optional, over.NonEmpty, over.Unique
+	d.Want, d.Doc, d.DefaultDoc = over.Want, over.Doc, over.DefaultDoc
+	return d
+}
+
+// plainName checks a name that becomes part of a path or key.
+func plainName(why string) func(v any) error {
+	return func(v any) error {
+		s, _ := v.(string)
+		if !nameRE.MatchString(s) || strings.Contains(s, "..") {
+			msg := "is not a plain name; want letters, digits, '.', '_' and '-'"
+			if why != "" {
+				msg += " " + why
+			}
+			return errors.New(msg)
+		}
+		return nil
+	}
+}
+
+// usableLabel checks a method label: series names append "(p=v)" to it.
+func usableLabel(v any) error {
+	s, _ := v.(string)
+	if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "()\n") {
+		return errors.New("is not a usable label; want a non-empty name without parentheses or newlines")
+	}
+	return nil
+}
+
+// trainingSize checks one of curve.sizes: a count of rows or a fraction.
+func trainingSize(v any) error {
+	f, _ := v.(float64)
+	const want = "; want a count ≥ 2 or a fraction in (0, 1]"
+	switch {
+	case f <= 0:
+		return errors.New("is out of range" + want)
+	case f > 1<<53:
+		return errors.New("is too large for a count of rows" + want)
+	case f > 1 && f != math.Trunc(f):
+		return errors.New("is not a whole number of rows" + want)
+	}
+	return nil
+}
+
+// SchemaDoc returns the generated Markdown of docs/spec.md block key: the
+// field table of a section ("fields", "fields datasets", "fields
+// methods.select", …) or the table of a runner registry's plugins ("kinds
+// split", "kinds select", "kinds protocol") with their params. TestSpecDoc
+// fails when the document and the declarations disagree; `go test
+// ./runner -run TestSpecDoc -update` rewrites the blocks.
+func SchemaDoc(key string) (string, error) {
+	what, arg, _ := strings.Cut(key, " ")
+	switch what {
+	case "fields":
+		// The registry-free schema: which plugins and metrics are
+		// compiled in is for `repro list`, not for the document.
+		d := schema(true)
+		if arg != "" {
+			for _, name := range strings.Split(arg, ".") {
+				f, ok := param.Find(d.Fields, name)
+				if !ok || !f.IsSection() {
+					return "", fmt.Errorf("no section %q in the spec", arg)
+				}
+				d = f
+			}
+		}
+		return param.Table(d.Fields), nil
+	case "kinds":
+		var b strings.Builder
+		b.WriteString("| name | meaning | params |\n|---|---|---|\n")
+		row := func(name, doc string, params []param.Decl) {
+			ps := "none"
+			if len(params) > 0 {
+				parts := make([]string, len(params))
+				for i, p := range params {
+					def := p.DefaultText()
+					if !p.Required() {
+						def = "default " + def
+					}
+					parts[i] = fmt.Sprintf("`%s` (%s, %s): %s", p.Name, p.TypeDoc(), def, p.Doc)
+				}
+				ps = strings.Join(parts, "; ")
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", name, param.Cell(doc), param.Cell(ps))
+		}
+		switch arg {
+		case "split":
+			for _, n := range Splitters.Names() {
+				s, _ := Splitters.Lookup(n)
+				row(n, s.Doc, s.Params)
+			}
+		case "select":
+			for _, n := range Selectors.Names() {
+				s, _ := Selectors.Lookup(n)
+				row(n, s.Doc, nil)
+			}
+		case "protocol":
+			for _, n := range Protocols.Names() {
+				p, _ := Protocols.Lookup(n)
+				row(n, p.Doc, p.Params)
+			}
+		default:
+			return "", fmt.Errorf("no registry %q", arg)
+		}
+		return b.String(), nil
+	}
+	return "", fmt.Errorf("unknown block %q; want fields [SECTION] or kinds split|select|protocol", key)
+}
