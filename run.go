@@ -6,6 +6,7 @@
 //	repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]
 //	repro report DIR
 //	repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
+//	repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A]
 //	repro validate FILE.yaml [--set key.path=value ...]
 //	repro list [methods|datasets|transforms|metrics]
 //
@@ -58,6 +59,8 @@ Usage:
         re-render the reports in DIR from its stored results (no training)
   repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
         evaluate the experiment's expect: block against stored results; exit 1 if any fails
+  repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A]
+        compare two runs trial by trial (paired t-tests); exit 1 if a metric got significantly worse beyond T
   repro validate FILE.yaml [--set key.path=value ...]
         check the spec and print the plan (runs nothing)
   repro list [methods|datasets|transforms|metrics]
@@ -84,6 +87,8 @@ func repro(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return cmdCheck(stdout, stderr, rest)
 	case "validate":
 		return cmdValidate(stdout, stderr, rest)
+	case "diff":
+		return cmdDiff(stdout, stderr, rest)
 	case "list":
 		return cmdList(stdout, stderr, rest)
 	case "version":
