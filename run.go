@@ -3,7 +3,7 @@
 //
 // Usage:
 //
-//	repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]
+//	repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q] [--shard I/N]
 //	repro report DIR
 //	repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
 //	repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A]
@@ -52,9 +52,10 @@ func main() {
 const usage = `repro reproduces machine-learning papers from YAML experiments.
 
 Usage:
-  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]
+  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q] [--shard I/N]
         run every trial not already finished in DIR (default out/<name>), then write the reports;
-        one run at a time per DIR (DIR/.lock)
+        one run at a time per DIR (DIR/.lock); with --shard only shard I (from 0) of N, into
+        DIR/results/shard-I-of-N.jsonl under its own lock, and no reports (repro report DIR merges)
   repro report DIR
         re-render the reports in DIR from its stored results (no training)
   repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
@@ -151,7 +152,7 @@ func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]")
+	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q] [--shard I/N]")
 	workers := fs.Int("j", runtime.NumCPU(), "number of trials run at once")
 	out := fs.String("o", "", "output directory (default out/<experiment name>)")
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
@@ -160,6 +161,11 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	smoke := fs.Bool("smoke", false, "run only the first trial at the smallest size of every dataset and method (into DIR default out/<name>-smoke), to check an experiment end to end; no expectations are checked")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
+	var shard runner.Shard
+	fs.Func("shard", "run only shard I (from 0) of N of the trials, e.g. --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT", func(v string) (err error) {
+		shard, err = runner.ParseShard(v)
+		return err
+	})
 	arg, ok := parseOne(fs, args)
 	if !ok {
 		return exitUsage
@@ -184,13 +190,13 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	// The lock is held through the reports, so that a report run
 	// concurrently never overwrites this run's with an older one.
-	unlock, err := runner.LockDir(dir)
+	unlock, err := lockRun(dir, shard)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
 		return exitFailed
 	}
 	defer unlock()
-	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true,
+	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true, Shard: shard,
 		// Warnings print before the trials run, not hours later.
 		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {
@@ -208,6 +214,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 			return exitInterrupted
 		}
 		return exitFailed
+	}
+	if shard.N > 0 {
+		return shardDone(stdout, stderr, dir, sum, shard)
 	}
 	// Render from the resolved spec stored in dir, as repro report does,
 	// so that both write the same files.
@@ -344,17 +353,19 @@ func loadDir(dir string, sets []string) (*runner.Spec, error) {
 
 // loadResults reads the results of spec's plan stored in dir, reporting
 // torn and corrupt lines on stderr.
+// The results are those of results.jsonl and of every shard's file
+// (runner.ReadAllResults); for a sharded run, the trials each shard still
+// misses are reported on stderr too.
 func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]runner.Result, error) {
-	path := filepath.Join(dir, runner.ResultsFile)
-	if _, err := os.Stat(path); err != nil {
+	results, warns, found, err := runner.ReadAllResults(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
 		if _, err := os.Stat(filepath.Join(dir, runner.SpecFile)); err != nil {
 			return nil, errNotOutput(dir)
 		}
 		return nil, fmt.Errorf("%s: no results yet", dir)
-	}
-	results, warns, err := runner.ReadResults(path)
-	if err != nil {
-		return nil, err
 	}
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
@@ -363,6 +374,7 @@ func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]runner.Resu
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	printShards(stderr, dir, plan, results)
 	return runner.ForPlan(plan, runner.Latest(results)), nil
 }
 
