@@ -7,6 +7,7 @@
 //	repro report DIR
 //	repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
 //	repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A]
+//	repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
 //	repro validate FILE.yaml [--set key.path=value ...]
 //	repro list [methods|datasets|transforms|metrics]
 //
@@ -62,6 +63,8 @@ Usage:
         evaluate the experiment's expect: block against stored results; exit 1 if any fails
   repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A]
         compare two runs trial by trial (paired t-tests); exit 1 if a metric got significantly worse beyond T
+  repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
+        write DIR/slurm/*.sbatch: a job array of N shards and a report job after it; --submit submits them
   repro validate FILE.yaml [--set key.path=value ...]
         check the spec and print the plan (runs nothing)
   repro list [methods|datasets|transforms|metrics]
@@ -90,6 +93,8 @@ func repro(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return cmdValidate(stdout, stderr, rest)
 	case "diff":
 		return cmdDiff(stdout, stderr, rest)
+	case "slurm":
+		return cmdSlurm(stdout, stderr, rest)
 	case "list":
 		return cmdList(stdout, stderr, rest)
 	case "version":
