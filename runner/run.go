@@ -123,7 +123,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		defer unlock()
 	}
 	if opts.Fresh {
-		fresh := []string{ResultsFile, DatasetsFile, "artifacts"}
+		fresh := []string{ResultsFile, DatasetsFile, "artifacts", ShardDir}
 		if opts.Shard.N > 0 {
 			fresh = []string{opts.Shard.File()}
 		}
@@ -145,6 +145,11 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer store.Close()
+	if opts.Shard.N == 0 {
+		if existing, warns, err = withShards(opts.Dir, existing, warns); err != nil {
+			return nil, err
+		}
+	}
 	if err := WriteSpec(opts.Dir, spec); err != nil {
 		return nil, err
 	}

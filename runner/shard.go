@@ -160,7 +160,58 @@ func openShardStore(dir string, s Shard, in map[string]bool) (*Store, []Result, 
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	return store, append(existing, own...), append(warns, w...), nil
+	return store, preferFinished(append(existing, own...)), append(warns, w...), nil
+}
+
+// withShards adds to the results of a local run's results.jsonl those
+// of the shards' files in dir, which it only reads: a local run after a
+// sharded one runs only what the shards left.
+func withShards(dir string, local []Result, warns []error) ([]Result, []error, error) {
+	rs, ws, n, err := readShardFiles(dir)
+	if err != nil || n == 0 {
+		return local, warns, err
+	}
+	return preferFinished(append(local, rs...)), append(warns, ws...), nil
+}
+
+// preferFinished orders results from several files so that Latest keeps,
+// for each key, the last successful result if there is one, else the last
+// failed one: the files' order says nothing about which of two lines of a
+// key is newer, but a trial that succeeded is never run again. (Within
+// one file the order is already so.)
+func preferFinished(rs []Result) []Result {
+	out := make([]Result, 0, len(rs))
+	for _, r := range rs {
+		if r.Failed() {
+			out = append(out, r)
+		}
+	}
+	for _, r := range rs {
+		if !r.Failed() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// readShardFiles reads the results files of every shard of dir and
+// returns their results, damaged lines, and how many files there were.
+func readShardFiles(dir string) ([]Result, []error, int, error) {
+	shards, err := ShardFiles(dir)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	var results []Result
+	var warns []error
+	for _, s := range shards {
+		rs, ws, err := ReadResults(filepath.Join(dir, s.File()))
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		results = append(results, rs...)
+		warns = append(warns, ws...)
+	}
+	return results, warns, len(shards), nil
 }
 
 // ShardFiles returns the shards whose results files dir holds, ordered by
@@ -188,32 +239,25 @@ func ShardFiles(dir string) ([]Shard, error) {
 }
 
 // ReadAllResults reads every results file of the output directory dir:
-// results.jsonl of a local run, then the shards' files (ShardFiles order),
-// so that Latest prefers a shard's line to a local one. It returns the
-// results, the damaged lines of every file, and whether dir holds any
-// results file at all.
+// results.jsonl of a local run and the shards' files. Where a key has a
+// successful and a failed line in different files the successful one is
+// the latest (Latest). It returns the results, the damaged lines of every
+// file, and whether dir holds any results file at all.
 func ReadAllResults(dir string) (results []Result, warns []error, found bool, err error) {
-	paths := []string{filepath.Join(dir, ResultsFile)}
-	shards, err := ShardFiles(dir)
+	path := filepath.Join(dir, ResultsFile)
+	_, statErr := os.Stat(path)
+	results, warns, err = ReadResults(path)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	for _, s := range shards {
-		paths = append(paths, filepath.Join(dir, s.File()))
+	rs, ws, n, err := readShardFiles(dir)
+	if err != nil {
+		return nil, nil, false, err
 	}
-	for _, path := range paths {
-		if _, err := os.Stat(path); err != nil {
-			continue
-		}
-		found = true
-		rs, ws, err := ReadResults(path)
-		if err != nil {
-			return nil, nil, found, err
-		}
-		results = append(results, rs...)
-		warns = append(warns, ws...)
+	if n > 0 {
+		results, warns = preferFinished(append(results, rs...)), append(warns, ws...)
 	}
-	return results, warns, found, nil
+	return results, warns, statErr == nil || n > 0, nil
 }
 
 // ShardStatus counts the trials of one shard by their state in the

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -192,4 +193,66 @@ func TestShardLocks(t *testing.T) {
 	if !errors.As(err, &le) {
 		t.Errorf("Run of a locked shard: %v, want a *LockedError", err)
 	}
+}
+
+// TestLocalAfterShards runs two of three shards, then a local run: it
+// runs only the third shard's trials, and its results equal a local
+// run's. A failed line stored after a trial's success (in another file,
+// or appended by hand here) does not hide the success.
+func TestLocalAfterShards(t *testing.T) {
+	ref := runSpec(t, blobsSpec(), t.TempDir(), 2, nil)
+	dir := t.TempDir()
+	const n = 3
+	in2 := ref.Plan.inShard(Shard{2, n})
+	for i := range 2 {
+		if _, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 2, Shard: Shard{i, n}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A failed line for a trial of shard 0, written after its success.
+	var victim Result
+	for _, r := range ref.Results {
+		if !in2[r.Key] {
+			victim = r
+			break
+		}
+	}
+	f, err := os.OpenFile(filepath.Join(dir, Shard{0, n}.File()), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := Result{Key: victim.Key, Dataset: victim.Dataset, Method: victim.Method, Trial: victim.Trial, Error: "killed"}
+	if _, err := f.WriteString(mustJSON(t, &failed) + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	sum := runSpec(t, blobsSpec(), dir, 2, nil)
+	// The victim succeeded once: it is done, its failed line ignored.
+	if sum.Ran != len(in2) || sum.Failed != 0 {
+		t.Errorf("local run after two shards: ran %d, failed %d; want %d, 0", sum.Ran, sum.Failed, len(in2))
+	}
+	if !reflect.DeepEqual(strip(sum.Results), strip(ref.Results)) {
+		t.Error("results after shards + local run differ from a local run")
+	}
+	// Merged, the local success wins over the shard's failed line.
+	rs, _, _, err := ReadAllResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ForPlan(ref.Plan, Latest(rs)); !reflect.DeepEqual(strip(got), strip(ref.Results)) {
+		t.Error("ReadAllResults: merged results differ from a local run")
+	}
+	if sum := runSpec(t, blobsSpec(), dir, 2, nil); sum.Ran != 0 {
+		t.Errorf("a second local run ran %d trials", sum.Ran)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
