@@ -167,7 +167,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
 	var shard runner.Shard
-	fs.Func("shard", "run only shard I (from 0) of N of the trials, e.g. --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT", func(v string) (err error) {
+	fs.Func("shard", "run only shard I (from 0) of N of the trials, e.g. --shard 2/4 (in a job array: --shard $SLURM_ARRAY_TASK_ID/4)", func(v string) (err error) {
 		shard, err = runner.ParseShard(v)
 		return err
 	})
@@ -356,11 +356,10 @@ func loadDir(dir string, sets []string) (*runner.Spec, error) {
 	return runner.Load(specPath, sets)
 }
 
-// loadResults reads the results of spec's plan stored in dir, reporting
-// torn and corrupt lines on stderr.
-// The results are those of results.jsonl and of every shard's file
-// (runner.ReadAllResults); for a sharded run, the trials each shard still
-// misses are reported on stderr too.
+// loadResults reads the results of spec's plan stored in dir — in
+// results.jsonl and every shard's file (runner.ReadAllResults) — reporting
+// torn and corrupt lines on stderr and, for a sharded run, the trials each
+// shard still misses.
 func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]runner.Result, error) {
 	results, warns, found, err := runner.ReadAllResults(dir)
 	if err != nil {
