@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -61,5 +62,48 @@ func TestSlurmScripts(t *testing.T) {
 	_, stderr := mustCLI(t, exitUsage, "slurm", irisSpec, "--tasks", "2", "-o", dir)
 	if !strings.Contains(stderr, `data directory "data" is relative`) {
 		t.Errorf("relative $REPRO_DATA:\n%s", stderr)
+	}
+}
+
+// TestSlurmSubmit runs --submit against a stand-in sbatch that records
+// its arguments: the array is submitted, then the report job after it.
+func TestSlurmSubmit(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the stand-in sbatch is a shell script")
+	}
+	tmp := t.TempDir()
+	bin, log := filepath.Join(tmp, "bin"), filepath.Join(tmp, "sbatch.log")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Job ids 41, then 42; --parsable output may carry ";cluster".
+	writeFile(t, filepath.Join(bin, "sbatch"), `#!/bin/sh
+echo "$*" >>`+log+`
+n=$(wc -l <`+log+`)
+echo "$((40 + n));cluster"
+`)
+	if err := os.Chmod(filepath.Join(bin, "sbatch"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	dir := filepath.Join(tmp, "out")
+	stdout, _ := mustCLI(t, exitOK, "slurm", irisSpec, "--tasks", "2", "-o", dir, "--data", tmp, "--repro", "/bin/true", "--submit")
+	if !strings.Contains(stdout, "array job: 41\nreport job: 42 (after the array)\n") {
+		t.Errorf("--submit output:\n%s", stdout)
+	}
+	calls, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "--parsable " + filepath.Join(dir, "slurm", "array.sbatch") + "\n" +
+		"--parsable --dependency=afterany:41 " + filepath.Join(dir, "slurm", "report.sbatch") + "\n"
+	if string(calls) != want {
+		t.Errorf("sbatch calls:\n%s\nwant\n%s", calls, want)
+	}
+	// Without sbatch, --submit fails and says why.
+	t.Setenv("PATH", tmp)
+	_, stderr := mustCLI(t, exitFailed, "slurm", irisSpec, "--tasks", "2", "-o", dir, "--data", tmp, "--repro", "/bin/true", "--submit")
+	if !strings.Contains(stderr, "sbatch not found") {
+		t.Errorf("no sbatch:\n%s", stderr)
 	}
 }
