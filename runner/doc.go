@@ -8,7 +8,9 @@
 // and appends each result durably as it finishes (run.go, store.go). Seeds
 // derive from the experiment seed and a trial's identity only (seed.go), so
 // results do not depend on the number of workers or on the order trials
-// finish in.
+// finish in. Plan.Shards partitions a plan for `repro run --shard I/N`
+// (shard.go): each shard stores its results in its own file under its own
+// lock, and ReadAllResults merges them.
 //
 // # A trial in three pluggable steps
 //

@@ -42,6 +42,12 @@ type Options struct {
 	// `repro run` does to render the reports before another process may
 	// touch the directory; Run then does not lock it again.
 	Locked bool
+	// Shard, if set (N > 0), limits the run to the trials of one shard
+	// of the plan (Plan.Shards), stored in the shard's own results file
+	// (Shard.File) under the shard's own lock (LockShard) rather than the
+	// directory's, so that the shards of a job array run at once on one
+	// directory. Fresh then discards only the shard's file.
+	Shard Shard
 	// Warn, if non-nil, is called at once with each problem that does not
 	// stop the run (a torn or corrupt line of the results file), before
 	// any trial runs; Summary.Warnings holds them too.
@@ -99,25 +105,51 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	var in map[string]bool
+	if opts.Shard.N > 0 {
+		in = plan.inShard(opts.Shard)
+		only := opts.Only
+		opts.Only = func(t *Trial) bool { return in[t.Key] && (only == nil || only(t)) }
+	}
 	if !opts.Locked {
-		unlock, err := LockDir(opts.Dir)
+		lock := LockDir
+		if opts.Shard.N > 0 {
+			lock = func(dir string) (func(), error) { return LockShard(dir, opts.Shard) }
+		}
+		unlock, err := lock(opts.Dir)
 		if err != nil {
 			return nil, err
 		}
 		defer unlock()
 	}
 	if opts.Fresh {
-		for _, name := range []string{ResultsFile, DatasetsFile, "artifacts"} {
+		fresh := []string{ResultsFile, DatasetsFile, "artifacts", ShardDir}
+		if opts.Shard.N > 0 {
+			fresh = []string{opts.Shard.File()}
+		}
+		for _, name := range fresh {
 			if err := os.RemoveAll(filepath.Join(opts.Dir, name)); err != nil {
 				return nil, err
 			}
 		}
 	}
-	store, existing, warns, err := OpenStore(opts.Dir)
+	var store *Store
+	var existing []Result
+	var warns []error
+	if opts.Shard.N > 0 {
+		store, existing, warns, err = openShardStore(opts.Dir, opts.Shard, in)
+	} else {
+		store, existing, warns, err = OpenStore(opts.Dir)
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
+	if opts.Shard.N == 0 {
+		if existing, warns, err = withShards(opts.Dir, existing, warns); err != nil {
+			return nil, err
+		}
+	}
 	if err := WriteSpec(opts.Dir, spec); err != nil {
 		return nil, err
 	}
