@@ -146,17 +146,26 @@ func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]")
+	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [-q]")
 	workers := fs.Int("j", runtime.NumCPU(), "number of trials run at once")
 	out := fs.String("o", "", "output directory (default out/<experiment name>)")
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
 	fresh := fs.Bool("fresh", false, "discard stored results and run every trial again")
 	quiet := fs.Bool("q", false, "no progress output")
+	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory one fit may need, e.g. 8GB, or off: a fit estimated to need more fails, and the run goes on (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the machine's memory)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
 	arg, ok := parseOne(fs, args)
 	if !ok {
 		return exitUsage
+	}
+	var limit int64
+	if *memLimit != "" {
+		var err error
+		if limit, err = runner.ParseMemLimit(*memLimit); err != nil {
+			fmt.Fprintf(stderr, "repro run: --mem-limit (default $%s): %v\n", runner.MemLimitEnv, err)
+			return exitUsage
+		}
 	}
 	if *workers < 1 {
 		fmt.Fprintf(stderr, "repro run: -j %d: want at least 1 trial at a time\n", *workers)
@@ -181,7 +190,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return exitFailed
 	}
 	defer unlock()
-	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true,
+	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true, MemLimit: limit,
 		// Warnings print before the trials run, not hours later.
 		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {

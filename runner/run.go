@@ -38,6 +38,11 @@ type Options struct {
 	// `repro run` does to render the reports before another process may
 	// touch the directory; Run then does not lock it again.
 	Locked bool
+	// MemLimit is the memory, in bytes, one fit may need by its method's
+	// estimate (methods.Plugin.Memory): a trial whose fit needs more fails
+	// with a *MemoryError before it allocates, and the run goes on. If 0,
+	// DefaultMemLimit() is used; NoMemLimit turns the check off.
+	MemLimit int64
 	// Warn, if non-nil, is called at once with each problem that does not
 	// stop the run (a torn or corrupt line of the results file), before
 	// any trial runs; Summary.Warnings holds them too.
@@ -188,7 +193,10 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if opts.Progress != nil {
 		opts.Progress.Start(len(pending), sum.Skipped)
 	}
-	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2)}
+	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2), memLimit: opts.MemLimit}
+	if x.memLimit == 0 {
+		x.memLimit = DefaultMemLimit()
+	}
 	// A result that cannot be stored stops the run: trials run after it
 	// would be lost too.
 	outer := ctx
@@ -382,10 +390,11 @@ type loadedData struct {
 }
 
 type executor struct {
-	spec *Spec
-	dir  string
-	env  datasets.Env
-	fits *fitCache
+	spec     *Spec
+	dir      string
+	env      datasets.Env
+	fits     *fitCache
+	memLimit int64 // bytes a fit may need; ≤ 0: no check
 }
 
 // execute runs one trial and returns its result; it never panics.

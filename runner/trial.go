@@ -96,6 +96,9 @@ func (t *TrialRun) Sets(ctx context.Context, train, test []int) (trainSet, testS
 // on train. It records the choice, the fit time and the iterations in
 // Result.
 func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (methods.Model, error) {
+	if err := t.checkMemory(train, test); err != nil {
+		return nil, err
+	}
 	if t.OneVsRest() && !train.IsClassification() {
 		return nil, fmt.Errorf("dataset %q: tasks: one-vs-rest needs a classification dataset", t.Trial.Dataset.ID)
 	}

@@ -27,7 +27,8 @@ func init() {
 			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "conjugate-gradient iteration cap"},
 			{Name: "tol", Type: param.Float, Default: 1e-10, Min: param.Bound(0), MinExclusive: true, Doc: "conjugate gradients stop when ‖Aᵀ(y−Aw)−λw‖ ≤ tol·‖Aᵀy‖"},
 		},
-		New: newRidge,
+		New:    newRidge,
+		Memory: memRidge,
 	})
 }
 

@@ -1,0 +1,24 @@
+package hp
+
+import (
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/lsq"
+	"github.com/repro-ml/repro/param"
+)
+
+// memHP (methods.Plugin.Memory): the covariance design, the active-set
+// Newton system (its matrix, Cholesky factor and line-search copy, over at
+// most every column) and the coefficient table.
+func memHP(s methods.Shape, _ param.Values) int64 {
+	d := s.Cols
+	return methods.Bytes(lsq.DesignBytes(s.Rows, d), methods.Floats(3, d, d), methods.Floats(10, d), lsq.TableBytes(d), methods.Floats(s.TestRows()))
+}
+
+// memKernelHP is memHP on the kernel design, n rows by one column per
+// bandwidth and training row, plus the design itself and the artifacts.
+func memKernelHP(s methods.Shape, p param.Values) int64 {
+	n := s.Rows
+	D := len(p.Floats("bandwidths")) * n
+	grid := p.Int("grid")
+	return methods.Bytes(methods.Floats(n, D), memHP(methods.Shape{Rows: n, Cols: D, Test: s.Test}, p), methods.Floats(2, grid, len(p.Floats("bandwidths"))+2))
+}

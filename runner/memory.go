@@ -1,0 +1,150 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/methods"
+)
+
+// MemLimitEnv is the environment variable holding the default of
+// `repro run --mem-limit`.
+const MemLimitEnv = "REPRO_MEM_LIMIT"
+
+// NoMemLimit as Options.MemLimit turns the memory check off.
+const NoMemLimit = -1
+
+// fallbackMemory is the machine's memory assumed where it cannot be read.
+const fallbackMemory = 16 << 30
+
+// DefaultMemLimit returns the memory one fit may need by default: half of
+// the machine's memory (or of the cgroup's limit, when lower), so that a
+// fit that would exhaust it fails with an error instead of the process.
+func DefaultMemLimit() int64 { return machineMemory() / 2 }
+
+// machineMemory returns the physical memory, or the cgroup's memory limit
+// when one is set and lower; fallbackMemory where neither can be read.
+func machineMemory() int64 {
+	total := int64(0)
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+				if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
+					total = kb << 10
+				}
+			}
+		}
+	}
+	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 && (total == 0 || v < total) {
+			total = v
+		}
+	}
+	if total <= 0 {
+		return fallbackMemory
+	}
+	return total
+}
+
+// ParseMemLimit parses a memory limit: a number of bytes with an optional
+// unit, decimal (KB, MB, GB, TB) or binary (KiB, MiB, GiB, TiB), such as
+// "8GB", "1.5 GiB" or "500MB"; "off" (or "none") is NoMemLimit.
+func ParseMemLimit(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	switch strings.ToLower(t) {
+	case "off", "none":
+		return NoMemLimit, nil
+	}
+	num := strings.TrimRight(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ")
+	unit := strings.ToLower(strings.TrimSpace(t[len(num):]))
+	mult := map[string]float64{"": 1, "b": 1,
+		"k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || mult == 0 || !(v > 0) || v*mult >= 1<<62 {
+		return 0, fmt.Errorf("memory limit %q: want a positive size such as 8GB, 1.5GiB or 500MB, or off", s)
+	}
+	return int64(v * mult), nil
+}
+
+// FormatBytes returns b in decimal units with three significant digits:
+// "9.66 GB", "512 MB".
+func FormatBytes(b int64) string {
+	units := []string{"B", "KB", "MB", "GB", "TB", "PB", "EB"}
+	v, u := float64(b), 0
+	for v >= 1000 && u < len(units)-1 {
+		v /= 1000
+		u++
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64) + " " + units[u]
+}
+
+// MemoryError is the error of a trial whose fit would need more memory
+// than the run's limit: it is refused before it allocates anything.
+type MemoryError struct {
+	Method string // the method's label
+	Point  string // the grid point's parameters, "" for the method's only one
+	Rows   int
+	Cols   int
+	Need   int64 // the method's estimate, bytes
+	Limit  int64 // the run's limit, bytes
+}
+
+func (e *MemoryError) Error() string {
+	at := ""
+	if e.Point != "" {
+		at = " at " + e.Point
+	}
+	return fmt.Sprintf("method %q%s on %d rows × %d columns: needs about %s, over the limit of %s (--mem-limit or $%s)",
+		e.Method, at, e.Rows, e.Cols, FormatBytes(e.Need), FormatBytes(e.Limit), MemLimitEnv)
+}
+
+// checkMemory returns a *MemoryError if fitting the trial's method on
+// train, at its grid point or at any of the candidates its select rule
+// chooses among, would need more memory than the run's limit, by the
+// plugin's estimate (methods.Plugin.Memory) for predicting test rows too.
+// TrialRun.Fit calls it first, so that the trial fails with that error,
+// is recorded, and the run goes on.
+func (t *TrialRun) checkMemory(train, test *datasets.Dataset) error {
+	limit := t.x.memLimit
+	if limit <= 0 {
+		return nil
+	}
+	m := t.Trial.Method
+	pl, err := methods.Lookup(m.Name)
+	if err != nil {
+		return nil // the fit reports it
+	}
+	points := []int{t.Trial.Point}
+	if t.Trial.Point < 0 {
+		points = t.Trial.Choices()
+	}
+	tests := 0
+	if test != nil {
+		tests = test.Rows()
+	}
+	s := methods.ShapeOf(train, tests)
+	for _, g := range points {
+		if g < 0 || g >= len(m.Grid) {
+			continue
+		}
+		if need := pl.MemoryOf(s, m.Grid[g]); need > limit {
+			e := &MemoryError{Method: m.Label, Rows: s.Rows, Cols: s.Cols, Need: need, Limit: limit}
+			if len(m.Grid) > 1 {
+				e.Point = m.Grid[g].Label()
+			}
+			return e
+		}
+	}
+	return nil
+}
