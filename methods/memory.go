@@ -137,13 +137,19 @@ func DefaultMemory(s Shape) int64 {
 	return Bytes(Floats(s.Rows, s.Cols), Floats(s.Rows, s.Rows), Floats(20, s.Rows+s.Cols), Floats(s.TestRows(), s.Rows))
 }
 
-// MemoryOf returns the estimate of p's Memory for a fit of shape s at the
-// grid point v, or DefaultMemory(s) when p declares none.
+// FitOverhead is the memory MemoryOf adds to every estimate for what a
+// fit allocates whatever its shape: the memo's keys, closures, small
+// structs and gonum's bookkeeping.
+const FitOverhead = 256 << 10
+
+// MemoryOf returns the estimate of p's Memory, or DefaultMemory(s) when p
+// declares none, for a fit of shape s at the grid point v, plus
+// FitOverhead.
 func (p *Plugin) MemoryOf(s Shape, v param.Values) int64 {
 	if p.Memory == nil {
-		return DefaultMemory(s)
+		return Bytes(DefaultMemory(s), FitOverhead)
 	}
-	return p.Memory(s, v)
+	return Bytes(p.Memory(s, v), FitOverhead)
 }
 
 // Times returns k·b bytes, saturating at math.MaxInt64.

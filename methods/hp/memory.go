@@ -7,11 +7,14 @@ import (
 )
 
 // memHP (methods.Plugin.Memory): the covariance design, the active-set
-// Newton system (its matrix, Cholesky factor and line-search copy, over at
-// most every column) and the coefficient table.
+// Newton systems (over at most every column) and the coefficient table.
+// Each Newton step allocates its systems afresh (the Hessian, its shifted
+// copy, the Cholesky factor and the line search's), and the previous
+// steps' stay in the heap until the collector runs: measured peaks reach
+// sixteen d×d matrices.
 func memHP(s methods.Shape, _ param.Values) int64 {
 	d := s.Cols
-	return methods.Bytes(lsq.DesignBytes(s.Rows, d), methods.Floats(3, d, d), methods.Floats(10, d), lsq.TableBytes(d), methods.Floats(s.TestRows()))
+	return methods.Bytes(lsq.DesignBytes(s.Rows, d), methods.Floats(16, d, d), methods.Floats(10, d), lsq.TableBytes(d), methods.Floats(s.TestRows()))
 }
 
 // memKernelHP is memHP on the kernel design, n rows by one column per
