@@ -89,24 +89,38 @@ func FormatBytes(b int64) string {
 	return strconv.FormatFloat(v, 'g', 3, 64) + " " + units[u]
 }
 
-// MemoryError is the error of a trial whose fit would need more memory
-// than the run's limit: it is refused before it allocates anything.
+// MemoryError is the error of a trial whose fit (or transform fitted per
+// trial) would need more memory than the run's limit: it is refused
+// before it allocates anything.
 type MemoryError struct {
-	Method string // the method's label
-	Point  string // the grid point's parameters, "" for the method's only one
-	Rows   int
-	Cols   int
-	Need   int64 // the method's estimate, bytes
-	Limit  int64 // the run's limit, bytes
+	// What is refused: `method "LR" at C=1` or `transform "pca" (fit:
+	// pool)`.
+	What  string
+	Rows  int
+	Cols  int
+	Need  int64 // the plugin's estimate, bytes
+	Limit int64 // the run's limit, bytes
 }
 
 func (e *MemoryError) Error() string {
-	at := ""
-	if e.Point != "" {
-		at = " at " + e.Point
+	return fmt.Sprintf("%s on %d rows × %d columns: needs about %s, over the limit of %s (--mem-limit or $%s)",
+		e.What, e.Rows, e.Cols, FormatBytes(e.Need), FormatBytes(e.Limit), MemLimitEnv)
+}
+
+// checkTransformMemory returns a *MemoryError if fitting transform tr
+// (spec ts) on d would need more memory than the run's limit, by the
+// transform's estimate (datasets.Transform.Memory); nil when the
+// transform has none.
+func (x *executor) checkTransformMemory(tr *datasets.Transform, ts TransformSpec, d *datasets.Dataset) error {
+	if x.memLimit <= 0 || tr.Memory == nil {
+		return nil
 	}
-	return fmt.Sprintf("method %q%s on %d rows × %d columns: needs about %s, over the limit of %s (--mem-limit or $%s)",
-		e.Method, at, e.Rows, e.Cols, FormatBytes(e.Need), FormatBytes(e.Limit), MemLimitEnv)
+	r, c := d.X.Dims()
+	need := methods.Bytes(tr.Memory(r, c, d.X.NNZ(), ts.Params), methods.FitOverhead)
+	if need <= x.memLimit {
+		return nil
+	}
+	return &MemoryError{What: fmt.Sprintf("transform %q (fit: %s)", ts.Name, ts.Fit), Rows: r, Cols: c, Need: need, Limit: x.memLimit}
 }
 
 // checkMemory returns a *MemoryError if fitting the trial's method on
@@ -139,11 +153,11 @@ func (t *TrialRun) checkMemory(train, test *datasets.Dataset) error {
 			continue
 		}
 		if need := pl.MemoryOf(s, m.Grid[g]); need > limit {
-			e := &MemoryError{Method: m.Label, Rows: s.Rows, Cols: s.Cols, Need: need, Limit: limit}
+			what := fmt.Sprintf("method %q", m.Label)
 			if len(m.Grid) > 1 {
-				e.Point = m.Grid[g].Label()
+				what += " at " + m.Grid[g].Label()
 			}
-			return e
+			return &MemoryError{What: what, Rows: s.Rows, Cols: s.Cols, Need: need, Limit: limit}
 		}
 	}
 	return nil
