@@ -152,7 +152,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
 	fresh := fs.Bool("fresh", false, "discard stored results and run every trial again")
 	quiet := fs.Bool("q", false, "no progress output")
-	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory one fit may need, e.g. 8GB, or off: a fit estimated to need more fails, and the run goes on (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the machine's memory)")
+	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory the fits running at once may need by their estimates, e.g. 8GB, or off: a fit estimated to need more alone fails, and the run goes on; fits that need more together wait for each other (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the machine's memory)")
 	smoke := fs.Bool("smoke", false, "run only the first trial at the smallest size of every dataset and method (into DIR default out/<name>-smoke), to check an experiment end to end; no expectations are checked")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")

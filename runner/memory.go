@@ -3,10 +3,12 @@ package runner
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
@@ -123,21 +125,22 @@ func (x *executor) checkTransformMemory(tr *datasets.Transform, ts TransformSpec
 	return &MemoryError{What: fmt.Sprintf("transform %q (fit: %s)", ts.Name, ts.Fit), Rows: r, Cols: c, Need: need, Limit: x.memLimit}
 }
 
-// checkMemory returns a *MemoryError if fitting the trial's method on
-// train, at its grid point or at any of the candidates its select rule
-// chooses among, would need more memory than the run's limit, by the
-// plugin's estimate (methods.Plugin.Memory) for predicting test rows too.
-// TrialRun.Fit calls it first, so that the trial fails with that error,
-// is recorded, and the run goes on.
-func (t *TrialRun) checkMemory(train, test *datasets.Dataset) error {
+// checkMemory returns the memory fitting the trial's method on train
+// needs, at its grid point or at the most demanding of the candidates its
+// select rule chooses among, by the plugin's estimate
+// (methods.Plugin.Memory) for predicting test rows too; and a
+// *MemoryError if that is over the run's limit. TrialRun.Fit calls it
+// first, so that the trial fails with that error, is recorded, and the
+// run goes on.
+func (t *TrialRun) checkMemory(train, test *datasets.Dataset) (int64, error) {
 	limit := t.x.memLimit
 	if limit <= 0 {
-		return nil
+		return 0, nil
 	}
 	m := t.Trial.Method
 	pl, err := methods.Lookup(m.Name)
 	if err != nil {
-		return nil // the fit reports it
+		return 0, nil // the fit reports it
 	}
 	points := []int{t.Trial.Point}
 	if t.Trial.Point < 0 {
@@ -148,17 +151,94 @@ func (t *TrialRun) checkMemory(train, test *datasets.Dataset) error {
 		tests = test.Rows()
 	}
 	s := methods.ShapeOf(train, tests)
+	most := int64(0)
 	for _, g := range points {
 		if g < 0 || g >= len(m.Grid) {
 			continue
 		}
-		if need := pl.MemoryOf(s, m.Grid[g]); need > limit {
+		need := pl.MemoryOf(s, m.Grid[g])
+		if need > limit {
 			what := fmt.Sprintf("method %q", m.Label)
 			if len(m.Grid) > 1 {
 				what += " at " + m.Grid[g].Label()
 			}
-			return &MemoryError{What: what, Rows: s.Rows, Cols: s.Cols, Need: need, Limit: limit}
+			return 0, &MemoryError{What: what, Rows: s.Rows, Cols: s.Cols, Need: need, Limit: limit}
+		}
+		most = max(most, need)
+	}
+	return most, nil
+}
+
+// reserve holds need bytes of the run's memory budget for the trial,
+// waiting for other trials to release theirs when the budget cannot hold
+// all of them: -j trials at once may each fit under the limit, but not
+// together. A trial holds the most its fits have needed until
+// releaseMemory; to grow its share it gives it back first, so that no
+// trial waits while holding memory another waits for.
+func (t *TrialRun) reserve(ctx context.Context, need int64) error {
+	b := t.x.budget
+	if b == nil || need <= t.reserved {
+		return nil
+	}
+	b.release(t.reserved)
+	t.reserved = 0
+	if err := b.acquire(ctx, need); err != nil {
+		return err
+	}
+	t.reserved = need
+	return nil
+}
+
+// releaseMemory returns the trial's share of the memory budget.
+func (t *TrialRun) releaseMemory() {
+	if t.x.budget != nil {
+		t.x.budget.release(t.reserved)
+	}
+	t.reserved = 0
+}
+
+// memBudget is the memory the run's fits may hold at once, shared by its
+// workers.
+type memBudget struct {
+	mu      sync.Mutex
+	limit   int64
+	used    int64
+	changed chan struct{} // closed and replaced at each release
+}
+
+func newMemBudget(limit int64) *memBudget {
+	return &memBudget{limit: limit, changed: make(chan struct{})}
+}
+
+// acquire takes n bytes, waiting until they fit under the limit beside
+// those already taken (or nothing is taken: n alone may be what the limit
+// allows), or until ctx is done.
+func (b *memBudget) acquire(ctx context.Context, n int64) error {
+	for {
+		b.mu.Lock()
+		if b.used == 0 || b.used+n <= b.limit {
+			b.used += n
+			b.mu.Unlock()
+			return nil
+		}
+		ch := b.changed
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 	}
-	return nil
+}
+
+// release gives back n bytes.
+func (b *memBudget) release(n int64) {
+	if n == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.used -= n
+	close(b.changed)
+	b.changed = make(chan struct{})
+	b.mu.Unlock()
 }

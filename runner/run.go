@@ -42,10 +42,12 @@ type Options struct {
 	// `repro run` does to render the reports before another process may
 	// touch the directory; Run then does not lock it again.
 	Locked bool
-	// MemLimit is the memory, in bytes, one fit may need by its method's
-	// estimate (methods.Plugin.Memory): a trial whose fit needs more fails
-	// with a *MemoryError before it allocates, and the run goes on. If 0,
-	// DefaultMemLimit() is used; NoMemLimit turns the check off.
+	// MemLimit is the memory, in bytes, the fits running at once may
+	// need by their methods' estimates (methods.Plugin.Memory): a trial
+	// whose fit alone needs more fails with a *MemoryError before it
+	// allocates, and the run goes on; trials whose fits together need
+	// more wait for each other. If 0, DefaultMemLimit() is used;
+	// NoMemLimit turns the check off.
 	MemLimit int64
 	// Warn, if non-nil, is called at once with each problem that does not
 	// stop the run (a torn or corrupt line of the results file), before
@@ -202,6 +204,9 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2), memLimit: opts.MemLimit}
 	if x.memLimit == 0 {
 		x.memLimit = DefaultMemLimit()
+	}
+	if x.memLimit > 0 {
+		x.budget = newMemBudget(x.memLimit)
 	}
 	// A result that cannot be stored stops the run: trials run after it
 	// would be lost too.
@@ -400,7 +405,8 @@ type executor struct {
 	dir      string
 	env      datasets.Env
 	fits     *fitCache
-	memLimit int64 // bytes a fit may need; ≤ 0: no check
+	memLimit int64      // bytes a fit may need; ≤ 0: no check
+	budget   *memBudget // memLimit shared by the trials running at once; nil without a limit
 }
 
 // execute runs one trial and returns its result; it never panics.
@@ -471,6 +477,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 		return err
 	}
 	tr := &TrialRun{Trial: t, Spec: x.spec, Data: d, Part: part, Seeds: res.Seeds, Result: res, x: x, dataID: id, ld: ld}
+	defer tr.releaseMemory()
 	obs, err := proto.Run(ctx, tr, x.spec.Protocol.Params)
 	if err != nil {
 		return err
