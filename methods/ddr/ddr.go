@@ -65,7 +65,7 @@ func init() {
 			Doc:    r.doc,
 			Kinds:  methods.Classification,
 			Params: params,
-			Memory: memory,
+			Memory: memory(r.rule),
 			New: func(p param.Values) (methods.Method, error) {
 				return newMethod(r.name, r.rule, p)
 			},
