@@ -12,10 +12,11 @@ import (
 	"github.com/repro-ml/repro/runner"
 )
 
-// hugeSpec runs logreg-l2 on three 40-row LIBSVM datasets whose column
+// hugeSpec runs logreg-l2 on four 40-row LIBSVM datasets whose column
 // count is the libsvm plugin's limit, 33,554,432 (one feature index that
 // large; the features option on a file of five columns; the first again
-// through a pca fitted per trial), and on iris.
+// through a pca fitted per trial, and through a co-occurrence graph of its
+// features), and on iris.
 const hugeSpec = `name: huge
 seed: 1
 datasets:
@@ -32,6 +33,11 @@ datasets:
     params: {file: huge.svm}
     split: {kind: holdout, test: 10, stratify: true}
     transforms: [{name: pca, fit: train}]
+  - name: libsvm
+    id: huge-graph
+    params: {file: huge.svm}
+    split: {kind: holdout, test: 10, stratify: true}
+    transforms: [{name: cooccurrence-graph}]
   - name: iris
     split: {kind: holdout, test: 60, stratify: true}
 methods:
@@ -60,9 +66,10 @@ func writeLIBSVM(t *testing.T, path string, extra int) {
 	writeFile(t, path, b.String())
 }
 
-// TestMemoryLimit (issue 10, item 1): a fit on 33,554,432 columns, which
-// would exhaust the machine's memory, fails alone with the memory error,
-// recorded in results.jsonl; the other trials run.
+// TestMemoryLimit (issue 10, item 1): a fit or a transform on 33,554,432
+// columns, which would exhaust the machine's memory, fails its trials
+// alone with the memory error, recorded in results.jsonl; the other
+// trials run.
 func TestMemoryLimit(t *testing.T) {
 	data := t.TempDir()
 	writeLIBSVM(t, filepath.Join(data, "huge.svm"), 33554432)
@@ -72,13 +79,14 @@ func TestMemoryLimit(t *testing.T) {
 	// The limit from the environment; the flag's parsing is below.
 	t.Setenv(runner.MemLimitEnv, "1GB")
 	stdout, stderr := mustCLI(t, exitFailed, "run", spec, "-o", dir, "-q", "-j", "2", "--data", data)
-	if !strings.Contains(stdout, "4 trials: 4 ran now, 0 already done, 3 failed") {
+	if !strings.Contains(stdout, "5 trials: 5 ran now, 0 already done, 4 failed") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
 	for _, want := range []string{
 		`failed: huge-index / LR / size 20 / trial 0: method "LR" on 20 rows × 33554432 columns: needs about [0-9.]+ GB, over the limit of 1 GB \(--mem-limit or \$REPRO_MEM_LIMIT\)\n`,
 		`failed: huge-features / LR / size 20 / trial 0: method "LR" on 20 rows × 33554432 columns: needs about [0-9.]+ GB, over the limit of 1 GB`,
 		`failed: huge-pca / LR / size 20 / trial 0: transform "pca" \(fit: train\) on 20 rows × 33554432 columns: needs about [0-9.]+ GB, over the limit of 1 GB`,
+		`failed: huge-graph / LR / size 20 / trial 0: dataset "huge-graph": transform "cooccurrence-graph" \(on the whole dataset\) on 40 rows × 33554432 columns: needs about [0-9.]+ GB, over the limit of 1 GB`,
 	} {
 		if !regexp.MustCompile(want).MatchString(stderr) {
 			t.Errorf("stderr does not match %q:\n%s", want, stderr)
@@ -103,7 +111,7 @@ func TestMemoryLimit(t *testing.T) {
 			t.Errorf("%s: accuracy %g", r.Dataset, r.Metrics["accuracy"])
 		}
 	}
-	for ds, want := range map[string]string{"huge-index": "needs about", "huge-features": "needs about", "huge-pca": "needs about", "iris": ""} {
+	for ds, want := range map[string]string{"huge-index": "needs about", "huge-features": "needs about", "huge-pca": "needs about", "huge-graph": "needs about", "iris": ""} {
 		e, ok := got[ds]
 		switch {
 		case !ok:

@@ -109,20 +109,23 @@ func (e *MemoryError) Error() string {
 		e.What, e.Rows, e.Cols, FormatBytes(e.Need), FormatBytes(e.Limit), MemLimitEnv)
 }
 
-// checkTransformMemory returns a *MemoryError if fitting transform tr
-// (spec ts) on d would need more memory than the run's limit, by the
-// transform's estimate (datasets.Transform.Memory); nil when the
-// transform has none.
-func (x *executor) checkTransformMemory(tr *datasets.Transform, ts TransformSpec, d *datasets.Dataset) error {
-	if x.memLimit <= 0 || tr.Memory == nil {
+// transformMemory returns a *MemoryError if transform tr (spec ts) on d
+// would need more memory than limit by its estimate
+// (datasets.Transform.Memory); nil when it has none or limit ≤ 0.
+func transformMemory(tr *datasets.Transform, ts TransformSpec, d *datasets.Dataset, limit int64) error {
+	if limit <= 0 || tr.Memory == nil {
 		return nil
 	}
 	r, c := d.X.Dims()
 	need := methods.Bytes(tr.Memory(r, c, d.X.NNZ(), ts.Params), methods.FitOverhead)
-	if need <= x.memLimit {
+	if need <= limit {
 		return nil
 	}
-	return &MemoryError{What: fmt.Sprintf("transform %q (fit: %s)", ts.Name, ts.Fit), Rows: r, Cols: c, Need: need, Limit: x.memLimit}
+	what := fmt.Sprintf("transform %q (fit: %s)", ts.Name, ts.Fit)
+	if ts.Fit == "" {
+		what = fmt.Sprintf("transform %q (on the whole dataset)", ts.Name)
+	}
+	return &MemoryError{What: what, Rows: r, Cols: c, Need: need, Limit: limit}
 }
 
 // checkMemory returns the memory fitting the trial's method on train

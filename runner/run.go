@@ -161,6 +161,10 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	}
 
 	env := datasets.Env{DataDir: opts.DataDir, CacheDir: opts.CacheDir}
+	memLimit := opts.MemLimit
+	if memLimit == 0 {
+		memLimit = DefaultMemLimit()
+	}
 	loaded := map[string]*loadedData{}
 	// A damaged datasets.json is rebuilt from the data: every dataset
 	// loads, not only those with trials left to run.
@@ -185,7 +189,14 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		if !need {
 			continue
 		}
-		d, err := LoadDataset(ctx, env, ds)
+		d, err := loadDataset(ctx, env, ds, memLimit)
+		var mem *MemoryError
+		if errors.As(err, &mem) {
+			// A transform refused for its memory fails the dataset's
+			// trials, not the run.
+			loaded[ds.ID] = &loadedData{spec: ds, err: err}
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -201,10 +212,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if opts.Progress != nil {
 		opts.Progress.Start(len(pending), sum.Skipped)
 	}
-	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2), memLimit: opts.MemLimit}
-	if x.memLimit == 0 {
-		x.memLimit = DefaultMemLimit()
-	}
+	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2), memLimit: memLimit}
 	if x.memLimit > 0 {
 		x.budget = newMemBudget(x.memLimit)
 	}
@@ -396,6 +404,7 @@ func ReadDatasetInfo(dir string) (map[string]DatasetInfo, error) {
 type loadedData struct {
 	spec   *DatasetSpec
 	data   *datasets.Dataset
+	err    error // why data could not be loaded (a *MemoryError), failing its trials
 	idOnce sync.Once
 	hash   string
 }
@@ -444,6 +453,9 @@ func trimStack(b []byte) string {
 func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Result) error {
 	if ld == nil {
 		return fmt.Errorf("dataset %q not loaded", t.Dataset.ID)
+	}
+	if ld.err != nil {
+		return ld.err
 	}
 	d := ld.data
 	splitter, err := Splitters.Lookup(t.Dataset.Split.KindName())
