@@ -45,12 +45,13 @@
 // Before a fit, TrialRun.Fit asks the method plugin for an estimate of
 // the memory it needs on the training set's shape (methods.Plugin.Memory;
 // a sound default for a plugin without one), and so does the runner
-// before a transform fitted per trial (datasets.Transform.Memory). A fit
-// estimated above Options.MemLimit (repro run --mem-limit,
-// $REPRO_MEM_LIMIT, half the machine's memory by default) fails its trial
-// with a *MemoryError before allocating, and the run goes on: a LIBSVM
-// index of 33,554,432 is a failed trial, not a process killed out of
-// memory. The limit is also a budget shared by the trials running at
+// before a transform (datasets.Transform.Memory). A fit estimated above
+// Options.MemLimit (repro run --mem-limit, $REPRO_MEM_LIMIT, half the
+// machine's memory by default, which leaves the collector its headroom)
+// fails its trial with a *MemoryError before allocating, and the run goes
+// on: a LIBSVM index of 33,554,432 is a failed trial, not a process killed
+// out of memory. A corpus-level transform refused when the dataset loads
+// fails every trial of that dataset, the others run. The limit is also a budget shared by the trials running at
 // once: a trial holds the most its fits need until it ends, and a fit
 // that would push the total over the limit waits (memory.go).
 //
