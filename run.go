@@ -23,6 +23,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -42,6 +43,12 @@ const (
 )
 
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Near the machine's memory the collector works harder rather
+		// than let garbage push the heap over it (the fits' live memory
+		// is bounded by --mem-limit).
+		debug.SetMemoryLimit(runner.MachineMemory() / 10 * 9)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := repro(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()
@@ -51,9 +58,10 @@ func main() {
 const usage = `repro reproduces machine-learning papers from YAML experiments.
 
 Usage:
-  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]
+  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [-q]
         run every trial not already finished in DIR (default out/<name>), then write the reports;
-        one run at a time per DIR (DIR/.lock)
+        one run at a time per DIR (DIR/.lock); a fit estimated to need more memory than
+        --mem-limit (default $REPRO_MEM_LIMIT, else half the machine's) fails its trial
   repro report DIR
         re-render the reports in DIR from its stored results (no training)
   repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]

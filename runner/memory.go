@@ -27,11 +27,11 @@ const fallbackMemory = 16 << 30
 // DefaultMemLimit returns the memory one fit may need by default: half of
 // the machine's memory (or of the cgroup's limit, when lower), so that a
 // fit that would exhaust it fails with an error instead of the process.
-func DefaultMemLimit() int64 { return machineMemory() / 2 }
+func DefaultMemLimit() int64 { return MachineMemory() / 2 }
 
-// machineMemory returns the physical memory, or the cgroup's memory limit
-// when one is set and lower; fallbackMemory where neither can be read.
-func machineMemory() int64 {
+// MachineMemory returns the physical memory, or the cgroup's memory limit
+// when one is set and lower; 16 GiB where neither can be read.
+func MachineMemory() int64 {
 	total := int64(0)
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
 		sc := bufio.NewScanner(bytes.NewReader(b))

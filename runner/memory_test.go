@@ -52,8 +52,8 @@ func TestFormatBytes(t *testing.T) {
 }
 
 func TestDefaultMemLimit(t *testing.T) {
-	if l := DefaultMemLimit(); l <= 0 || l > machineMemory() {
-		t.Errorf("DefaultMemLimit() = %d; machine memory %d", l, machineMemory())
+	if l := DefaultMemLimit(); l <= 0 || l > MachineMemory() {
+		t.Errorf("DefaultMemLimit() = %d; machine memory %d", l, MachineMemory())
 	}
 }
 
