@@ -2,10 +2,14 @@ package graph
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/lexicon"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/param"
 )
@@ -46,5 +50,56 @@ func TestCoocMemory(t *testing.T) {
 		if est < got || est > 20*got {
 			t.Errorf("%d×%d: estimate %d bytes for %d allocated: want between 1 and 20 times", c.n, c.d, est, got)
 		}
+	}
+}
+
+// TestLexcorrMemory checks lexcorrMemory against what
+// lexicon-correlation's Apply allocates: never below, at most 20 times.
+func TestLexcorrMemory(t *testing.T) {
+	classes, err := lexicon.Classes(lexicon.Bing, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var words []string
+	for _, ws := range classes {
+		words = append(words, ws...)
+	}
+	slices.Sort(words)
+	n, d := 200, 3000
+	features := make([]string, d)
+	for j := range features {
+		features[j] = fmt.Sprintf("w%05d", j)
+		if j%10 == 0 {
+			features[j] = words[j/10]
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	b := matrix.NewBuilder(d)
+	for range n {
+		for j := range d {
+			if rng.IntN(30) == 0 {
+				b.Add(j, 1)
+			}
+		}
+		b.EndRow()
+	}
+	ds := &datasets.Dataset{Name: "t", X: b.Build(), Y: make([]float64, n), Features: features}
+	tr, err := datasets.LookupTransform("lexicon-correlation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := param.Values{"lexicon": lexicon.Bing, "min_score": 1.0, "min_count": 2, "max_words": 200, "k": 20, "metric": "euclidean"}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	if _, err := tr.Apply(context.Background(), datasets.Env{}, ds, p); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	got := int64(after.TotalAlloc - before.TotalAlloc)
+	est := tr.Memory(n, d, ds.X.NNZ(), p)
+	t.Logf("estimate %d bytes, allocated %d (%.1f×)", est, got, float64(est)/float64(got))
+	if est < got || est > 20*got {
+		t.Errorf("estimate %d bytes for %d allocated: want between 1 and 20 times", est, got)
 	}
 }
