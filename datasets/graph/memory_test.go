@@ -4,12 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"slices"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/lexicon"
+	"github.com/repro-ml/repro/internal/memtest"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/param"
 )
@@ -37,19 +37,12 @@ func TestCoocMemory(t *testing.T) {
 			b.EndRow()
 		}
 		X := b.Build()
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		if _, err := Cooccurrence(context.Background(), X, c.k, 0.1); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&after)
-		got := int64(after.TotalAlloc - before.TotalAlloc)
-		est := coocMemory(c.n, c.d, X.NNZ(), param.Values{"k": c.k})
-		t.Logf("%d×%d: estimate %d bytes, allocated %d (%.1f×)", c.n, c.d, est, got, float64(est)/float64(got))
-		if est < got || est > 20*got {
-			t.Errorf("%d×%d: estimate %d bytes for %d allocated: want between 1 and 20 times", c.n, c.d, est, got)
-		}
+		got := memtest.Allocated(func() {
+			if _, err := Cooccurrence(context.Background(), X, c.k, 0.1); err != nil {
+				t.Fatal(err)
+			}
+		})
+		memtest.Check(t, fmt.Sprintf("%d×%d", c.n, c.d), coocMemory(c.n, c.d, X.NNZ(), param.Values{"k": c.k}), got)
 	}
 }
 
@@ -89,17 +82,10 @@ func TestLexcorrMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := param.Values{"lexicon": lexicon.Bing, "min_score": 1.0, "min_count": 2, "max_words": 200, "k": 20, "metric": "euclidean"}
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	if _, err := tr.Apply(context.Background(), datasets.Env{}, ds, p); err != nil {
-		t.Fatal(err)
-	}
-	runtime.ReadMemStats(&after)
-	got := int64(after.TotalAlloc - before.TotalAlloc)
-	est := tr.Memory(n, d, ds.X.NNZ(), p)
-	t.Logf("estimate %d bytes, allocated %d (%.1f×)", est, got, float64(est)/float64(got))
-	if est < got || est > 20*got {
-		t.Errorf("estimate %d bytes for %d allocated: want between 1 and 20 times", est, got)
-	}
+	got := memtest.Allocated(func() {
+		if _, err := tr.Apply(context.Background(), datasets.Env{}, ds, p); err != nil {
+			t.Fatal(err)
+		}
+	})
+	memtest.Check(t, "lexicon-correlation", tr.Memory(n, d, ds.X.NNZ(), p), got)
 }

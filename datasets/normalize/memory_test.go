@@ -2,11 +2,12 @@ package normalize
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/internal/memtest"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/param"
 )
@@ -37,18 +38,11 @@ func TestMemory(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := param.Values{"l1": true, "scale": true}
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		if _, err := tr.Apply(context.Background(), datasets.Env{}, ds, p); err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&after)
-		got := int64(after.TotalAlloc - before.TotalAlloc)
-		est := tr.Memory(n, d, X.NNZ(), p)
-		t.Logf("dense=%t: estimate %d bytes, allocated %d (%.1f×)", dense, est, got, float64(est)/float64(got))
-		if est < got || est > 20*got {
-			t.Errorf("dense=%t: estimate %d bytes for %d allocated: want between 1 and 20 times", dense, est, got)
-		}
+		got := memtest.Allocated(func() {
+			if _, err := tr.Apply(context.Background(), datasets.Env{}, ds, p); err != nil {
+				t.Fatal(err)
+			}
+		})
+		memtest.Check(t, fmt.Sprintf("dense=%t", dense), tr.Memory(n, d, X.NNZ(), p), got)
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/memtest"
 	"github.com/repro-ml/repro/matrix"
 )
 
@@ -38,19 +38,12 @@ func TestPCAMemory(t *testing.T) {
 			if c.dense {
 				X = matrix.ToDense(X)
 			}
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			if _, err := FitPCA(context.Background(), X, Options{Standardize: true}); err != nil {
-				t.Fatal(err)
-			}
-			runtime.ReadMemStats(&after)
-			got := int64(after.TotalAlloc - before.TotalAlloc)
-			est := pcaMemory(c.n, c.d, X.NNZ(), nil)
-			t.Logf("estimate %d bytes, allocated %d (%.1f×)", est, got, float64(est)/float64(got))
-			if est < got || est > 20*got {
-				t.Errorf("estimate %d bytes for %d allocated: want between 1 and 20 times", est, got)
-			}
+			got := memtest.Allocated(func() {
+				if _, err := FitPCA(context.Background(), X, Options{Standardize: true}); err != nil {
+					t.Fatal(err)
+				}
+			})
+			memtest.Check(t, "pca", pcaMemory(c.n, c.d, X.NNZ(), nil), got)
 		})
 	}
 }
