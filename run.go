@@ -25,6 +25,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -44,6 +45,12 @@ const (
 )
 
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Near the machine's memory the collector works harder rather
+		// than let garbage push the heap over it (the fits' live memory
+		// is bounded by --mem-limit).
+		debug.SetMemoryLimit(runner.MachineMemory() / 10 * 9)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := repro(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()
@@ -53,10 +60,12 @@ func main() {
 const usage = `repro reproduces machine-learning papers from YAML experiments.
 
 Usage:
-  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q] [--shard I/N]
+  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [-q] [--shard I/N]
         run every trial not already finished in DIR (default out/<name>), then write the reports;
         one run at a time per DIR (DIR/.lock); with --shard only shard I (from 0) of N, into
-        DIR/results/shard-I-of-N.jsonl under its own lock, and no reports (repro report DIR merges)
+        DIR/results/shard-I-of-N.jsonl under its own lock, and no reports (repro report DIR merges);
+        a fit estimated to need more memory than --mem-limit (default $REPRO_MEM_LIMIT, else half
+        the machine's) fails its trial
   repro report DIR
         re-render the reports in DIR from its stored results (no training)
   repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
@@ -157,12 +166,13 @@ func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q] [--shard I/N]")
+	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [-q] [--shard I/N]")
 	workers := fs.Int("j", runtime.NumCPU(), "number of trials run at once")
 	out := fs.String("o", "", "output directory (default out/<experiment name>)")
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
 	fresh := fs.Bool("fresh", false, "discard stored results and run every trial again")
 	quiet := fs.Bool("q", false, "no progress output")
+	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory the fits running at once may need by their estimates, e.g. 8GB, or off: a fit estimated to need more alone fails, and the run goes on; fits that need more together wait for each other (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the machine's memory)")
 	smoke := fs.Bool("smoke", false, "run only the first trial at the smallest size of every dataset and method (into DIR default out/<name>-smoke), to check an experiment end to end; no expectations are checked")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
@@ -174,6 +184,14 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	arg, ok := parseOne(fs, args)
 	if !ok {
 		return exitUsage
+	}
+	var limit int64
+	if *memLimit != "" {
+		var err error
+		if limit, err = runner.ParseMemLimit(*memLimit); err != nil {
+			fmt.Fprintf(stderr, "repro run: --mem-limit (default $%s): %v\n", runner.MemLimitEnv, err)
+			return exitUsage
+		}
 	}
 	if *workers < 1 {
 		fmt.Fprintf(stderr, "repro run: -j %d: want at least 1 trial at a time\n", *workers)
@@ -201,7 +219,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return exitFailed
 	}
 	defer unlock()
-	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true, Shard: shard,
+	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true, Shard: shard, MemLimit: limit,
 		// Warnings print before the trials run, not hours later.
 		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {
