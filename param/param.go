@@ -382,7 +382,7 @@ func convert(t Type, v any, d Decl) (any, error) {
 				return s, nil
 			}
 		}
-		msg := fmt.Sprintf("unknown %s %q", d.ElemName(), s)
+		msg := fmt.Sprintf("unknown %s %s", d.ElemName(), Quote(s))
 		if c := Closest(s, d.Choices); c != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
 		}
@@ -435,7 +435,7 @@ func convert(t Type, v any, d Decl) (any, error) {
 			for k, e := range x {
 				s, err := convert(String, e, Decl{})
 				if err != nil {
-					return nil, fmt.Errorf("key %q: %w", k, err)
+					return nil, fmt.Errorf("key %s: %w", Quote(k), err)
 				}
 				out[k] = s.(string)
 			}
@@ -451,7 +451,7 @@ func describe(v any) string {
 	case nil:
 		return "null"
 	case string:
-		return strconv.Quote(x)
+		return Quote(x)
 	case []any:
 		return "a list"
 	case map[string]any:

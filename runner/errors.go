@@ -45,18 +45,63 @@ func (e FieldError) Error() string {
 }
 
 // SpecError is the error Load returns for an invalid spec: every problem
-// found, sorted by position.
+// found, each once, sorted by position.
 type SpecError struct {
 	Errs []FieldError
+	// Omitted counts the problems found past the first thousand, which
+	// are not kept.
+	Omitted int
 }
 
-// Error joins the problems one per line.
+// MaxListed is how many problems SpecError.Error lists.
+const MaxListed = 50
+
+// Error lists the first MaxListed problems one per line, then how many
+// more there are.
 func (e *SpecError) Error() string {
-	lines := make([]string, len(e.Errs))
+	var b strings.Builder
 	for i, fe := range e.Errs {
-		lines[i] = fe.Error()
+		if i == MaxListed {
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(fe.Error())
 	}
-	return strings.Join(lines, "\n")
+	if more := len(e.Errs) - MaxListed + e.Omitted; more > 0 {
+		fmt.Fprintf(&b, "\n… and %d more %s", more, plural(more, "error"))
+	}
+	return b.String()
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// Messages and paths are cut to these many characters: they quote what
+// the spec holds, and a 5,000-character key must not make a
+// 5,000-character line. Values are cut where they are quoted
+// (param.Quote); this is the backstop.
+const (
+	maxMsg  = 2000
+	maxPath = 300
+)
+
+// clipText cuts s to max characters, keeping its start and end.
+func clipText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	keep := max - 40
+	return string(r[:keep*3/4]) + fmt.Sprintf("…(%d characters cut)…", len(r)-keep) + string(r[len(r)-keep/4:])
 }
 
 // sortErrs orders errors by position in the file; errors from --set values

@@ -428,7 +428,7 @@ curve: {sizes: [10]}
 metrics: [accuracy]
 `, `t.yaml:3:87: methods[0].select.over[0]: "noise" is not a varying param of method fake-centroid; want one of shrink`},
 		{"root is a list", "- a\n- b\n", `t.yaml:1:1: got a list; want a mapping with keys name,`},
-		{"invalid YAML", "name: t\ndatasets: [{name: fake-blobs}\nmethods: x\n", `t.yaml:1: invalid YAML: did not find expected ',' or ']'`},
+		{"invalid YAML", "name: t\ndatasets: [{name: fake-blobs}\nmethods: x\n", `t.yaml:2:11: invalid YAML: this [ is not closed`},
 		{"empty file", "\n# nothing\n", `t.yaml: empty spec; want a mapping`},
 		{"two documents", "name: t\ndatasets: [{name: fake-blobs}]\nmethods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nmetrics: [accuracy]\n---\nname: u\n",
 			`t.yaml:6:1: a second YAML document; want one experiment per file`},
