@@ -279,6 +279,25 @@ expect:
 	}
 }
 
+// TestSmoke: --smoke runs the first trial at the smallest size of each
+// method variant, into its own directory, without checking expectations.
+func TestSmoke(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "smoke")
+	stdout, _ := mustCLI(t, exitOK, "run", irisSpec, "--smoke", "-o", dir, "-q")
+	if !strings.Contains(stdout, "smoke run of 2 of its 8 trials") || strings.Contains(stdout, "PASS") {
+		t.Errorf("smoke run:\n%s", stdout)
+	}
+	results, _, err := runner.ReadResults(filepath.Join(dir, runner.ResultsFile))
+	if err != nil || len(results) != 2 {
+		t.Fatalf("%d results, %v; want 2", len(results), err)
+	}
+	for _, r := range results {
+		if r.Trial != 0 || r.Size != 15 {
+			t.Errorf("smoke ran trial %d at size %d; want trial 0 at 15", r.Trial, r.Size)
+		}
+	}
+}
+
 // TestRunReportCheck runs the tiny spec, re-renders its report and checks
 // its expectations by directory and by file.
 func TestRunReportCheck(t *testing.T) {
@@ -664,7 +683,7 @@ func TestOneVsRestReport(t *testing.T) {
 		t.Fatalf("no per-task table in report.md:\n%s", md)
 	}
 	for _, task := range []string{"setosa", "versicolor", "virginica"} {
-		if !regexp.MustCompile(`(?m)^\| LR \(C=10\) +\| ` + task + ` +\| +\d+\.\d\d \| +\d+\.\d\d \|$`).MatchString(md) {
+		if !regexp.MustCompile(`(?m)^\| LR \(C=10\) +\| ` + task + ` +\| +\d+\.\d \| +\d+\.\d \|$`).MatchString(md) {
 			t.Errorf("no row for LR (C=10) on task %s", task)
 		}
 	}

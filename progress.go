@@ -20,6 +20,7 @@ type progress struct {
 	tty      bool
 	mu       sync.Mutex
 	total    int
+	workers  int // trials run at once (-j), 0 if unknown
 	done     int
 	failed   int
 	start    time.Time
@@ -135,12 +136,24 @@ func (p *progress) draw() {
 	p.drawn = true
 }
 
-// eta estimates the time left from the mean time per finished trial. On a
-// terminal it counts down between trials; it is left out before the first
-// trial finishes, and when the estimate has run out (the remaining trials
-// are slower than the finished ones, as larger training sizes are).
+// minETATrials is the fewest finished trials an ETA is estimated from.
+const minETATrials = 3
+
+// etaAfter returns how many trials must finish before an ETA is shown: a
+// few, and one per worker. The first trial to finish of N run at once
+// took about as long as all N, so an estimate from it alone is N times
+// too long ("1h7m0s" after one trial, of a run that took minutes).
+func (p *progress) etaAfter() int {
+	return max(minETATrials, min(p.workers, p.total))
+}
+
+// eta estimates the time left from the mean time per finished trial (wall
+// time over trials done, so trials run at once count as such). On a
+// terminal it counts down between trials; it is left out until etaAfter
+// trials have finished, and when the estimate has run out (the remaining
+// trials are slower than the finished ones, as larger training sizes are).
 func (p *progress) eta(now time.Time) string {
-	if p.done == 0 || p.done >= p.total {
+	if p.done < p.etaAfter() || p.done >= p.total {
 		return ""
 	}
 	per := float64(p.lastDone.Sub(p.start)) / float64(p.done)

@@ -152,6 +152,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
 	fresh := fs.Bool("fresh", false, "discard stored results and run every trial again")
 	quiet := fs.Bool("q", false, "no progress output")
+	smoke := fs.Bool("smoke", false, "run only the first trial at the smallest size of every dataset and method (into DIR default out/<name>-smoke), to check an experiment end to end; no expectations are checked")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
 	arg, ok := parseOne(fs, args)
@@ -173,6 +174,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return exitUsage
 	}
 	dir := outDir(*out, spec)
+	if *smoke && *out == "" {
+		dir += "-smoke"
+	}
 	// The lock is held through the reports, so that a report run
 	// concurrently never overwrites this run's with an older one.
 	unlock, err := runner.LockDir(dir)
@@ -185,7 +189,12 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		// Warnings print before the trials run, not hours later.
 		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {
-		opts.Progress = newProgress(stderr)
+		pr := newProgress(stderr)
+		pr.workers = min(*workers, runner.MaxWorkers()) // as the runner caps it
+		opts.Progress = pr
+	}
+	if *smoke {
+		opts.Only = smokeTrial(spec)
 	}
 	sum, err := runner.Run(ctx, spec, opts)
 	if err != nil {
@@ -206,15 +215,25 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "repro: writing the reports in %s: %v\n", dir, err)
 		return exitFailed
 	}
-	fmt.Fprintf(stdout, "%s: %d trials: %d ran now, %d already done, %d failed\n",
-		spec.Name, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
+	if *smoke {
+		fmt.Fprintf(stdout, "%s (smoke run of %d of its %d trials): %d ran now, %d already done, %d failed\n",
+			spec.Name, sum.Ran+sum.Skipped, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
+	} else {
+		fmt.Fprintf(stdout, "%s: %d trials: %d ran now, %d already done, %d failed\n",
+			spec.Name, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
+	}
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, "report.md"))
+	// What the report flags for action (a grid to widen, fits at their
+	// iteration cap) is repeated where it will be seen.
+	for _, w := range reports.Warnings(spec, sum.Results) {
+		fmt.Fprintf(stderr, "warning: %v\n", w)
+	}
 	if sum.Interrupted {
 		fmt.Fprintf(stderr, "interrupted: %d of %d trials finished; run the same command again to resume\n",
 			len(sum.Results), len(sum.Plan.Trials))
 		return exitInterrupted
 	}
-	if len(spec.Expect) > 0 {
+	if len(spec.Expect) > 0 && !*smoke {
 		fmt.Fprintln(stdout)
 		reports.WriteCheck(stdout, reports.Check(spec, sum.Results))
 	}
@@ -223,6 +242,22 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+// smokeTrial accepts the first trial at the smallest size: one trial per
+// dataset and method variant, enough to show an experiment runs end to end.
+func smokeTrial(spec *runner.Spec) func(*runner.Trial) bool {
+	smallest := 0.0
+	for i, s := range spec.Curve.Sizes {
+		// A fraction and a count are not comparable without the data: the
+		// smallest count, else the smallest fraction.
+		if i == 0 || (s > 1) == (smallest > 1) && s < smallest || s > 1 && smallest <= 1 {
+			smallest = s
+		}
+	}
+	return func(t *runner.Trial) bool {
+		return t.Index == 0 && (t.Size == 0 || t.Size == smallest)
+	}
 }
 
 // printFailures lists the first failed trials. A trial that failed before

@@ -56,6 +56,12 @@ type Env struct {
 	// State); nil for the fits of a select rule and for protocols that fit
 	// once.
 	State *State
+	// Unlabelled holds rows a transductive method may look at without
+	// their labels, with the training set's columns: the active protocol's
+	// unlabelled pool (the pool rows not in the training set); nil for the
+	// fits of a select rule and for other protocols. EE's expected error
+	// is measured on them.
+	Unlabelled matrix.Matrix
 }
 
 // Key names a value in a Memo. Keys are compared by value: Op names what is

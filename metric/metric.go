@@ -103,6 +103,12 @@ type Metric struct {
 	HigherIsBetter bool
 	// NeedsOneVsRest restricts the metric to one-vs-rest predictions.
 	NeedsOneVsRest bool
+	// Digits is the number of decimals reports show the metric with
+	// (report.digits overrides it); if 0, 2 is used.
+	Digits int
+	// Min and Max bound the metric's values (nil: unbounded); plots
+	// keep their axis within them (an AUC axis ends at 1).
+	Min, Max *float64
 	// Eval scores p against the targets of the test rows.
 	Eval func(p *Prediction, test Truth) (float64, error)
 	// Detail, if set, breaks the score down into named parts (for
@@ -166,27 +172,42 @@ func check(name string, m *Metric, p *Prediction, test Truth) error {
 	return nil
 }
 
+// DefaultDigits is the number of decimals of a metric that sets none.
+const DefaultDigits = 2
+
+// DigitsOf returns the decimals reports show m with.
+func (m *Metric) DigitsOf() int {
+	if m.Digits > 0 {
+		return m.Digits
+	}
+	return DefaultDigits
+}
+
+func bound(v float64) *float64 { return &v }
+
 func init() {
+	// Percentages at 2 decimals, AUC and r2 (at most 1) at 3, counts of
+	// errors (summed over tasks) at 1.
 	Register("accuracy", &Metric{Doc: "percentage of test rows whose predicted class (largest score) is right",
-		Kinds: Classification, HigherIsBetter: true, Eval: accuracy})
+		Kinds: Classification, HigherIsBetter: true, Eval: accuracy, Digits: 2, Min: bound(0), Max: bound(100)})
 	Register("error", &Metric{Doc: "percentage of test rows misclassified (100 − accuracy)",
-		Kinds: Classification, Eval: func(p *Prediction, d Truth) (float64, error) {
+		Kinds: Classification, Digits: 2, Min: bound(0), Max: bound(100), Eval: func(p *Prediction, d Truth) (float64, error) {
 			a, err := accuracy(p, d)
 			return 100 - a, err
 		}})
 	Register("auc", &Metric{Doc: "area under the ROC curve; multi-class: mean of one-vs-rest AUCs",
-		Kinds: Classification, HigherIsBetter: true, Eval: auc})
+		Kinds: Classification, HigherIsBetter: true, Eval: auc, Digits: 3, Min: bound(0), Max: bound(1)})
 	Register("binary_errors", &Metric{Doc: "one-vs-rest binary errors summed over all tasks (Jebara 2004's metric); per-task errors recorded as binary_errors/<class>",
-		Kinds: Classification, NeedsOneVsRest: true, Eval: binaryErrors, Detail: taskErrors})
-	Register("mse", &Metric{Doc: "mean squared error of the predicted target",
+		Kinds: Classification, NeedsOneVsRest: true, Eval: binaryErrors, Detail: taskErrors, Digits: 1, Min: bound(0)})
+	Register("mse", &Metric{Min: bound(0), Doc: "mean squared error of the predicted target",
 		Kinds: Regression, Eval: func(p *Prediction, d Truth) (float64, error) {
 			return mse(p.Values, d.Y), nil
 		}})
-	Register("rmse", &Metric{Doc: "root mean squared error of the predicted target",
+	Register("rmse", &Metric{Min: bound(0), Doc: "root mean squared error of the predicted target",
 		Kinds: Regression, Eval: func(p *Prediction, d Truth) (float64, error) {
 			return math.Sqrt(mse(p.Values, d.Y)), nil
 		}})
-	Register("mae", &Metric{Doc: "mean absolute error of the predicted target",
+	Register("mae", &Metric{Min: bound(0), Doc: "mean absolute error of the predicted target",
 		Kinds: Regression, Eval: func(p *Prediction, d Truth) (float64, error) {
 			s := 0.0
 			for i, v := range p.Values {
@@ -195,7 +216,7 @@ func init() {
 			return s / float64(len(p.Values)), nil
 		}})
 	Register("r2", &Metric{Doc: "coefficient of determination on the test set",
-		Kinds: Regression, HigherIsBetter: true, Eval: func(p *Prediction, d Truth) (float64, error) {
+		Kinds: Regression, HigherIsBetter: true, Digits: 3, Max: bound(1), Eval: func(p *Prediction, d Truth) (float64, error) {
 			mean := 0.0
 			for _, y := range d.Y {
 				mean += y

@@ -7,13 +7,19 @@
 package plugins
 
 import (
+	_ "github.com/repro-ml/repro/datasets/compress"
 	_ "github.com/repro-ml/repro/datasets/csv"
 	_ "github.com/repro-ml/repro/datasets/embedded"
 	_ "github.com/repro-ml/repro/datasets/graph"
 	_ "github.com/repro-ml/repro/datasets/libsvm"
 	_ "github.com/repro-ml/repro/datasets/linqs"
+	_ "github.com/repro-ml/repro/datasets/normalize"
+	_ "github.com/repro-ml/repro/datasets/reduce"
+	_ "github.com/repro-ml/repro/datasets/relabel"
 	_ "github.com/repro-ml/repro/datasets/text"
 	_ "github.com/repro-ml/repro/datasets/uci"
+	_ "github.com/repro-ml/repro/methods/ddr"
+	_ "github.com/repro-ml/repro/methods/elasticnet"
 	_ "github.com/repro-ml/repro/methods/fnr"
 	_ "github.com/repro-ml/repro/methods/hp"
 	_ "github.com/repro-ml/repro/methods/lasso"

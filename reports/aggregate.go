@@ -6,7 +6,9 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
+	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/runner"
 )
@@ -170,7 +172,6 @@ func (d *dataSet) find(name string) (*series, error) {
 type model struct {
 	spec     *runner.Spec
 	datasets []*dataSet
-	digits   int
 	failures []*runner.Result
 	// infoErr is why datasets.json could not be read, if it could not.
 	infoErr error
@@ -178,10 +179,7 @@ type model struct {
 
 // build arranges results by dataset and series in spec order.
 func build(spec *runner.Spec, results []runner.Result) *model {
-	m := &model{spec: spec, digits: spec.Report.Digits}
-	if m.digits <= 0 {
-		m.digits = 2
-	}
+	m := &model{spec: spec}
 	byID := map[string]*dataSet{}
 	index := map[string]map[string]*series{}
 	addSeries := func(d *dataSet, s *series) {
@@ -298,13 +296,29 @@ func fmtX(x float64) string {
 	return num(x)
 }
 
-// fmtNum formats v with the report's digits; NaN is "—".
-func (m *model) fmtNum(v float64) string {
+// digits returns the decimals of the metric or extra name: those
+// report.metric_digits or report.digits set, else the metric's own (a
+// metric's part, "binary_errors/<class>", the metric's), else 2.
+func (m *model) digits(name string) int {
+	if n, ok := m.spec.Report.DigitsFor(name); ok {
+		return n
+	}
+	base, _, _ := strings.Cut(name, "/")
+	if mt, err := metric.Lookup(base); err == nil {
+		return mt.DigitsOf()
+	}
+	return metric.DefaultDigits
+}
+
+// fmtNum formats a value of the metric or extra name with its digits;
+// NaN is "—".
+func (m *model) fmtNum(name string, v float64) string {
 	if math.IsNaN(v) {
 		return "—"
 	}
-	s := strconv.FormatFloat(v, 'f', m.digits, 64)
-	if s == "-"+strconv.FormatFloat(0, 'f', m.digits, 64) {
+	digits := m.digits(name)
+	s := strconv.FormatFloat(v, 'f', digits, 64)
+	if s == "-"+strconv.FormatFloat(0, 'f', digits, 64) {
 		s = s[1:] // no negative zero
 	}
 	return s

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/runner"
@@ -127,7 +128,7 @@ func (m *model) expected(e *runner.Expectation) string {
 		case e.RTol != nil:
 			s += fmt.Sprintf(" ± %s%%", num(*e.RTol*100))
 		default:
-			s += fmt.Sprintf(" (at %d decimals)", m.digits)
+			s += fmt.Sprintf(" (at %d decimals)", m.digits(e.Metric))
 		}
 	}
 	if e.Min != nil || e.Max != nil {
@@ -221,9 +222,9 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 		}
 		if e.Better == "" {
 			st := sts[0]
-			r.Measured = m.fmtNum(st.Mean)
+			r.Measured = m.fmtNum(e.Metric, st.Mean)
 			if st.N > 1 {
-				r.Measured += " ± " + m.fmtNum(st.SD)
+				r.Measured += " ± " + m.fmtNum(e.Metric, st.SD)
 			}
 			r.Measured += fmt.Sprintf(" (n=%d)", st.N)
 			r.Pass = m.valueOK(e, st.Mean)
@@ -234,8 +235,8 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 			}
 			a, b := pairs(ss[0].cells[x], ss[1].cells[x], e.Metric)
 			tt := pairedTTest(a, b)
-			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs)", m.fmtNum(sts[0].Mean), m.fmtNum(sts[1].Mean),
-				signed(m, diff), fmtP(tt.P), tt.N)
+			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs)", m.fmtNum(e.Metric, sts[0].Mean), m.fmtNum(e.Metric, sts[1].Mean),
+				signed(m, e.Metric, diff), fmtP(tt.P), tt.N)
 			switch {
 			case e.Within != nil:
 				r.Pass = diff >= -*e.Within
@@ -257,9 +258,14 @@ func (c *cell) obsOrNil() []observation {
 	return c.obs
 }
 
-// signed formats v with an explicit sign.
-func signed(m *model, v float64) string {
-	s := m.fmtNum(v)
+// signed formats a difference of the metric name with an explicit sign:
+// with the metric's digits, or up to three more when those round a
+// nonzero difference to zero ("by +0.0004", not "by +0.000").
+func signed(m *model, name string, v float64) string {
+	s := m.fmtNum(name, v)
+	for d := m.digits(name) + 1; d <= m.digits(name)+3 && v != 0 && !math.IsNaN(v) && strings.Trim(s, "-+0.") == ""; d++ {
+		s = strconv.FormatFloat(v, 'f', d, 64)
+	}
 	if v >= 0 && s[0] != '-' {
 		s = "+" + s
 	}
@@ -287,7 +293,7 @@ func (m *model) valueOK(e *runner.Expectation, mean float64) bool {
 		v := *e.Value
 		switch {
 		case e.Tol == nil && e.RTol == nil:
-			ok = m.fmtNum(mean) == m.fmtNum(v)
+			ok = m.fmtNum(e.Metric, mean) == m.fmtNum(e.Metric, v)
 		default:
 			within := false
 			if e.Tol != nil && math.Abs(mean-v) <= *e.Tol*(1+1e-12) {

@@ -3,7 +3,9 @@
 // the baseline from paired t-tests, chosen hyperparameters, fit times,
 // averaged artifact tables, expectations), summary.csv, one PNG learning
 // curve per dataset and metric (or, with report.x, the metric against a
-// method parameter), and one PNG per artifact plot. A legend of more than
+// method parameter), and one PNG per artifact plot; report.artifacts
+// (all, plots, tables, none) chooses which artifacts report.md shows, and
+// it counts those left out. A legend of more than
 // five entries is drawn in a column beside the plot rather than over the
 // data. It also checks an experiment's expect: block (Check, WriteCheck).
 //
@@ -18,6 +20,7 @@
 //
 // Every output is byte-stable: no timestamps, spec order for datasets and
 // methods, grid order for variants, ascending sizes and fixed rounding
-// (report.digits, default 2), so a re-render of the same results gives the
+// (each metric its own decimals, report.digits and report.metric_digits
+// over them), so a re-render of the same results gives the
 // same files.
 package reports

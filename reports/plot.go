@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -14,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -46,6 +48,19 @@ type figure struct {
 	title, xlabel, ylabel string
 	logx                  bool
 	curves                []curve
+	// ymin and ymax, if set, bound the y axis: the range of the metric
+	// plotted (an AUC axis ends at 1, an accuracy axis at 100).
+	ymin, ymax *float64
+}
+
+// metricFigure returns a figure of the metric or extra name, its y axis
+// bounded by the metric's range.
+func metricFigure(title, xlabel, name string, logx bool) *figure {
+	f := &figure{title: title, xlabel: xlabel, ylabel: name, logx: logx}
+	if mt, err := metric.Lookup(name); err == nil {
+		f.ymin, f.ymax = mt.Min, mt.Max
+	}
+	return f
 }
 
 // errXYs implements plotter.XYer and plotter.YErrorer.
@@ -66,12 +81,10 @@ func (f *figure) render() ([]byte, error) {
 	p.Legend.Left = true
 	p.Y.Tick.Marker = niceTicks{}
 	p.X.Tick.Marker = niceTicks{}
-	if f.logx {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = logTicks{}
-	}
 	p.Add(plotter.NewGrid())
 	any := false
+	// The data's x extent, whose ends a log axis labels.
+	xlo, xhi := math.Inf(1), math.Inf(-1)
 	entries := 0
 	var labels []string
 	for i, c := range f.curves {
@@ -88,6 +101,7 @@ func (f *figure) render() ([]byte, error) {
 			}
 			xys = append(xys, plotter.XY{X: x, Y: y})
 			errs = append(errs, struct{ Low, High float64 }{e, e})
+			xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
 		}
 		if len(xys) == 0 {
 			continue
@@ -144,6 +158,13 @@ func (f *figure) render() ([]byte, error) {
 		entries++
 		labels = append(labels, c.label)
 	}
+	if f.logx {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = logTicks{lo: xlo, hi: xhi}
+	}
+	// A long legend is drawn beside the plot (below); so is one that
+	// would need room above the data past the end of the metric's range.
+	beside := entries > maxInsideLegend
 	if !any {
 		p.Title.Text += " (no data)"
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 1, 10, 0, 1
@@ -163,22 +184,8 @@ func (f *figure) render() ([]byte, error) {
 			}
 			p.X.Min, p.X.Max = p.X.Min-pad, p.X.Max+pad
 		}
-		span := p.Y.Max - p.Y.Min
-		if span == 0 {
-			span = math.Max(math.Abs(p.Y.Max), 1)
-		}
-		// A short legend sits inside, top left, above the data: it takes
-		// about one text line per entry from the top of the plotting area
-		// (the frame less title and axes, ~90pt), the data get the rest.
-		// A long one goes beside the plot instead (below).
-		frac := 0.0
-		if entries <= maxInsideLegend {
-			lineH := float64(p.Legend.TextStyle.Font.Size) * 1.25
-			frac = (float64(entries)*lineH + 6) / (float64(plotHeight) - 90)
-		}
-		p.Y.Min -= 0.05 * span
-		top := p.Y.Max + 0.05*span
-		p.Y.Max = p.Y.Min + (top-p.Y.Min)/(1-frac)
+		lineH := float64(p.Legend.TextStyle.Font.Size) * 1.25
+		p.Y.Min, p.Y.Max, beside = f.yAxis(p.Y.Min, p.Y.Max, entries, lineH, beside)
 	}
 	p.Legend.TextStyle.Color = color.Black
 	p.Legend.ThumbnailWidth = vg.Points(24)
@@ -186,7 +193,7 @@ func (f *figure) render() ([]byte, error) {
 	// its size: the image grows by the column's width.
 	var legendW vg.Length
 	var side plot.Legend
-	if entries > maxInsideLegend {
+	if beside && entries > 0 {
 		const pad = vg.Length(8)
 		for _, lbl := range labels {
 			legendW = max(legendW, p.Legend.TextStyle.Width(lbl))
@@ -213,15 +220,41 @@ func (f *figure) render() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// yAxis returns the y axis of data from dmin to dmax (error bars
+// included): a margin of 5% on each side, cut at the metric's range (an
+// AUC axis does not run past 1; error bars are clipped there), and room
+// above the data for a legend of entries lines of height lineH drawn
+// inside, top left (one line per entry from the top of the plotting
+// area, the frame less title and axes, ~90pt). Where that room would
+// take the axis past the metric's range, the legend goes beside the plot:
+// beside is returned true.
+func (f *figure) yAxis(dmin, dmax float64, entries int, lineH float64, beside bool) (lo, hi float64, _ bool) {
+	span := dmax - dmin
+	if span == 0 {
+		span = math.Max(math.Abs(dmax), 1)
+	}
+	lo, top := dmin-0.05*span, dmax+0.05*span
+	if f.ymin != nil && lo < *f.ymin && *f.ymin < top {
+		lo = *f.ymin
+	}
+	if f.ymax != nil && top > *f.ymax && *f.ymax > lo {
+		top = *f.ymax
+	}
+	if beside || entries == 0 {
+		return lo, top, beside
+	}
+	frac := (float64(entries)*lineH + 6) / (float64(plotHeight) - 90)
+	hi = lo + (top-lo)/(1-frac)
+	if f.ymax != nil && hi > *f.ymax {
+		return lo, top, true
+	}
+	return lo, hi, false
+}
+
 // curveFigure is the learning curve of one dataset and metric (or extra
 // of report.y): a line per series, mean ± sd over trials at each x.
 func (m *model) curveFigure(d *dataSet, name string) *figure {
-	f := &figure{
-		title:  d.id + ": " + name,
-		xlabel: "training size",
-		ylabel: name,
-		logx:   m.spec.Report.LogX,
-	}
+	f := metricFigure(d.id+": "+name, "training size", name, m.spec.Report.LogX)
 	for _, s := range d.series {
 		c := curve{label: s.display()}
 		for _, x := range d.xs {
@@ -249,7 +282,7 @@ func (m *model) curveFigure(d *dataSet, name string) *figure {
 func (m *model) sweepFigure(d *dataSet, metricName string) *figure {
 	xname := m.spec.Report.X
 	neglog := m.spec.Report.XTransform == "neglog"
-	f := &figure{title: d.id + ": " + metricName, xlabel: xname, ylabel: metricName, logx: m.spec.Report.LogX}
+	f := metricFigure(d.id+": "+metricName, xname, metricName, m.spec.Report.LogX)
 	if neglog {
 		f.xlabel = "−ln " + xname
 	}
@@ -380,10 +413,16 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 
 // logTicks labels 1, 2 and 5 times each power of ten on a log axis (so a
 // curve over sizes 20 … 800 shows 20, 50, 100, 200, 500), with unlabelled
-// ticks at the other integer multiples.
-type logTicks struct{}
+// ticks at the other integer multiples, and labels the data's end points
+// lo and hi (sizes 30 … 400 show 30 and 400), leaving out a round label
+// that would crowd one of them.
+type logTicks struct{ lo, hi float64 }
 
-func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+// crowd is the share of a log axis within which a round label gives way
+// to an end point's.
+const crowd = 0.06
+
+func (lt logTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(lo > 0) || !(hi > lo) {
 		return plot.DefaultTicks{}.Ticks(lo, hi)
 	}
@@ -402,6 +441,28 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 			ticks = append(ticks, t)
 		}
+	}
+	var ends []float64
+	for _, v := range []float64{lt.lo, lt.hi} {
+		if v >= lo && v <= hi && (len(ends) == 0 || ends[0] != v) {
+			ends = append(ends, v)
+		}
+	}
+	for i := range ticks {
+		for _, v := range ends {
+			if ticks[i].Value != v && math.Abs(math.Log10(ticks[i].Value/v)) < crowd*decades {
+				ticks[i].Label = ""
+			}
+		}
+	}
+	for _, v := range ends {
+		label := strconv.FormatFloat(v, 'g', 4, 64)
+		i := sort.Search(len(ticks), func(i int) bool { return ticks[i].Value >= v })
+		if i < len(ticks) && ticks[i].Value == v {
+			ticks[i].Label = label
+			continue
+		}
+		ticks = slices.Insert(ticks, i, plot.Tick{Value: v, Label: label})
 	}
 	return ticks
 }

@@ -446,9 +446,9 @@ func (m *model) cellText(s *series, size float64, metricName string) (string, su
 		}
 		return strings.Join(notes, ", "), st
 	}
-	txt := m.fmtNum(st.Mean)
+	txt := m.fmtNum(metricName, st.Mean)
 	if st.N > 1 {
-		txt += " ± " + m.fmtNum(st.SD)
+		txt += " ± " + m.fmtNum(metricName, st.SD)
 	}
 	var notes []string
 	if st.N < m.spec.Curve.Trials {
@@ -502,7 +502,7 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, q quantity) {
 			}
 		}
 		if known && !math.IsNaN(bv) {
-			best[j] = m.fmtNum(bv)
+			best[j] = m.fmtNum(mn, bv)
 		}
 	}
 	var rows [][]string
@@ -511,7 +511,7 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, q quantity) {
 		for j, size := range d.xs {
 			txt := texts[i][j]
 			vals, _ := s.cells[size].values(mn)
-			if st := summarize(vals); st.N > 0 && best[j] != "" && m.fmtNum(st.Mean) == best[j] {
+			if st := summarize(vals); st.N > 0 && best[j] != "" && m.fmtNum(mn, st.Mean) == best[j] {
 				txt = "**" + txt + "**"
 			}
 			row = append(row, txt)
@@ -624,22 +624,29 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 	fmt.Fprintf(w, "\n\n")
 }
 
+// writeChosen tables the most frequent choice of each cv or test rule
+// per size, flagging a choice at an end of a numeric grid axis, and warns
+// of an axis whose end the rule chose in at least half the trials.
 func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 	var rows [][]string
+	var warns []string
+	flagged := false
 	for _, s := range d.series {
-		rule := s.rule()
-		if (rule != "cv" && rule != "test") || (s.method != nil && len(s.method.Grid) < 2) {
+		if s.chosenParams() == nil {
 			continue
 		}
 		row := []string{s.md()}
 		for _, size := range d.xs {
 			counts := map[string]int{}
+			values := map[string]map[string]any{}
 			n := 0
 			for _, o := range s.cells[size].obsOrNil() {
 				if len(o.res.Chosen) == 0 {
 					continue
 				}
-				counts[param.Values(o.res.Chosen).Label()]++
+				k := param.Values(o.res.Chosen).Label()
+				counts[k]++
+				values[k] = o.res.Chosen
 				n++
 			}
 			bestK, bestN := "", 0
@@ -652,20 +659,44 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 				row = append(row, "")
 				continue
 			}
-			row = append(row, fmt.Sprintf("%s (%d/%d)", bestK, bestN, n))
+			cell := fmt.Sprintf("%s (%d/%d)", bestK, bestN, n)
+			if ends := s.atEdge(values[bestK]); len(ends) > 0 {
+				cell += " ⚠ " + strings.Join(ends, ", ")
+				flagged = true
+			}
+			row = append(row, cell)
 		}
 		rows = append(rows, row)
+		for _, e := range s.edges() {
+			warns = append(warns, fmt.Sprintf("- ⚠ **Edge of the grid:** %s chose %s in %d of %d trials of %s: the best value may lie beyond the grid; widen it.\n",
+				ruleWords(s.rule()), e.what(), e.n, e.of, s.md()))
+		}
 	}
 	if len(rows) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "### Chosen hyperparameters\n\n")
 	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.xs)...), rows, "")
-	fmt.Fprintf(w, "\nThe most frequent choice per size, with how many trials made it.\n\n")
+	fmt.Fprintf(w, "\nThe most frequent choice per size, with how many trials made it")
+	if flagged {
+		fmt.Fprintf(w, "; ⚠ marks a value at an end of a numeric grid axis of %d or more values", minEdgeAxis)
+	}
+	fmt.Fprintf(w, ".\n\n")
+	if len(warns) > 0 {
+		fmt.Fprintf(w, "%s\n", strings.Join(warns, ""))
+	}
 }
 
+// writeTimes tables the mean fit and selection times per series, with
+// the trials whose fit stopped at its iteration cap when there are any.
 func (m *model) writeTimes(w *bytes.Buffer, d *dataSet) {
 	var rows [][]string
+	capped := false
+	for _, s := range d.series {
+		if n, _ := s.notConverged(); n > 0 {
+			capped = true
+		}
+	}
 	for _, s := range d.series {
 		var fit, sel []float64
 		failed := 0
@@ -685,14 +716,30 @@ func (m *model) writeTimes(w *bytes.Buffer, d *dataSet) {
 		if r := s.rule(); r == "cv" || r == "test" {
 			selTxt = secs(ss.Mean)
 		}
-		rows = append(rows, []string{s.md(), secs(fs.Mean), selTxt, strconv.Itoa(len(fit)), strconv.Itoa(failed)})
+		row := []string{s.md(), secs(fs.Mean), selTxt, strconv.Itoa(len(fit)), strconv.Itoa(failed)}
+		if capped {
+			txt := ""
+			if n, _ := s.notConverged(); n > 0 {
+				txt = "⚠ " + strconv.Itoa(n)
+			}
+			row = append(row, txt)
+		}
+		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "### Fit time\n\n")
-	writeTable(w, []string{"series", "fit s (mean)", "select s (mean)", "trials", "failed"}, rows, "lrrrr")
-	fmt.Fprintf(w, "\nMean seconds per trial over all sizes; selection (cv or test rule) is timed apart from the final fit.\n\n")
+	header, align := []string{"series", "fit s (mean)", "select s (mean)", "trials", "failed"}, "lrrrr"
+	if capped {
+		header, align = append(header, "not converged"), align+"r"
+	}
+	writeTable(w, header, rows, align)
+	fmt.Fprintf(w, "\nMean seconds per trial over all sizes; selection (cv or test rule) is timed apart from the final fit.")
+	if capped {
+		fmt.Fprintf(w, " ⚠ Not converged: trials whose final fit stopped at its iteration cap before reaching its tolerance; their results may be off: raise the method's iteration cap (max_iter or the like).")
+	}
+	fmt.Fprintf(w, "\n\n")
 }
 
 func secs(v float64) string {
@@ -735,6 +782,9 @@ func readArtifact(dir, rel string) (*artifactFile, error) {
 	return &a, nil
 }
 
+// writeArtifacts shows the artifacts of d's trials that report.artifacts
+// asks for (all by default): each plot, and each table averaged over
+// trials per size. Those left out are counted.
 func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files map[string][]byte) error {
 	header := false
 	head := func() {
@@ -743,6 +793,23 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			header = true
 		}
 	}
+	showPlots, showTables := m.spec.Report.ShowsArtifacts("plots"), m.spec.Report.ShowsArtifacts("tables")
+	hiddenPlots, hiddenTables := 0, 0
+	defer func() {
+		if hiddenPlots+hiddenTables == 0 {
+			return
+		}
+		head()
+		var parts []string
+		if hiddenPlots > 0 {
+			parts = append(parts, plural(hiddenPlots, "plot"))
+		}
+		if hiddenTables > 0 {
+			parts = append(parts, plural(hiddenTables, "table"))
+		}
+		fmt.Fprintf(w, "%s of the methods' artifacts left out of this report (report.artifacts: %s); each trial's are in artifacts/ as JSON, listed in %s.\n\n",
+			strings.Join(parts, " and "), m.spec.Report.Artifacts, runner.ResultsFile)
+	}()
 	for _, s := range d.series {
 		var plotted = map[string]bool{}
 		// Plots: the largest size, lowest trial index.
@@ -758,6 +825,10 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 						continue
 					}
 					plotted[a.Name] = true
+					if !showPlots {
+						hiddenPlots++
+						continue
+					}
 					f := &figure{title: fmt.Sprintf("%s — %s (size %s, trial %d)", titleOf(a), s.display(), fmtX(size), o.trial),
 						xlabel: a.Plot.XLabel, ylabel: a.Plot.YLabel, logx: a.Plot.LogX}
 					for _, ps := range a.Plot.Series {
@@ -819,6 +890,10 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 					}
 				}
 			}
+			if !showTables {
+				hiddenTables += len(order)
+				continue
+			}
 			for _, name := range order {
 				ac := byName[name]
 				head()
@@ -846,6 +921,14 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 		}
 	}
 	return nil
+}
+
+// plural is "1 plot", "2 plots".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 func titleOf(a *artifactFile) string {

@@ -81,7 +81,7 @@ func (m *model) writeTasks(w *bytes.Buffer, d *dataSet, info *runner.DatasetInfo
 					continue
 				}
 				has = true
-				row = append(row, m.fmtNum(st.Mean))
+				row = append(row, m.fmtNum(taskMetric+"/"+task, st.Mean))
 			}
 			if has {
 				rows = append(rows, row)

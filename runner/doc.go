@@ -28,7 +28,9 @@
 //     scoring, artifacts) and return its Observations: an x value (a
 //     training size, a label budget), the metrics there, and named extras.
 //     The active protocol's query strategies are a registry too
-//     (Strategies: random).
+//     (Strategies: random in protocol_active.go; uncertainty,
+//     least-confidence, margin, entropy and their -sampled variants in
+//     strategies.go).
 //
 // Between the split and the protocol, the runner fits the dataset's
 // transforms declared fit: pool on the pool's rows, without labels unless

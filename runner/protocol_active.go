@@ -82,6 +82,14 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		if err != nil {
 			return nil, err
 		}
+		// The candidates, without labels, are the strategy's input and
+		// the fit's Env.Unlabelled (EE measures its expected error on them).
+		cands := datasets.Complement(t.Part.Pool, rows)
+		candSet, err := t.unlabelled(ctx, rows, cands)
+		if err != nil {
+			return nil, err
+		}
+		t.unlabelledX = candSet.X
 		model, err := t.Fit(ctx, train, testSet)
 		if err != nil {
 			return nil, fmt.Errorf("at %d labels: %w", len(rows), err)
@@ -99,17 +107,12 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		if len(labelled) >= budget {
 			return obs, t.SaveArtifacts(model)
 		}
-		cands := datasets.Complement(t.Part.Pool, rows)
 		q := &Query{N: min(batch, budget-len(labelled), len(cands)), Candidates: cands, Rand: rng}
 		if q.N == 0 {
 			return obs, t.SaveArtifacts(model)
 		}
 		// The strategy sees predictions on the candidates, never their
 		// labels: the candidate set is passed without Y.
-		candSet, err := t.unlabelled(ctx, rows, cands)
-		if err != nil {
-			return nil, err
-		}
 		q.Pred = model.Predict(candSet.X)
 		picked, err := strat.Query(q, sp)
 		if err != nil {

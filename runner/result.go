@@ -43,7 +43,11 @@ type Result struct {
 	// test rule), excluded from FitSeconds.
 	SelectSeconds float64 `json:"select_seconds,omitempty"`
 	Iterations    int     `json:"iterations,omitempty"`
-	Seeds         Seeds   `json:"seeds"`
+	// NotConverged marks a trial whose final fit stopped at its
+	// iteration cap (methods.Info.Converged false) rather than at its
+	// tolerance; a model that reports no Info is taken as converged.
+	NotConverged bool  `json:"not_converged,omitempty"`
+	Seeds        Seeds `json:"seeds"`
 	// Artifacts lists the artifact files of this trial, relative to the
 	// output directory.
 	Artifacts []string `json:"artifacts,omitempty"`

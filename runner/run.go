@@ -34,6 +34,10 @@ type Options struct {
 	Fresh bool
 	// Progress, if non-nil, is told about the run as it goes.
 	Progress Progress
+	// Only, if set, limits the run to the trials it accepts (a smoke run:
+	// the first trial at the smallest size); the others are neither run
+	// nor counted as done.
+	Only func(*Trial) bool
 	// Locked reports that the caller holds the lock of Dir (LockDir), as
 	// `repro run` does to render the reports before another process may
 	// touch the directory; Run then does not lock it again.
@@ -136,9 +140,11 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	}
 	var pending []*Trial
 	for _, t := range plan.Trials {
-		if done[t.Key] {
+		switch {
+		case opts.Only != nil && !opts.Only(t):
+		case done[t.Key]:
 			sum.Skipped++
-		} else {
+		default:
 			pending = append(pending, t)
 		}
 	}

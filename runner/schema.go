@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/repro-ml/repro/datasets"
@@ -26,10 +28,9 @@ const (
 	DefaultSeed = 1
 	// DefaultFolds is the number of cross-validation folds of a cv rule.
 	DefaultFolds = 5
-	// DefaultDigits is the number of decimals in report tables.
-	DefaultDigits = 2
-	maxGrid       = 100000
-	maxTrials     = 100000
+	maxDigits    = 12
+	maxGrid      = 100000
+	maxTrials    = 100000
 )
 
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
@@ -153,7 +154,12 @@ func schema(free bool) param.Decl {
 				Doc: "Names to table and plot against `x`: metrics, or extras a protocol or method records (components chosen, dictionary size). Default: the metrics."},
 			{Name: "x_transform", Type: param.Enum, Choices: []string{"neglog"}, Optional: true,
 				Doc: "Applied to `x` parameter values before plotting: `neglog` is −ln v (for ρ). Only with `x` set to a parameter."},
-			{Name: "digits", Type: param.Int, Default: DefaultDigits, Min: param.Bound(0), Max: param.Bound(12), Doc: "Decimals in tables."},
+			{Name: "digits", Type: param.Int, Optional: true, Min: param.Bound(0), Max: param.Bound(maxDigits), DefaultDoc: "each metric's own",
+				Doc: "Decimals of every metric in tables and checks. Without it each metric has its own: 2 for percentages (accuracy, error), 3 for auc and r2, 1 for binary_errors, 2 for the others and for extras."},
+			{Name: "metric_digits", Type: param.Map, Optional: true, Check: metricDigits, DefaultDoc: "`{}`",
+				Doc: "Decimals per metric or extra, over `digits` and the metric's own: `{auc: 4, accuracy: 1}`. A key is one of `metrics:` or of `y`."},
+			{Name: "artifacts", Type: param.Enum, Choices: []string{"all", "plots", "tables", "none"}, Optional: true, DefaultDoc: "`all`",
+				Doc: "The method artifacts (weight tables, fitted curves) report.md shows: `all`, `plots`, `tables` or `none`. Those left out stay in `artifacts/` and the report says how many."},
 		},
 	}
 
@@ -260,6 +266,36 @@ func usableLabel(v any) error {
 		return errors.New("is not a usable label; want a non-empty name without parentheses or newlines")
 	}
 	return nil
+}
+
+// metricDigits checks report.metric_digits: each value a whole number of
+// decimals.
+func metricDigits(v any) error {
+	m, _ := v.(map[string]string)
+	for _, k := range sortedStrings(m) {
+		if _, err := parseDigits(m[k]); err != nil {
+			return fmt.Errorf("gives %s %q; want a whole number of decimals in [0, %d] per metric", k, m[k], maxDigits)
+		}
+	}
+	return nil
+}
+
+// parseDigits reads a number of decimals of report.metric_digits.
+func parseDigits(s string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 0 || n > maxDigits {
+		return 0, fmt.Errorf("%q is not a number of decimals in [0, %d]", s, maxDigits)
+	}
+	return n, nil
+}
+
+func sortedStrings(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // trainingSize checks one of curve.sizes: a count of rows or a fraction.

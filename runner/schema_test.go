@@ -294,7 +294,7 @@ metrics: [accuracy]
 	//     select: {rule: fixed}
 	// protocol: curve
 	// curve: {sizes: [10], trials: 1, sampling: random}
-	// report: {x: size, digits: 2}
+	// report: {x: size}
 }
 
 var update = flag.Bool("update", false, "rewrite the generated tables of docs/spec.md")

@@ -1,6 +1,12 @@
 package runner
 
 import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
 	"github.com/repro-ml/repro/param"
 )
 
@@ -148,8 +154,62 @@ type ReportSpec struct {
 	// metrics: extras a protocol or method records with its observations
 	// (components chosen per iteration, dictionary size).
 	Y []string `yaml:"y,omitempty"`
-	// Digits is the number of decimals in tables (default 2).
-	Digits int `yaml:"digits,omitempty"`
+	// Digits, if set, is the number of decimals of every metric in tables
+	// and checks; unset, each metric has its own (metric.Metric.Digits).
+	Digits *int `yaml:"digits,omitempty"`
+	// MetricDigits sets the decimals of single metrics or extras, over
+	// Digits: "auc" → "3" (as written; DigitsFor reads it).
+	MetricDigits map[string]string `yaml:"metric_digits,omitempty"`
+	// Artifacts says which method artifacts report.md shows: "" or
+	// "all", "plots", "tables" or "none".
+	Artifacts string `yaml:"artifacts,omitempty"`
+}
+
+// DigitsFor returns the decimals report.metric_digits or report.digits
+// set for the metric or extra name, and whether one does: a metric's
+// parts ("binary_errors/<class>") take the metric's.
+func (r *ReportSpec) DigitsFor(name string) (int, bool) {
+	base, _, _ := strings.Cut(name, "/")
+	for _, k := range []string{name, base} {
+		if s, ok := r.MetricDigits[k]; ok {
+			if n, err := parseDigits(s); err == nil {
+				return n, true
+			}
+		}
+	}
+	if r.Digits != nil {
+		return *r.Digits, true
+	}
+	return 0, false
+}
+
+// ShowsArtifacts reports whether report.md shows artifacts of the kind
+// "plots" or "tables".
+func (r *ReportSpec) ShowsArtifacts(kind string) bool {
+	return r.Artifacts == "" || r.Artifacts == "all" || r.Artifacts == kind
+}
+
+// check reports a key of report.metric_digits that names neither a
+// metric of the spec nor a value of report.y (a misspelt metric would
+// silently keep its default).
+func (r *ReportSpec) check(d *decoder, f *fields, path string) bool {
+	n := d.resolve(f.get(d, "metric_digits"))
+	if n == nil || n.Kind != yaml.MappingNode || d.root == nil {
+		return true
+	}
+	known := append(slices.Clip(d.root.Metrics), r.Y...)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if contains(known, k.Value) {
+			continue
+		}
+		msg := fmt.Sprintf("unknown metric %q", k.Value)
+		if c := param.Closest(k.Value, known); c != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		}
+		d.errorf(k, sub(sub(path, "metric_digits"), k.Value), "%s; want one of metrics or report.y: %s", msg, strings.Join(known, ", "))
+	}
+	return true
 }
 
 // Expectation is one entry of `expect:`: either a value check (Value, or

@@ -35,6 +35,9 @@ type TrialRun struct {
 	ld     *loadedData
 	dataID string         // identity of Data's content; "" until asked for
 	state  *methods.State // carried by the trial's successive fits
+	// unlabelledX is the protocol's unlabelled pool for Env.Unlabelled of
+	// its next fit (set by the active protocol), or nil.
+	unlabelledX matrix.Matrix
 }
 
 // OneVsRest reports whether the dataset's classes become one-vs-rest
@@ -94,7 +97,8 @@ func (t *TrialRun) Sets(ctx context.Context, train, test []int) (trainSet, testS
 // Fit chooses the trial's grid point with the method's select rule (on
 // train, or for an oracle rule on test) and fits the method at that point
 // on train. It records the choice, the fit time and the iterations in
-// Result.
+// Result, and whether the fit stopped at its iteration cap (the last
+// fit's, for a protocol that fits several times).
 func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (methods.Model, error) {
 	if t.OneVsRest() && !train.IsClassification() {
 		return nil, fmt.Errorf("dataset %q: tasks: one-vs-rest needs a classification dataset", t.Trial.Dataset.ID)
@@ -130,12 +134,14 @@ func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (meth
 	if t.state == nil {
 		t.state = &methods.State{}
 	}
-	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo, State: t.state})
+	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo, State: t.state, Unlabelled: t.unlabelledX})
 	res.FitSeconds += time.Since(start).Seconds()
 	if err != nil {
 		return nil, err
 	}
-	res.Iterations += iterations(model)
+	info, ok := fitInfo(model)
+	res.Iterations += info.Iterations
+	res.NotConverged = ok && !info.Converged
 	return model, nil
 }
 
@@ -312,9 +318,11 @@ func (m *ovrModel) Info() methods.Info {
 	return info
 }
 
-func iterations(m methods.Model) int {
+// fitInfo returns how model's fit went, and whether it says
+// (methods.Informer).
+func fitInfo(m methods.Model) (methods.Info, bool) {
 	if in, ok := m.(methods.Informer); ok {
-		return in.Info().Iterations
+		return in.Info(), true
 	}
-	return 0
+	return methods.Info{}, false
 }

@@ -495,6 +495,11 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	d.Groups = groups
+	if len(o.Groups) > 0 {
+		if note := ungroupedNote(d); note != "" {
+			d.Notes = append(d.Notes, note)
+		}
+	}
 	if err := tabio.Check(d); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
@@ -581,6 +586,39 @@ func imputeMean(x *matrix.Dense, isMissing []bool, name func(int) string) ([]str
 		notes = append(notes, fmt.Sprintf("feature %s: %d missing values replaced by the mean %.6g of the other %d rows (computed over the whole file, test rows included)", name(k), miss, m, cnt))
 	}
 	return notes, nil
+}
+
+// maxListed is the most column names a note lists.
+const maxListed = 10
+
+// ungroupedNote says which feature columns are in none of d's groups
+// when the experiment declared some: group-penalized methods take each
+// as a group of its own, which the user may not have meant.
+func ungroupedNote(d *datasets.Dataset) string {
+	in := make([]bool, len(d.Features))
+	for _, g := range d.Groups {
+		for _, j := range g.Columns {
+			in[j] = true
+		}
+	}
+	var out []string
+	for j, f := range d.Features {
+		if !in[j] {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	n := len(out)
+	if n > maxListed {
+		out = append(out[:maxListed], fmt.Sprintf("and %d more", n-maxListed))
+	}
+	what := "column is"
+	if n > 1 {
+		what = "columns are"
+	}
+	return fmt.Sprintf("%d of %d feature %s in no declared group (%s): methods with group penalties take each as a one-column group", n, len(d.Features), what, strings.Join(out, ", "))
 }
 
 func buildGroups(o Options, col map[string]int, label int, dropped, categorical []bool, first, count []int, names []string) ([]datasets.Group, error) {

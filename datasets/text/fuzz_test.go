@@ -66,27 +66,40 @@ func FuzzNewsTar(f *testing.F) {
 	f.Add(rawTar(f, "20news-bydate-train/a/1", "", "20news-bydate-test/a/2", "1 2 3"))
 	f.Add([]byte("not a tar"))
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		dir := t.TempDir()
-		p := filepath.Join(dir, "n.tar.gz")
-		if err := os.WriteFile(p, gz(raw), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		watchdog := time.AfterFunc(5*time.Second, func() { panic(fmt.Sprintf("20news load of a %d-byte tar took over 5 s", len(raw))) })
-		d, err := loadWith("20news", dir, param.Values{"file": "n.tar.gz"})
-		watchdog.Stop()
-		if err != nil {
-			if !strings.Contains(err.Error(), p) {
-				t.Fatalf("error does not name the archive: %v", err)
-			}
-			return
-		}
-		if err := tabio.Check(d); err != nil {
-			t.Fatal(err)
-		}
-		if len(d.Split) != d.Rows() || len(d.Classes) == 0 {
+		d := loadTar(t, "20news", "n.tar.gz", raw, param.Values{"file": "n.tar.gz"})
+		if d != nil && (len(d.Split) != d.Rows() || len(d.Classes) == 0) {
 			t.Fatalf("%d split entries, %d classes for %d rows", len(d.Split), len(d.Classes), d.Rows())
 		}
 	})
+}
+
+// loadTar writes raw, gzipped, as rel in a new data directory and loads it
+// with the plugin name and params over, within 5 s and without a panic.
+// It returns nil after an error, which must name the archive, and
+// otherwise the dataset, which must pass tabio.Check.
+func loadTar(t *testing.T, name, rel string, raw []byte, over param.Values) *datasets.Dataset {
+	t.Helper()
+	dir := t.TempDir()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, gz(raw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	watchdog := time.AfterFunc(5*time.Second, func() { panic(fmt.Sprintf("%s load of a %d-byte tar took over 5 s", name, len(raw))) })
+	d, err := loadWith(name, dir, over)
+	watchdog.Stop()
+	if err != nil {
+		if !strings.Contains(err.Error(), p) {
+			t.Fatalf("error does not name the archive: %v", err)
+		}
+		return nil
+	}
+	if err := tabio.Check(d); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // FuzzLoadACL writes arbitrary negative and positive review files and

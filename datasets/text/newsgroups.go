@@ -193,57 +193,79 @@ func newsPath(p string) (test bool, group, name string, ok bool) {
 }
 
 func readNewsTar(ctx context.Context, file string, want, dirs map[string]bool) ([]newsDoc, error) {
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	defer zr.Close()
-	tr := tar.NewReader(zr)
 	var docs []newsDoc
-	var buf strings.Builder
-	for n := 0; ; n++ {
-		if n%1024 == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(strings.Split(filepath.ToSlash(h.Name), "/"), "..") {
-			return nil, fmt.Errorf("tar entry %q: a name with \"..\" points outside the archive (a corrupt or hostile archive)", h.Name)
-		}
+	err := walkTarGz(ctx, file, func(h *tar.Header, r io.Reader) error {
 		if h.Typeflag == tar.TypeDir {
 			if _, group, _, ok := newsPath(path.Join(h.Name, "x")); ok {
 				dirs[group] = true
 			}
-			continue
+			return nil
 		}
 		if h.Typeflag != tar.TypeReg {
-			continue
+			return nil
 		}
 		test, group, name, ok := newsPath(h.Name)
 		if !ok || len(want) > 0 && !want[group] {
-			continue
-		}
-		if h.Size > maxMessage {
-			return nil, fmt.Errorf("tar entry %q: %d bytes, more than a message can be (%d)", h.Name, h.Size, maxMessage)
+			return nil
 		}
 		dirs[group] = true
-		buf.Reset()
-		if _, err := io.Copy(&buf, tr); err != nil {
-			return nil, fmt.Errorf("%s: %w", h.Name, err)
+		body, err := readEntry(h, r)
+		if err != nil {
+			return err
 		}
-		docs = append(docs, newsDoc{test, group, name, buf.String()})
+		docs = append(docs, newsDoc{test, group, name, body})
+		return nil
+	})
+	return docs, err
+}
+
+// walkTarGz calls fn with every entry of the .tar.gz file, checking ctx
+// every 1024 entries. An entry whose name climbs out of the archive with
+// ".." is an error.
+func walkTarGz(ctx context.Context, file string, fn func(h *tar.Header, r io.Reader) error) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
 	}
-	return docs, nil
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return err
+	}
+	defer zr.Close()
+	tr := tar.NewReader(zr)
+	for n := 0; ; n++ {
+		if n%1024 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if slices.Contains(strings.Split(filepath.ToSlash(h.Name), "/"), "..") {
+			return fmt.Errorf("tar entry %q: a name with \"..\" points outside the archive (a corrupt or hostile archive)", h.Name)
+		}
+		if err := fn(h, tr); err != nil {
+			return err
+		}
+	}
+}
+
+// readEntry returns the content of a regular tar entry of at most
+// maxMessage bytes.
+func readEntry(h *tar.Header, r io.Reader) (string, error) {
+	if h.Size > maxMessage {
+		return "", fmt.Errorf("tar entry %q: %d bytes, more than a message can be (%d)", h.Name, h.Size, maxMessage)
+	}
+	var buf strings.Builder
+	buf.Grow(int(h.Size))
+	if _, err := io.Copy(&buf, r); err != nil {
+		return "", fmt.Errorf("%s: %w", h.Name, err)
+	}
+	return buf.String(), nil
 }
 
 func readNewsDir(ctx context.Context, dir string, want, dirs map[string]bool) ([]newsDoc, error) {

@@ -115,12 +115,13 @@ func (v *Vectorizer) Docs() int {
 // bytes separate tokens.
 func Tokenize(s string) []string {
 	var out []string
-	eachToken(s, func(tok []byte) { out = append(out, string(tok)) })
+	EachToken(s, func(tok []byte) { out = append(out, string(tok)) })
 	return out
 }
 
-// eachToken calls fn with each token of s in a reused buffer.
-func eachToken(s string, fn func(tok []byte)) {
+// EachToken calls fn with each token of s (as Tokenize splits it) in a
+// buffer that is reused: fn must copy the bytes it keeps.
+func EachToken(s string, fn func(tok []byte)) {
 	var buf [64]byte
 	tok := buf[:0]
 	for i := 0; i < len(s); i++ {
@@ -158,7 +159,7 @@ func (v *Vectorizer) id(term []byte) int32 {
 // AddText tokenizes a document and adds it.
 func (v *Vectorizer) AddText(s string) {
 	v.tokens = v.tokens[:0]
-	eachToken(s, func(tok []byte) {
+	EachToken(s, func(tok []byte) {
 		if v.opt.StopWords != nil && v.opt.StopWords[string(tok)] {
 			return
 		}

@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
@@ -121,7 +122,7 @@ func diffDataset(a, b *datasets.Dataset, ignore ...string) []string {
 		add("Graphs", true, "different graphs")
 	}
 	add("Text", !slices.Equal(a.Text, b.Text), "different documents")
-	add("Stats", !maps.EqualFunc(a.Stats, b.Stats, func(x, y float64) bool { return sameFloats([]float64{x}, []float64{y}) }),
+	add("Stats", !maps.EqualFunc(untimed(a.Stats), untimed(b.Stats), func(x, y float64) bool { return sameFloats([]float64{x}, []float64{y}) }),
 		fmt.Sprintf("%v, want %v", b.Stats, a.Stats))
 	add("Notes", !slices.Equal(a.Notes, b.Notes), fmt.Sprintf("%q, want %q", b.Notes, a.Notes))
 	return out
@@ -146,4 +147,12 @@ func matrixValues(m matrix.Matrix) []float64 {
 		return x.Val
 	}
 	return matrix.ToDense(m).RawData()
+}
+
+// untimed returns stats without the wall-clock times (keys ending in
+// ".seconds"), which a deterministic plugin may still record.
+func untimed(stats map[string]float64) map[string]float64 {
+	out := maps.Clone(stats)
+	maps.DeleteFunc(out, func(k string, _ float64) bool { return strings.HasSuffix(k, ".seconds") })
+	return out
 }

@@ -32,6 +32,7 @@ type fixture struct {
 // given a fixture here or be listed in paperOnly.
 var fixtures = map[string][]fixture{
 	"20news":          {{dir: "internal/conformance/testdata", params: map[string]any{"file": "20news"}}},
+	"imdb":            {{dir: "datasets/text/testdata"}},
 	"processed-acl":   {{dir: "internal/conformance/testdata", params: map[string]any{"domain": "books"}, tolerate: map[string]string{"domain": "the fixture holds the books domain only"}}},
 	"abalone":         {{dir: "datasets/uci/testdata", params: map[string]any{"file": "abalone.data"}}},
 	"delve-house-16l": {{dir: "datasets/uci/testdata", params: map[string]any{"file": "Prototask.data.gz"}}},

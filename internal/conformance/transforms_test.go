@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,7 +19,9 @@ import (
 // transformParams gives values to the required params of transform
 // plugins; a transform with a required param missing here fails
 // TestTransforms, which names it.
-var transformParams = map[string]map[string]any{}
+var transformParams = map[string]map[string]any{
+	"relabel": {"classes": map[string]string{"positive": "yes", "negative": "no"}},
+}
 
 // shortValues is the most stored feature values of a dataset that the
 // transforms are applied to with -short.
@@ -26,7 +29,9 @@ const shortValues = 100000
 
 // corpus returns a small labelled word-count dataset whose columns are
 // words of the embedded sentiment lexicons and neutral words, each in many
-// documents: the input every transform is checked on.
+// documents, with its documents as text (each word repeated as often as it
+// is counted, in column order) for the transforms that read word
+// sequences: the input every transform is checked on.
 func corpus() *datasets.Dataset {
 	words := []string{"good", "great", "excellent", "love", "nice", "wonderful",
 		"bad", "poor", "terrible", "hate", "awful", "boring",
@@ -35,6 +40,7 @@ func corpus() *datasets.Dataset {
 	b := matrix.NewBuilder(len(words))
 	d := &datasets.Dataset{Name: "conformance-corpus", Classes: []string{"negative", "positive"}, Features: words}
 	for i := range 40 {
+		var doc []string
 		y := i % 2
 		for j := range words {
 			p := 0.4
@@ -42,10 +48,15 @@ func corpus() *datasets.Dataset {
 				p = 0.7
 			}
 			if rng.Float64() < p {
-				b.Add(j, float64(1+rng.IntN(3)))
+				c := 1 + rng.IntN(3)
+				b.Add(j, float64(c))
+				for range c {
+					doc = append(doc, words[j])
+				}
 			}
 		}
 		b.EndRow()
+		d.Text = append(d.Text, strings.Join(doc, " "))
 		d.Y = append(d.Y, float64(y))
 	}
 	d.X = b.Build()
@@ -80,14 +91,17 @@ func TestTransforms(t *testing.T) {
 			if base == nil {
 				return
 			}
-			// Labels: the same rows with every label flipped.
+			// Labels: the same rows with every label flipped. A
+			// supervised transform declares that it reads them.
 			flipped := cloneDataset(in)
 			for i, y := range flipped.Y {
 				flipped.Y[i] = 1 - y
 			}
-			if out, err := apply(context.Background(), tr, env, flipped, p); err != nil {
+			if tr.Supervised {
+				// declared: it may read them
+			} else if out, err := apply(context.Background(), tr, env, flipped, p); err != nil {
 				t.Errorf("apply to the corpus with its labels flipped: %v", err)
-			} else if d := diffDataset(base, out, "Y"); d != nil {
+			} else if d := diffDataset(base, out, "Y"); d != nil && !tr.Supervised {
 				t.Errorf("the output depends on the labels (a transform must not look at them): %v", d)
 			}
 			checkApplyCancelled(t, tr, env, in, p)
@@ -143,7 +157,7 @@ func checkApply(t *testing.T, tr *datasets.Transform, env datasets.Env, in *data
 	if !checkDataset(t, out) {
 		return nil
 	}
-	if out.Rows() != in.Rows() || !sameFloats(out.Y, in.Y) || !slices.Equal(out.Classes, in.Classes) {
+	if !tr.Supervised && (out.Rows() != in.Rows() || !sameFloats(out.Y, in.Y) || !slices.Equal(out.Classes, in.Classes)) {
 		t.Errorf("%d rows out for %d in, targets or classes changed; a transform keeps the rows and their labels", out.Rows(), in.Rows())
 	}
 	again, err := apply(context.Background(), tr, env, cloneDataset(orig), p)
@@ -173,14 +187,34 @@ func checkApplyCancelled(t *testing.T, tr *datasets.Transform, env datasets.Env,
 	}
 }
 
-// apply runs tr, turning a panic into an error that carries the stack.
+// apply runs tr on d, turning a panic into an error that carries the
+// stack: Apply for a corpus-level transform; for one fitted per trial, Fit
+// on d's rows (without labels unless the transform is supervised, as the
+// runner hands them over) and then its Transform of d.
 func apply(ctx context.Context, tr *datasets.Transform, env datasets.Env, d *datasets.Dataset, p param.Values) (out *datasets.Dataset, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	return tr.Apply(ctx, env, d, p)
+	if tr.Apply != nil {
+		return tr.Apply(ctx, env, d, p)
+	}
+	view := *d
+	if !tr.Supervised {
+		view.Y, view.Classes = nil, nil
+	}
+	f, err := tr.Fit(ctx, env, &view, p)
+	if err != nil {
+		return nil, err
+	}
+	if out, err = f.Transform(d); err != nil {
+		return nil, err
+	}
+	// The runner keeps the rows' labels across a fitted transform.
+	c := *out
+	c.Y, c.Classes = d.Y, d.Classes
+	return &c, nil
 }
 
 // loadedDatasets returns every dataset the suite loads without the paper

@@ -11,6 +11,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
@@ -107,17 +108,29 @@ func TryLoad(tb testing.TB, name, dir string, params map[string]any) (*datasets.
 	if err != nil {
 		tb.Fatal(err)
 	}
-	v := param.Defaults(l.Params)
-	for k, x := range params {
-		decl, ok := param.Find(l.Params, k)
-		if !ok {
-			tb.Fatalf("dataset %q: no param %q", name, k)
-		}
-		if v[k], err = decl.Convert(x); err != nil {
-			tb.Fatalf("dataset %q: param %s: %v", name, k, err)
-		}
-	}
+	v := Values(tb, "dataset "+strconv.Quote(name), l.Params, params)
 	return l.Load(context.Background(), datasets.Env{DataDir: dir}, v)
+}
+
+// Values returns the defaults of decls overridden by params given as a spec
+// would give them: each value is converted and range-checked by its
+// declaration. An unknown param or a bad value fails tb, naming what (the
+// plugin).
+func Values(tb testing.TB, what string, decls []param.Decl, params map[string]any) param.Values {
+	tb.Helper()
+	v := param.Defaults(decls)
+	for k, x := range params {
+		decl, ok := param.Find(decls, k)
+		if !ok {
+			tb.Fatalf("%s: no param %q", what, k)
+		}
+		c, err := decl.Convert(x)
+		if err != nil {
+			tb.Fatalf("%s: param %s: %v", what, k, err)
+		}
+		v[k] = c
+	}
+	return v
 }
 
 // Rows returns m as a slice of dense rows, for comparing a loaded matrix

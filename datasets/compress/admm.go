@@ -1,0 +1,405 @@
+package compress
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// solver runs ADMM on the relaxed problem (2) of a problem:
+//
+//	minimize  λ Σ_j D_j w_j + Σ_s c(s) max_{j∈J(s)} D_j w_j  s.t. Xw ≥ 1, w ≥ 0
+//
+// split as f(w) (the objective and w ≥ 0) + g(z) (the indicator of
+// Xz ≥ 1) with w = z, in the unscaled form of the paper's eq. (3): the
+// w-step is the proximal map of f, separable by string (eq. 5); the z-step
+// projects w + y/ρ onto {Xz ≥ 1} through its dual, one banded problem per
+// document; then y += ρ(w − z).
+type solver struct {
+	p       *problem
+	lambda  float64
+	d       []float64 // per slot: the reweighting D_jj; nil while D = I
+	w, z, y []float64 // per slot
+	beta    []float64 // per word: the z-step's dual, ρ-free (α/ρ), warm start
+	chol    []float64 // per word, k each: cached factor of H_FF for F = {β > 0}
+	tau     []float64 // per string with several pointers: its last w-step level
+	valid   []bool    // per document: chol holds the factor for its F
+	rho     float64
+	workers int
+
+	maxDoc   int
+	docChunk int
+	wTasks   []wTask
+	maxGroup int
+
+	factors atomic.Int64 // Cholesky factorizations done by the z-step
+
+	wScratch [][]float64 // per worker, allocated on first use
+	zWork    []*work     // per worker, allocated on first use
+}
+
+// wTask is a unit of the w-step: the singleton slots in [lo, hi), or the
+// strings with several pointers in [lo, hi).
+type wTask struct {
+	multi  bool
+	lo, hi int
+}
+
+func newSolver(p *problem, lambda float64, workers int) *solver {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	m := len(p.str)
+	s := &solver{
+		p: p, lambda: lambda, rho: 1, workers: workers,
+		w: make([]float64, m), z: make([]float64, m), y: make([]float64, m),
+		beta:  make([]float64, len(p.words)),
+		chol:  make([]float64, p.k*len(p.words)),
+		valid: make([]bool, p.docs()),
+		tau:   make([]float64, p.nMulti),
+
+		wScratch: make([][]float64, workers),
+		zWork:    make([]*work, workers),
+	}
+	for i := 0; i < p.docs(); i++ {
+		s.maxDoc = max(s.maxDoc, p.start[i+1]-p.start[i])
+	}
+	s.docChunk = max(1, min(64, p.docs()/(8*workers)))
+	const slotChunk = 1 << 15
+	for lo := 0; lo < m; lo += slotChunk {
+		s.wTasks = append(s.wTasks, wTask{lo: lo, hi: min(m, lo+slotChunk)})
+	}
+	for lo := 0; lo < p.nMulti; {
+		hi := lo
+		for hi < p.nMulti && p.grpPtr[hi]-p.grpPtr[lo] < slotChunk {
+			s.maxGroup = max(s.maxGroup, int(p.grpPtr[hi+1]-p.grpPtr[hi]))
+			hi++
+		}
+		s.wTasks = append(s.wTasks, wTask{multi: true, lo: lo, hi: hi})
+		lo = hi
+	}
+	return s
+}
+
+// weight returns D_jj of slot j.
+func (s *solver) weight(j int) float64 {
+	if s.d == nil {
+		return 1
+	}
+	return s.d[j]
+}
+
+// run calls fn(task, worker) for task = 0 … n−1 on s.workers goroutines
+// and stops early when ctx is done or fn fails; it returns the first
+// error by task order.
+func (s *solver) run(ctx context.Context, n int, fn func(task, worker int) error) error {
+	var next atomic.Int64
+	var stop atomic.Bool
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for w := range min(s.workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !stop.Load() {
+				t := int(next.Add(1)) - 1
+				if t >= n {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					errs[t] = err
+					stop.Store(true)
+					return
+				}
+				if err := fn(t, w); err != nil {
+					errs[t] = err
+					stop.Store(true)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// wstep sets w to the proximal map of f at z − y/ρ.
+func (s *solver) wstep(ctx context.Context) error {
+	scratch := s.wScratch
+	return s.run(ctx, len(s.wTasks), func(t, worker int) error {
+		task := s.wTasks[t]
+		if !task.multi {
+			s.wSingles(task.lo, task.hi)
+			return nil
+		}
+		if scratch[worker] == nil {
+			scratch[worker] = make([]float64, 2*s.maxGroup)
+		}
+		for str := task.lo; str < task.hi; str++ {
+			s.wGroup(str, scratch[worker])
+		}
+		return nil
+	})
+}
+
+// wSingles updates the slots in [lo, hi) whose string has one pointer:
+// minimize λD w + ρ/2 (w − z + y/ρ)² + c D w over w ≥ 0.
+func (s *solver) wSingles(lo, hi int) {
+	p := s.p
+	nm := int32(p.nMulti)
+	for j := lo; j < hi; j++ {
+		str := p.str[j]
+		if str < nm {
+			continue // dead or in a group
+		}
+		d := s.weight(j)
+		c := float64(p.strLen[str])
+		s.w[j] = max(0, s.z[j]-(s.lambda*d+s.y[j]+c*d)/s.rho)
+	}
+}
+
+// wGroup updates the pointers of string str (eq. 5): with
+// v_j = z_j − (λD_j + y_j)/ρ and a_j = D_j max(v_j, 0), the minimizer of
+// ρ/2 Σ_j (w_j − v_j)² + c max_j D_j w_j over w ≥ 0 is
+// w_j = min(a_j, τ)/D_j, where τ ≥ 0 solves
+// φ(τ) = Σ_j (a_j − τ)₊/D_j² = c/ρ (τ = 0, w = 0, if φ(0) ≤ c/ρ).
+// φ is convex, decreasing and piecewise linear: Newton's method from
+// τ = 0 increases monotonically to the root and stops as soon as the set
+// {a_j > τ} repeats, after at most |J(s)| steps (a few in practice).
+func (s *solver) wGroup(str int, scratch []float64) {
+	p := s.p
+	idx := p.grpIdx[p.grpPtr[str]:p.grpPtr[str+1]]
+	a, id2 := scratch[:len(idx)], scratch[len(idx):2*len(idx)]
+	target := float64(p.strLen[str]) / s.rho
+	phi := 0.0
+	for i, j := range idx {
+		d := s.weight(int(j))
+		v := s.z[j] - (s.lambda*d+s.y[j])/s.rho
+		id2[i] = 1 / (d * d)
+		a[i] = 0
+		if v > 0 {
+			a[i] = d * v
+			phi += a[i] * id2[i]
+		}
+	}
+	if phi <= target {
+		for _, j := range idx {
+			s.w[j] = 0
+		}
+		return
+	}
+	// Start from the last iteration's τ; if it is past the root, one
+	// Newton step back lands left of it (φ is convex), or start at 0.
+	tau := s.tau[str]
+	if tau > 0 {
+		s1, s2 := 0.0, 0.0
+		for i := range a {
+			if a[i] > tau {
+				s1 += a[i] * id2[i]
+				s2 += id2[i]
+			}
+		}
+		if phi := s1 - tau*s2; phi < target {
+			if s2 > 0 {
+				tau = max(0, tau-(target-phi)/s2)
+			} else {
+				tau = 0
+			}
+		}
+	}
+	prev := -1
+	for range len(idx) + 2 {
+		s1, s2, cnt := 0.0, 0.0, 0
+		for i := range a {
+			if a[i] > tau {
+				s1 += a[i] * id2[i]
+				s2 += id2[i]
+				cnt++
+			}
+		}
+		next := (s1 - target) / s2
+		if cnt == prev || next <= tau {
+			tau = max(tau, next)
+			break
+		}
+		tau, prev = next, cnt
+	}
+	s.tau[str] = tau
+	for i, j := range idx {
+		s.w[j] = min(a[i], tau) / s.weight(int(j))
+	}
+}
+
+// residuals are the sums a z-step accumulates over its documents.
+type residuals struct {
+	primal, dual, w, z, y float64 // Σ(w−z)², Σ(z−z_old)², Σw², Σz², Σy²
+}
+
+// zstep sets z to the projection of w + y/ρ onto {Xz ≥ 1} and updates y,
+// document by document in parallel. The sums are reduced in a fixed order,
+// so the iteration is deterministic whatever the number of workers.
+func (s *solver) zstep(ctx context.Context) (residuals, error) {
+	p := s.p
+	chunks := (p.docs() + s.docChunk - 1) / s.docChunk
+	parts := make([]residuals, chunks)
+	ws := s.zWork
+	err := s.run(ctx, chunks, func(c, worker int) error {
+		if ws[worker] == nil {
+			ws[worker] = newWork(s.maxDoc, p.k)
+		}
+		for i := c * s.docChunk; i < min(p.docs(), (c+1)*s.docChunk); i++ {
+			if err := s.zdoc(i, ws[worker], &parts[c]); err != nil {
+				return fmt.Errorf("document %d: %w", i, err)
+			}
+		}
+		return nil
+	})
+	var r residuals
+	for _, q := range parts {
+		r.primal += q.primal
+		r.dual += q.dual
+		r.w += q.w
+		r.z += q.z
+		r.y += q.y
+	}
+	return r, err
+}
+
+// zdoc is the z-step and y-update of document i: with u = w + y/ρ and
+// r = 1 − Xu, solve min ½βᵀHβ − βᵀr over β ≥ 0 (the paper's eq. (6) with
+// α = ρβ), then z = u + Xᵀβ.
+func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
+	p := s.p
+	k := p.k
+	lo, hi := p.start[i], p.start[i+1]
+	n := hi - lo
+	if n == 0 {
+		return nil
+	}
+	rho := s.rho
+	r := ws.r[:n]
+	for a := range r {
+		r[a] = 1
+	}
+	// (Xu)_b = Σ over slots (a, t) with a ≤ b < a+t: word a+t−1 gets the
+	// suffix sum Σ_{t' ≥ t} u_{a,t'}.
+	for a := 0; a < n; a++ {
+		base := k * (lo + a)
+		sum := 0.0
+		for t := min(k, n-a); t >= 1; t-- {
+			j := base + t - 1
+			sum += s.w[j] + s.y[j]/rho
+			r[a+t-1] -= sum
+		}
+	}
+	f, ok, err := nnqp(s.beta[lo:hi], r, s.chol[k*lo:k*hi], s.valid[i], n, k, ws)
+	s.valid[i] = ok
+	s.factors.Add(int64(f))
+	if err != nil {
+		return err
+	}
+	beta := s.beta[lo:hi]
+	for a := 0; a < n; a++ {
+		base := k * (lo + a)
+		cum := 0.0
+		for t := 1; t <= min(k, n-a); t++ {
+			j := base + t - 1
+			cum += beta[a+t-1]
+			w := s.w[j]
+			z := w + s.y[j]/rho + cum
+			dz := z - s.z[j]
+			s.z[j] = z
+			y := s.y[j] + rho*(w-z)
+			s.y[j] = y
+			acc.primal += (w - z) * (w - z)
+			acc.dual += dz * dz
+			acc.w += w * w
+			acc.z += z * z
+			acc.y += y * y
+		}
+	}
+	return nil
+}
+
+// admm solves (2) for the current weights to relative tolerance tol (the
+// stopping rule of Boyd et al. §3.3.1 with ε_abs = ε_rel = tol), adapting
+// ρ by residual balancing (§3.4.1) at powers of two, from the current w, z, y. It returns
+// the number of iterations.
+func (s *solver) admm(ctx context.Context, tol float64, maxIter int) (int, error) {
+	sqrtM := math.Sqrt(float64(s.p.live))
+	for it := 1; it <= maxIter; it++ {
+		if err := s.wstep(ctx); err != nil {
+			return it, err
+		}
+		old := s.rho
+		r, err := s.zstep(ctx)
+		if err != nil {
+			return it, err
+		}
+		primal := math.Sqrt(r.primal)
+		dual := old * math.Sqrt(r.dual)
+		epsPri := sqrtM*tol + tol*math.Sqrt(max(r.w, r.z))
+		epsDual := sqrtM*tol + tol*math.Sqrt(r.y)
+		if primal <= epsPri && dual <= epsDual {
+			return it, nil
+		}
+		// Residual balancing, only at iterations 2, 4, 8, …: a ρ changed at
+		// every iteration can cycle (it did on small corpora), while a
+		// finite number of changes in the first iterations keeps ADMM's
+		// convergence and still finds the scale.
+		if it&(it-1) == 0 && (primal > 10*dual || dual > 10*primal) {
+			s.rho *= min(10, max(0.1, math.Sqrt(primal/dual)))
+		}
+	}
+	return maxIter, nil
+}
+
+// objective returns the objective of (2) at w with the weights d (nil:
+// D = I, the storage cost of problem (1)).
+func (s *solver) objective(w, d []float64) float64 {
+	p := s.p
+	weight := func(j int) float64 {
+		if d == nil {
+			return 1
+		}
+		return d[j]
+	}
+	obj := 0.0
+	nm := int32(p.nMulti)
+	for j, str := range p.str {
+		if str < 0 {
+			continue
+		}
+		v := weight(j) * w[j]
+		obj += s.lambda * v
+		if str >= nm {
+			obj += float64(p.strLen[str]) * v
+		}
+	}
+	for str := 0; str < p.nMulti; str++ {
+		m := 0.0
+		for _, j := range p.grpIdx[p.grpPtr[str]:p.grpPtr[str+1]] {
+			m = max(m, weight(int(j))*w[j])
+		}
+		obj += float64(p.strLen[str]) * m
+	}
+	return obj
+}
+
+// reweight sets D_jj = max{1, (w_j + ε)⁻¹}.
+func (s *solver) reweight(eps float64) {
+	if s.d == nil {
+		s.d = make([]float64, len(s.w))
+	}
+	for j, w := range s.w {
+		s.d[j] = max(1, 1/(max(w, 0)+eps))
+	}
+}

@@ -1,0 +1,341 @@
+package compress
+
+import (
+	"errors"
+	"math"
+)
+
+// gram returns H_ab = (XXᵀ)_ab for words a ≤ b of one document of n
+// words: the number of candidate pointers (k-grams of up to k words inside
+// the document) that cover both a and b. It is zero unless b − a < k, so H
+// is (k−1)-banded; away from the ends of the document it is
+// (k−δ)(k−δ+1)/2 with δ = b − a.
+func gram(a, b, n, k int) float64 {
+	d := b - a
+	if d >= k {
+		return 0
+	}
+	if b >= k-1 && a <= n-k {
+		return float64((k - d) * (k - d + 1) / 2)
+	}
+	c := 0
+	for l := max(0, b-k+1); l <= a; l++ {
+		if tmax := min(k, n-l); tmax >= b-l+1 {
+			c += tmax - (b - l)
+		}
+	}
+	return float64(c)
+}
+
+// errNotPD is returned when a banded Cholesky factorization meets a
+// non-positive pivot: H is positive definite in exact arithmetic (its
+// unigram pointers contribute the identity), so this means rounding broke
+// it.
+var errNotPD = errors.New("compress: banded Cholesky: matrix not positive definite")
+
+// bandChol factors H_FF = L Lᵀ, the principal submatrix of one document's
+// gram matrix on the sorted word indices f. L is stored by rows in l:
+// l[p·k + j] = L(p, p−j) for j < k (F's submatrix is (k−1)-banded too, as
+// f is increasing). It costs O(k²|F|).
+func bandChol(l []float64, f []int32, n, k int) error {
+	for p := range f {
+		row := l[p*k : p*k+k]
+		for j := min(p, k-1); j >= 1; j-- {
+			q := p - j
+			s := 0.0
+			if int(f[p]-f[q]) < k {
+				s = gram(int(f[q]), int(f[p]), n, k)
+			}
+			// Σ_r L(p,r) L(q,r) over the band of both rows, r < q.
+			for r := max(0, p-k+1); r < q; r++ {
+				s -= row[p-r] * l[q*k+q-r]
+			}
+			row[j] = s / l[q*k]
+		}
+		s := gram(int(f[p]), int(f[p]), n, k)
+		for j := 1; j <= min(p, k-1); j++ {
+			s -= row[j] * row[j]
+		}
+		if !(s > 0) {
+			return errNotPD
+		}
+		row[0] = math.Sqrt(s)
+	}
+	return nil
+}
+
+// bandSolve solves L Lᵀ x = b in place (x holds b on entry), with L from
+// bandChol for |F| = len(x).
+func bandSolve(l, x []float64, k int) {
+	for p := range x {
+		s := x[p]
+		for j := 1; j <= min(p, k-1); j++ {
+			s -= l[p*k+j] * x[p-j]
+		}
+		x[p] = s / l[p*k]
+	}
+	for p := len(x) - 1; p >= 0; p-- {
+		s := x[p]
+		for j := 1; j < k && p+j < len(x); j++ {
+			s -= l[(p+j)*k+j] * x[p+j]
+		}
+		x[p] = s / l[p*k]
+	}
+}
+
+// nnqp solves one document's z-step dual
+//
+//	minimize ½ βᵀHβ − βᵀr  subject to β ≥ 0
+//
+// for the document's gram matrix H (n words, k-grams up to k), warm-started
+// from beta (overwritten with the solution). l caches the Cholesky factor
+// of H_FF for F = {a : beta_a > 0}: if valid, the first factorization is
+// skipped; on return l holds the factor for the solution's F and the
+// returned bool says so.
+//
+// It is the active-set Newton method of the paper in its primal–dual form:
+// solve H_FF β_F = r_F with β = 0 off F, then move the variables of F that
+// came out non-positive to the bound and free those at the bound whose
+// gradient (Hβ − r)_a is negative, until F repeats — a Newton step on the
+// semismooth KKT system, exact on a quadratic once F is right, and few
+// steps from the previous ADMM iteration's F. Since H is not an M-matrix
+// that loop may cycle: after maxPDAS steps a Lawson–Hanson active-set
+// loop, which adds one variable at a time and terminates, finishes from
+// the last F. It returns the number of factorizations.
+func nnqp(beta, r, l []float64, valid bool, n, k int, ws *work) (factors int, ok bool, err error) {
+	const maxPDAS = 24
+	f := ws.free[:0]
+	for a := range n {
+		if beta[a] > 0 {
+			f = append(f, int32(a))
+		}
+	}
+	inF := ws.inF[:n]
+	for a := range inF {
+		inF[a] = false
+	}
+	for _, a := range f {
+		inF[a] = true
+	}
+	x := ws.x
+	for it := 0; ; it++ {
+		if it == maxPDAS {
+			ws.free = f
+			return lawsonHanson(beta, r, l, n, k, ws, factors)
+		}
+		if !valid {
+			if err := bandChol(l, f, n, k); err != nil {
+				return factors, false, err
+			}
+			factors++
+		}
+		x = x[:len(f)]
+		for p, a := range f {
+			x[p] = r[a]
+		}
+		bandSolve(l, x, k)
+		for a := range beta {
+			beta[a] = 0
+		}
+		for p, a := range f {
+			beta[a] = x[p]
+		}
+		// The new free set.
+		changed := false
+		g := ws.free2[:0]
+		for a := range n {
+			if inF[a] {
+				if beta[a] > 0 {
+					g = append(g, int32(a))
+				} else {
+					beta[a] = 0
+					changed = true
+				}
+			} else if grad(beta, r, a, n, k) < -gradTol {
+				g = append(g, int32(a))
+				changed = true
+			}
+		}
+		ws.free2 = ws.free[:0]
+		ws.free = g
+		f = g
+		if !changed {
+			ws.x = x
+			return factors, true, nil
+		}
+		for a := range inF {
+			inF[a] = false
+		}
+		for _, a := range f {
+			inF[a] = true
+		}
+		valid = false
+	}
+}
+
+// gradTol is the gradient below which a variable at its bound is freed.
+const gradTol = 1e-12
+
+// grad returns (Hβ − r)_a.
+func grad(beta, r []float64, a, n, k int) float64 {
+	s := -r[a]
+	for b := max(0, a-k+1); b < min(n, a+k); b++ {
+		if beta[b] != 0 {
+			if b < a {
+				s += gram(b, a, n, k) * beta[b]
+			} else {
+				s += gram(a, b, n, k) * beta[b]
+			}
+		}
+	}
+	return s
+}
+
+// lawsonHanson finishes nnqp from the free set ws.free by the
+// Lawson–Hanson active-set method: shrink F until its unconstrained
+// solution is positive, then repeatedly free the variable with the most
+// negative gradient and step back to feasibility when a free variable
+// would turn negative. The objective decreases strictly at every addition,
+// so no set repeats and it terminates.
+func lawsonHanson(beta, r, l []float64, n, k int, ws *work, factors int) (int, bool, error) {
+	f := ws.free
+	x := ws.x
+	solve := func() error {
+		if err := bandChol(l, f, n, k); err != nil {
+			return err
+		}
+		factors++
+		x = x[:len(f)]
+		for p, a := range f {
+			x[p] = r[a]
+		}
+		bandSolve(l, x, k)
+		return nil
+	}
+	// A feasible start: β = the solution on F once it is positive.
+	for {
+		if err := solve(); err != nil {
+			return factors, false, err
+		}
+		g := f[:0]
+		for p, a := range f {
+			if x[p] > 0 {
+				g = append(g, a)
+			}
+		}
+		if len(g) == len(f) {
+			break
+		}
+		f = g
+	}
+	for a := range beta {
+		beta[a] = 0
+	}
+	for p, a := range f {
+		beta[a] = x[p]
+	}
+	inF := ws.inF[:n]
+	for a := range inF {
+		inF[a] = false
+	}
+	for _, a := range f {
+		inF[a] = true
+	}
+	for iter := 0; iter < 10*n+100; iter++ {
+		best, bestG := -1, -gradTol
+		for a := range n {
+			if !inF[a] {
+				if g := grad(beta, r, a, n, k); g < bestG {
+					best, bestG = a, g
+				}
+			}
+		}
+		if best < 0 {
+			ws.free, ws.x = f, x
+			return factors, true, nil
+		}
+		f = insertSorted(f, int32(best))
+		inF[best] = true
+		for {
+			if err := solve(); err != nil {
+				return factors, false, err
+			}
+			// Step from β towards x until the first free variable hits 0.
+			t := 1.0
+			for p, a := range f {
+				if x[p] <= 0 {
+					if s := beta[a] / (beta[a] - x[p]); s < t {
+						t = s
+					}
+				}
+			}
+			if t >= 1 {
+				for p, a := range f {
+					beta[a] = x[p]
+				}
+				break
+			}
+			if t <= 0 {
+				// Rounding: the freed variable cannot move; stop here.
+				inF[best] = false
+				f = removeValue(f, int32(best))
+				if err := solve(); err != nil {
+					return factors, false, err
+				}
+				ws.free, ws.x = f, x
+				return factors, true, nil
+			}
+			g := f[:0]
+			for p, a := range f {
+				beta[a] += t * (x[p] - beta[a])
+				if beta[a] > 0 {
+					g = append(g, a)
+				} else {
+					beta[a] = 0
+					inF[a] = false
+				}
+			}
+			f = g
+		}
+	}
+	ws.free, ws.x = f, x
+	return factors, false, errors.New("compress: z-step: active-set loop did not terminate")
+}
+
+func insertSorted(f []int32, a int32) []int32 {
+	i := 0
+	for i < len(f) && f[i] < a {
+		i++
+	}
+	f = append(f, 0)
+	copy(f[i+1:], f[i:])
+	f[i] = a
+	return f
+}
+
+func removeValue(f []int32, a int32) []int32 {
+	g := f[:0]
+	for _, b := range f {
+		if b != a {
+			g = append(g, b)
+		}
+	}
+	return g
+}
+
+// work is one goroutine's scratch space for the z-step, sized for the
+// longest document.
+type work struct {
+	free, free2 []int32
+	inF         []bool
+	x, r        []float64
+	suf         []float64
+}
+
+func newWork(n, k int) *work {
+	return &work{
+		free: make([]int32, 0, n), free2: make([]int32, 0, n),
+		inF: make([]bool, n), x: make([]float64, n), r: make([]float64, n),
+		suf: make([]float64, k+1),
+	}
+}

@@ -1,0 +1,123 @@
+package compress
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strconv"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
+)
+
+func init() {
+	kDecl := param.Decl{Name: "k", Type: param.Int, Default: 5, Min: param.Bound(1), Max: param.Bound(MaxK),
+		Doc: "longest k-gram, in words (the paper: 5)"}
+	datasets.RegisterTransform("compress", &datasets.Transform{
+		Doc: "compressive features (Paskov et al. 2013): the k-grams a joint lossless compression of the corpus uses, counted per document (reweighted LP relaxations by ADMM, rounded)",
+		Params: []param.Decl{
+			kDecl,
+			{Name: "lambda", Type: param.Float, Default: 0.03, Min: param.Bound(0), Max: param.Bound(1e6),
+				Doc: "pointer cost λ, uniform (the paper: 0 … 5, 0.03 for Figs. 2 and 4); the dictionary cost of a string is its length in words"},
+			{Name: "epsilon", Type: param.Float, Default: 0.1, Min: param.Bound(1e-6), Max: param.Bound(1e3),
+				Doc: "reweighting ε: D = max{1, 1/(w + ε)} (the paper does not give it)"},
+			{Name: "rounds", Type: param.Int, Default: 3, Min: param.Bound(1), Max: param.Bound(50),
+				Doc: "relaxed problems solved: the first unweighted, each next reweighted from the last"},
+			{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(1e-12), Max: param.Bound(0.5),
+				Doc: "ADMM tolerance on the primal and dual residuals (relative, and absolute per √pointers)"},
+			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1),
+				Doc: "ADMM iterations per round at most"},
+		},
+		Apply:   applyCompress,
+		Version: 1,
+	})
+	datasets.RegisterTransform("kgrams", &datasets.Transform{
+		Doc:     "bag of k-grams: every k-gram of up to k words counted per document (compress with every pointer kept)",
+		Params:  []param.Decl{kDecl},
+		Apply:   applyKGrams,
+		Version: 1,
+	})
+}
+
+// docsOf returns d's documents, or an error saying how to keep them.
+func docsOf(d *datasets.Dataset) ([]string, error) {
+	if d.Text == nil {
+		return nil, fmt.Errorf("dataset %q has no documents (Dataset.Text): load a text dataset with keep_text: true", d.Name)
+	}
+	if len(d.Text) != d.Rows() {
+		return nil, fmt.Errorf("dataset %q: %d documents for %d rows", d.Name, len(d.Text), d.Rows())
+	}
+	return d.Text, nil
+}
+
+// withFeatures returns d with its features replaced by x: the rows,
+// targets, split and documents are kept; column-level information (groups,
+// graphs) is dropped, as it described the old columns.
+func withFeatures(d *datasets.Dataset, x *matrix.CSR, names []string) *datasets.Dataset {
+	out := *d
+	out.X, out.Features = x, names
+	out.Groups, out.Graphs = nil, nil
+	out.Stats = maps.Clone(d.Stats)
+	if out.Stats == nil {
+		out.Stats = map[string]float64{}
+	}
+	out.Notes = append([]string(nil), d.Notes...)
+	return &out
+}
+
+func applyCompress(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
+	docs, err := docsOf(d)
+	if err != nil {
+		return nil, fmt.Errorf("compress: %w", err)
+	}
+	o := Options{K: p.Int("k"), Lambda: p.Float("lambda"), Epsilon: p.Float("epsilon"),
+		Rounds: p.Int("rounds"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter")}
+	res, err := Compress(ctx, docs, o)
+	if err != nil {
+		return nil, fmt.Errorf("compress: %w", err)
+	}
+	out := withFeatures(d, res.X, res.Dictionary)
+	st := out.Stats
+	st["compress.dictionary"] = float64(len(res.Dictionary))
+	st["compress.words"] = float64(res.Words)
+	st["compress.candidates"] = float64(res.Candidates)
+	st["compress.pointers"] = float64(res.Pointers)
+	st["compress.objective.lower_bound"] = res.LowerBound
+	st["compress.objective.relaxed"] = res.Relaxed
+	st["compress.objective.binary"] = res.Binary
+	st["compress.objective.ratio"] = ratio(res.Binary, res.Relaxed)
+	for i, it := range res.Iterations {
+		st["compress.admm_iterations.round"+strconv.Itoa(i+1)] = float64(it)
+	}
+	st["compress.factorizations"] = float64(res.Factorizations)
+	st["compress.seconds"] = res.Seconds
+	out.Notes = append(out.Notes, fmt.Sprintf(
+		"compressive features (Paskov et al. 2013): the %d documents (%d words) compressed jointly without labels, k-grams up to %d, pointer cost λ = %v, dictionary cost = word length; %d reweighted relaxations (ε = %v) solved by ADMM (tol %v, iterations %v), rounded: %d pointers, dictionary of %d strings; storage cost binary %.6g vs relaxed %.6g (ratio %.4f; first relaxation: %.6g)",
+		d.Rows(), res.Words, o.K, o.Lambda, o.Rounds, o.Epsilon, o.Tol, res.Iterations, res.Pointers, len(res.Dictionary),
+		res.Binary, res.Relaxed, st["compress.objective.ratio"], res.LowerBound))
+	return out, nil
+}
+
+// ratio returns a/b, 1 when both are 0.
+func ratio(a, b float64) float64 {
+	if a == b {
+		return 1
+	}
+	return a / b
+}
+
+func applyKGrams(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
+	docs, err := docsOf(d)
+	if err != nil {
+		return nil, fmt.Errorf("kgrams: %w", err)
+	}
+	x, names, err := KGrams(ctx, docs, p.Int("k"))
+	if err != nil {
+		return nil, fmt.Errorf("kgrams: %w", err)
+	}
+	out := withFeatures(d, x, names)
+	out.Stats["kgrams.features"] = float64(len(names))
+	out.Notes = append(out.Notes, fmt.Sprintf("bag of k-grams: every k-gram of up to %d words counted per document (words joined by _): %d features", p.Int("k"), len(names)))
+	return out, nil
+}

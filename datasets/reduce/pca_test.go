@@ -1,0 +1,255 @@
+package reduce
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
+)
+
+// binaryRows returns n×d random 0/1 rows (a word-presence table) with
+// column frequencies spread over [0.05, 0.5], as dense and as CSR.
+func binaryRows(n, d int, seed uint64) (*matrix.Dense, *matrix.CSR) {
+	rng := rand.New(rand.NewPCG(seed, 12))
+	X := matrix.NewDense(n, d, nil)
+	for j := 0; j < d; j++ {
+		f := 0.05 + 0.45*rng.Float64()
+		for i := 0; i < n; i++ {
+			if rng.Float64() < f {
+				X.Set(i, j, 1)
+			}
+		}
+	}
+	return X, matrix.ToCSR(X)
+}
+
+func TestFitPCA(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n, d int
+		o    Options
+		want int // components kept
+	}{
+		{"covariance", 60, 12, Options{}, 12},
+		{"gram", 15, 40, Options{}, 14}, // rank of 15 centred rows
+		{"square", 20, 20, Options{}, 19},
+		{"components", 60, 12, Options{Components: 5}, 5},
+		{"standardize", 60, 12, Options{Standardize: true}, 12},
+		{"standardize-gram", 15, 40, Options{Standardize: true}, 14},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dense, csr := binaryRows(tc.n, tc.d, 3)
+			var fits []*PCA
+			for _, X := range []matrix.Matrix{dense, csr} {
+				p, err := FitPCA(context.Background(), X, tc.o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkPCA(t, p, X, tc.want)
+				fits = append(fits, p)
+			}
+			// Dense and sparse rows take different paths to one answer.
+			if !mat.EqualApprox(fits[0].Components, fits[1].Components, 1e-8) {
+				t.Errorf("dense and CSR rows give different components")
+			}
+			again, _ := FitPCA(context.Background(), csr, tc.o)
+			if !mat.Equal(again.Components, fits[1].Components) {
+				t.Errorf("two fits on the same rows differ")
+			}
+		})
+	}
+}
+
+// checkPCA checks that p has want orthonormal components with decreasing
+// variances, and that the fitted rows X project onto centred, uncorrelated
+// columns with those variances.
+func checkPCA(t *testing.T, p *PCA, X matrix.Matrix, want int) {
+	t.Helper()
+	d, m := p.Components.Dims()
+	if m != want || len(p.Variances) != m {
+		t.Fatalf("%d components, %d variances; want %d", m, len(p.Variances), want)
+	}
+	var I mat.Dense
+	I.Mul(p.Components.T(), p.Components)
+	if !mat.EqualApprox(&I, eye(m), 1e-9) {
+		t.Errorf("components are not orthonormal: VᵀV =\n%v", mat.Formatted(&I))
+	}
+	for i := 1; i < m; i++ {
+		if p.Variances[i] > p.Variances[i-1] {
+			t.Errorf("variance %d = %g above variance %d = %g", i, p.Variances[i], i-1, p.Variances[i-1])
+		}
+	}
+	for i := 0; i < m; i++ {
+		best := 0
+		for j := 1; j < d; j++ {
+			if math.Abs(p.Components.At(j, i)) > math.Abs(p.Components.At(best, i)) {
+				best = j
+			}
+		}
+		if p.Components.At(best, i) < 0 {
+			t.Errorf("component %d: largest entry is negative", i)
+		}
+	}
+	Z := p.Project(X).Mat()
+	var cov mat.SymDense
+	stat.CovarianceMatrix(&cov, Z, nil)
+	for a := 0; a < m; a++ {
+		col := mat.Col(nil, a, Z)
+		if mean := stat.Mean(col, nil); math.Abs(mean) > 1e-9 {
+			t.Errorf("projected column %d has mean %g", a, mean)
+		}
+		for b := 0; b < m; b++ {
+			want := 0.0
+			if a == b {
+				want = p.Variances[a]
+			}
+			if math.Abs(cov.At(a, b)-want) > 1e-9*p.Variances[0] {
+				t.Errorf("covariance of projected columns %d, %d = %g; want %g", a, b, cov.At(a, b), want)
+			}
+		}
+	}
+}
+
+func eye(n int) *mat.Dense {
+	I := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		I.Set(i, i, 1)
+	}
+	return I
+}
+
+// TestPCAMatchesSVD compares with gonum's SVD of the centred rows: the
+// variances are σᵢ²/(n−1) and the components the right singular vectors
+// up to sign.
+func TestPCAMatchesSVD(t *testing.T) {
+	for _, shape := range [][2]int{{9, 4}, {4, 9}} {
+		n, d := shape[0], shape[1]
+		rng := rand.New(rand.NewPCG(5, 5))
+		data := make([]float64, n*d)
+		for i := range data {
+			data[i] = rng.NormFloat64() + float64(i%d)
+		}
+		X := matrix.NewDense(n, d, data)
+		p, err := FitPCA(context.Background(), X, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		Xc := p.centred(X)
+		var svd mat.SVD
+		if !svd.Factorize(Xc, mat.SVDThin) {
+			t.Fatal("SVD failed")
+		}
+		s := svd.Values(nil)
+		var V mat.Dense
+		svd.VTo(&V)
+		_, m := p.Components.Dims()
+		if m != min(n-1, d) {
+			t.Fatalf("%d×%d: %d components; want %d", n, d, m, min(n-1, d))
+		}
+		for i := 0; i < m; i++ {
+			if want := s[i] * s[i] / float64(n-1); math.Abs(p.Variances[i]-want) > 1e-10*want {
+				t.Errorf("%d×%d: variance %d = %g; SVD gives %g", n, d, i, p.Variances[i], want)
+			}
+			dot := 0.0
+			for j := 0; j < d; j++ {
+				dot += p.Components.At(j, i) * V.At(j, i)
+			}
+			if math.Abs(math.Abs(dot)-1) > 1e-9 {
+				t.Errorf("%d×%d: component %d is not ± the right singular vector: |⟨v, v_svd⟩| = %g", n, d, i, math.Abs(dot))
+			}
+		}
+	}
+}
+
+func TestPCAVariance(t *testing.T) {
+	X, _ := binaryRows(80, 10, 9)
+	all, err := FitPCA(context.Background(), X, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, v := range all.Variances {
+		total += v
+	}
+	p, err := FitPCA(context.Background(), X, Options{Variance: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := len(p.Variances)
+	sum := 0.0
+	for _, v := range p.Variances {
+		sum += v
+	}
+	if sum < 0.5*total || sum-p.Variances[m-1] >= 0.5*total {
+		t.Errorf("variance 0.5 keeps %d components explaining %.3f of the total; want the fewest reaching 0.5", m, sum/total)
+	}
+}
+
+func TestPCAErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		X    matrix.Matrix
+	}{
+		{"one row", matrix.NewDense(1, 3, []float64{1, 2, 3})},
+		{"constant", matrix.NewDense(3, 2, []float64{1, 2, 1, 2, 1, 2})},
+	} {
+		if _, err := FitPCA(context.Background(), tc.X, Options{}); err == nil {
+			t.Errorf("%s: no error", tc.name)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	X, _ := binaryRows(10, 3, 1)
+	if _, err := FitPCA(ctx, X, Options{}); err != context.Canceled {
+		t.Errorf("cancelled: error %v; want context.Canceled", err)
+	}
+}
+
+// TestPCATransform fits the registered transform on some rows, as the
+// runner does with fit: pool, and applies it to others.
+func TestPCATransform(t *testing.T) {
+	tr, err := datasets.LookupTransform("pca")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense, csr := binaryRows(30, 8, 4)
+	d := &datasets.Dataset{Name: "words", X: csr, Y: make([]float64, 30), Classes: []string{"a", "b"}}
+	for i := range d.Y {
+		d.Y[i] = float64(i % 2)
+	}
+	pool := d.Subset(d.Indices()[:20])
+	pool.Y, pool.Classes = nil, nil
+	f, err := tr.Fit(context.Background(), datasets.Env{}, pool, param.Values{"components": 3, "variance": 1.0, "standardize": false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := f.Transform(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Rows() != 30 || out.Cols() != 3 || out.Features[2] != "pc3" || &out.Y[0] != &d.Y[0] {
+		t.Fatalf("got %d×%d with features %v; want 30×3, pc1…pc3, the same labels", out.Rows(), out.Cols(), out.Features)
+	}
+	p := f.(*PCA)
+	for i := 20; i < 30; i++ { // a row outside the fit: (x − μ)ᵀV
+		for k := 0; k < 3; k++ {
+			want := 0.0
+			for j := 0; j < 8; j++ {
+				want += (dense.At(i, j) - p.Mean[j]) * p.Components.At(j, k)
+			}
+			if got := out.X.At(i, k); math.Abs(got-want) > 1e-12 {
+				t.Errorf("row %d, pc%d = %g; want %g", i, k+1, got, want)
+			}
+		}
+	}
+	if _, err := f.Transform(&datasets.Dataset{X: matrix.NewDense(2, 5, nil), Y: []float64{0, 0}}); err == nil {
+		t.Error("Transform of rows with other columns: no error")
+	}
+}

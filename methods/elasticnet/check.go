@@ -1,0 +1,107 @@
+package elasticnet
+
+import "math"
+
+// stateOf returns the state of a fit given on the original scale.
+func (p *Problem) stateOf(f *Fit) *state {
+	if len(f.Beta) != p.K || len(f.Intercept) != p.K {
+		panic("elasticnet: fit has the wrong number of coefficient vectors")
+	}
+	st := p.newState()
+	st.lambda = f.Lambda
+	for k := 0; k < p.K; k++ {
+		st.c[k] = f.Intercept[k]
+		eta := st.eta[k*p.n : (k+1)*p.n]
+		for i := range eta {
+			eta[i] = st.c[k]
+		}
+		for j, b := range f.Beta[k] {
+			if b == 0 {
+				continue
+			}
+			bs := b * p.scale[j]
+			st.beta[k*p.d+j] = bs
+			for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
+				eta[p.ind[t]] += bs * p.val[t]
+			}
+		}
+	}
+	return st
+}
+
+// Objective returns the penalized objective of f at f.Lambda: the mean
+// negative log-likelihood plus λ Σ (α|β̃| + (1−α)/2 β̃²) over the
+// coefficients of the scaled columns.
+func (p *Problem) Objective(f *Fit) float64 {
+	st := p.stateOf(f)
+	n := p.n
+	loss := 0.0
+	if p.K == 1 {
+		for i, e := range st.eta {
+			if p.y[i] == 1 {
+				loss += log1pexp(-e)
+			} else {
+				loss += log1pexp(e)
+			}
+		}
+	} else {
+		lse := make([]float64, n)
+		p.logSumExp(st, lse)
+		for i, l := range lse {
+			loss += l - st.eta[int(p.y[i])*n+i]
+		}
+	}
+	pen := 0.0
+	for _, b := range st.beta {
+		pen += p.opt.Alpha*math.Abs(b) + (1-p.opt.Alpha)/2*b*b
+	}
+	return loss/float64(n) + f.Lambda*pen
+}
+
+// KKT returns the largest violation of the optimality conditions at f, on
+// the scale of the penalized columns: with g the gradient of the mean
+// negative log-likelihood in a coefficient β̃ and l₁ = λα, l₂ = λ(1−α),
+// |g + l₂β̃ + l₁ sign β̃| where β̃ ≠ 0, (|g| − l₁)₊ where β̃ = 0, and |g| for
+// each intercept (with Intercept).
+func (p *Problem) KKT(f *Fit) float64 {
+	st := p.stateOf(f)
+	full := make([]float64, p.K*p.d)
+	p.gradient(st, full)
+	l1, l2 := f.Lambda*p.opt.Alpha, f.Lambda*(1-p.opt.Alpha)
+	worst := 0.0
+	for idx, g := range full {
+		if !p.use[idx%p.d] {
+			continue
+		}
+		b := st.beta[idx]
+		var v float64
+		switch {
+		case b > 0:
+			v = math.Abs(g + l2*b + l1)
+		case b < 0:
+			v = math.Abs(g + l2*b - l1)
+		default:
+			v = math.Max(0, math.Abs(g)-l1)
+		}
+		worst = math.Max(worst, v)
+	}
+	if p.opt.Intercept {
+		res := p.residuals(st)
+		for k := 0; k < p.K; k++ {
+			s := 0.0
+			for i := 0; i < p.n; i++ {
+				s += res[i*p.K+k]
+			}
+			worst = math.Max(worst, math.Abs(s)/float64(p.n))
+		}
+	}
+	return worst
+}
+
+// log1pexp returns log(1 + exp(z)) without overflow.
+func log1pexp(z float64) float64 {
+	if z > 0 {
+		return z + math.Log1p(math.Exp(-z))
+	}
+	return math.Log1p(math.Exp(z))
+}

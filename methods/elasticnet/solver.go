@@ -1,0 +1,657 @@
+package elasticnet
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/repro-ml/repro/matrix"
+)
+
+// Options configures a Problem. The zero value is glmnet's lasso without
+// standardization and without intercept; Alpha 1, Standardize and
+// Intercept are glmnet's defaults.
+type Options struct {
+	// Alpha mixes the penalties: λ(α‖β‖₁ + (1−α)/2‖β‖²), in [0, 1].
+	Alpha float64
+	// Standardize scales every column to unit population standard
+	// deviation before fitting (glmnet's standardize): the penalty applies
+	// to the coefficients of the scaled columns; Fit reports them on the
+	// original scale.
+	Standardize bool
+	// Intercept fits unpenalized intercepts.
+	Intercept bool
+	// Tol is glmnet's thresh: coordinate descent stops when no coefficient
+	// moved by more than Tol·dev₀ in the Hessian norm h_jΔβ_j² over a
+	// pass, and the Newton loop when no coefficient did over a whole
+	// quadratic approximation; dev₀ is the null model's mean negative
+	// log-likelihood. If 0, 1e-7 is used.
+	Tol float64
+	// MaxPasses caps the coordinate-descent passes per λ. If 0, 100000 is
+	// used.
+	MaxPasses int
+}
+
+// Problem is an elastic-net logistic regression problem on one training
+// set: minimize over intercepts c and coefficients β
+//
+//	−(1/n) Σᵢ log pᵢ(yᵢ) + λ Σₖ Σⱼ (α|β̃ₖⱼ| + (1−α)/2 β̃ₖⱼ²),
+//
+// glmnet's objective and λ scaling, where β̃ₖⱼ = sⱼβₖⱼ are the coefficients
+// of the columns divided by their scales sⱼ (the population standard
+// deviations with Standardize, else 1). With two classes p is the logistic
+// model of glmnet's family "binomial" (one coefficient vector, for class
+// 1); with more, the multinomial model of family "multinomial" with
+// type.multinomial "ungrouped" (one vector per class, penalized
+// separately). A Problem holds the scaled columns and the null model; it is
+// safe for concurrent use by several Paths.
+type Problem struct {
+	n, d, K int // K: coefficient vectors (1 binomial, else classes)
+	opt     Options
+	ptr     []int // column j is ind/val[ptr[j]:ptr[j+1]], values divided by scale[j]
+	ind     []int32
+	val     []float64
+	scale   []float64
+	use     []bool  // false for a column that cannot enter (constant)
+	y       []int32 // class of each row (binomial: 0 or 1)
+	dev0    float64 // null model's mean negative log-likelihood
+	null    *state
+	lmax    float64
+}
+
+// NewProblem returns the problem of the rows of X with classes y (each in
+// [0, classes)), classes ≥ 2. Every class must occur. It returns an error
+// for empty or non-finite data.
+func NewProblem(X matrix.Matrix, y []int, classes int, opt Options) (*Problem, error) {
+	n, d := X.Dims()
+	if len(y) != n {
+		panic(fmt.Sprintf("elasticnet: NewProblem: %d labels for %d rows", len(y), n))
+	}
+	if classes < 2 {
+		panic(fmt.Sprintf("elasticnet: NewProblem: %d classes", classes))
+	}
+	if n == 0 || d == 0 {
+		return nil, fmt.Errorf("empty training set (%d rows, %d columns)", n, d)
+	}
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("%d rows exceed the 32-bit row index", n)
+	}
+	if !(opt.Alpha >= 0 && opt.Alpha <= 1) {
+		return nil, fmt.Errorf("alpha %g outside [0, 1]", opt.Alpha)
+	}
+	if opt.Tol == 0 {
+		opt.Tol = 1e-7
+	}
+	if opt.MaxPasses == 0 {
+		opt.MaxPasses = 100000
+	}
+	p := &Problem{n: n, d: d, K: classes, opt: opt, y: make([]int32, n)}
+	if classes == 2 {
+		p.K = 1
+	}
+	count := make([]int, classes)
+	for i, c := range y {
+		if c < 0 || c >= classes {
+			panic(fmt.Sprintf("elasticnet: NewProblem: label %d outside [0, %d)", c, classes))
+		}
+		p.y[i] = int32(c)
+		count[c]++
+	}
+	for c, k := range count {
+		if k == 0 {
+			return nil, fmt.Errorf("class %d has no rows", c)
+		}
+	}
+	t := matrix.ToCSR(X).T()
+	p.ptr, p.val = t.Ptr, slices.Clone(t.Val)
+	p.ind = make([]int32, len(t.Ind))
+	for k, i := range t.Ind {
+		p.ind[k] = int32(i)
+	}
+	p.scale = make([]float64, d)
+	p.use = make([]bool, d)
+	fn := float64(n)
+	for j := 0; j < d; j++ {
+		vals := p.val[p.ptr[j]:p.ptr[j+1]]
+		var s, ss float64
+		for _, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("column %d has a non-finite value", j)
+			}
+			s += v
+			ss += v * v
+		}
+		mean := 0.0
+		if opt.Intercept {
+			mean = s / fn
+		}
+		// Population variance about the mean (about 0 without intercept),
+		// as glmnet; the centred sum of squares is computed exactly from
+		// the non-zeros and the implicit zeros.
+		var vr float64
+		for _, v := range vals {
+			vr += (v - mean) * (v - mean)
+		}
+		vr += float64(n-len(vals)) * mean * mean
+		vr /= fn
+		p.use[j] = len(vals) > 0 && vr > 1e-24*(ss/fn)
+		p.scale[j] = 1
+		if opt.Standardize && p.use[j] {
+			p.scale[j] = math.Sqrt(vr)
+			for k := range vals {
+				vals[k] /= p.scale[j]
+			}
+		}
+	}
+	p.null = p.nullState(count)
+	p.gradient(p.null, nil)
+	for j, g := range p.null.grad {
+		if p.use[j] {
+			p.lmax = math.Max(p.lmax, g)
+		}
+	}
+	p.lmax /= math.Max(opt.Alpha, 1e-3)
+	return p, nil
+}
+
+// nullState returns the intercept-only model (all zero without intercept)
+// and sets p.dev0.
+func (p *Problem) nullState(count []int) *state {
+	st := p.newState()
+	fn := float64(p.n)
+	if p.K == 1 {
+		q := float64(count[1]) / fn
+		if p.opt.Intercept {
+			st.c[0] = math.Log(q / (1 - q))
+			p.dev0 = -(q*math.Log(q) + (1-q)*math.Log(1-q))
+		} else {
+			p.dev0 = math.Ln2
+		}
+	} else {
+		if p.opt.Intercept {
+			mean := 0.0
+			for k, c := range count {
+				q := float64(c) / fn
+				st.c[k] = math.Log(q)
+				mean += st.c[k] / float64(p.K)
+				p.dev0 -= q * math.Log(q)
+			}
+			for k := range st.c {
+				st.c[k] -= mean
+			}
+		} else {
+			p.dev0 = math.Log(float64(p.K))
+		}
+	}
+	for k := 0; k < p.K; k++ {
+		eta := st.eta[k*p.n : (k+1)*p.n]
+		for i := range eta {
+			eta[i] = st.c[k]
+		}
+	}
+	st.lambda = math.Inf(1)
+	return st
+}
+
+// Classes returns the number of classes.
+func (p *Problem) Classes() int {
+	if p.K == 1 {
+		return 2
+	}
+	return p.K
+}
+
+// Scales returns the column scales sⱼ: the population standard deviations
+// with Standardize, else 1.
+func (p *Problem) Scales() []float64 { return slices.Clone(p.scale) }
+
+// LambdaMax returns the smallest λ at which every coefficient is zero
+// (for α < 10⁻³, that of α = 10⁻³, as glmnet).
+func (p *Problem) LambdaMax() float64 { return p.lmax }
+
+// Sequence returns glmnet's λ sequence: nlambda values log-spaced from
+// LambdaMax down to minRatio·LambdaMax. If minRatio is 0, glmnet's default
+// is used: 0.01 when there are fewer rows than columns, else 10⁻⁴.
+func (p *Problem) Sequence(nlambda int, minRatio float64) []float64 {
+	if minRatio == 0 {
+		minRatio = 1e-4
+		if p.n < p.d {
+			minRatio = 0.01
+		}
+	}
+	out := make([]float64, nlambda)
+	for t := range out {
+		out[t] = p.lmax * math.Pow(minRatio, float64(t)/float64(max(nlambda-1, 1)))
+	}
+	return out
+}
+
+// state is a point on the path: coefficients on the scaled columns,
+// intercepts, linear predictors and what the strong rule needs.
+type state struct {
+	lambda float64   // the λ solved for (+Inf: the null model)
+	beta   []float64 // K×d, class-major, scaled columns
+	c      []float64 // K intercepts (of the unscaled, uncentred columns)
+	eta    []float64 // K×n linear predictors, class-major
+	grad   []float64 // d: maxₖ |∂/∂β̃ₖⱼ loss| of the columns not in strong
+	strong []bool    // d: columns in the strong set (kept along the path)
+	passes int
+	conv   bool
+}
+
+func (p *Problem) newState() *state {
+	return &state{beta: make([]float64, p.K*p.d), c: make([]float64, p.K), eta: make([]float64, p.K*p.n),
+		grad: make([]float64, p.d), strong: make([]bool, p.d)}
+}
+
+func (st *state) clone() *state {
+	return &state{lambda: st.lambda, beta: slices.Clone(st.beta), c: slices.Clone(st.c), eta: slices.Clone(st.eta),
+		grad: slices.Clone(st.grad), strong: slices.Clone(st.strong), passes: st.passes, conv: st.conv}
+}
+
+// probs sets pk to the model's probabilities of class k (binomial: of
+// class 1) at st.
+func (p *Problem) probs(st *state, k int, pk, lse []float64) {
+	n := p.n
+	if p.K == 1 {
+		for i, e := range st.eta[:n] {
+			pk[i] = sigmoid(e)
+		}
+		return
+	}
+	eta := st.eta[k*n : (k+1)*n]
+	for i, e := range eta {
+		pk[i] = math.Exp(e - lse[i])
+	}
+}
+
+// logSumExp sets lse[i] = log Σₖ exp(ηᵢₖ) (multinomial only).
+func (p *Problem) logSumExp(st *state, lse []float64) {
+	n := p.n
+	for i := range lse {
+		m := math.Inf(-1)
+		for k := 0; k < p.K; k++ {
+			m = math.Max(m, st.eta[k*n+i])
+		}
+		s := 0.0
+		for k := 0; k < p.K; k++ {
+			s += math.Exp(st.eta[k*n+i] - m)
+		}
+		lse[i] = m + math.Log(s)
+	}
+}
+
+// residuals returns the n×K row-major matrix yᵢₖ − pᵢₖ at st.
+func (p *Problem) residuals(st *state) []float64 {
+	n, K := p.n, p.K
+	res := make([]float64, n*K)
+	pk := make([]float64, n)
+	var lse []float64
+	if K > 1 {
+		lse = make([]float64, n)
+		p.logSumExp(st, lse)
+	}
+	for k := 0; k < K; k++ {
+		p.probs(st, k, pk, lse)
+		for i, v := range pk {
+			y := 0.0
+			if (K == 1 && p.y[i] == 1) || (K > 1 && int(p.y[i]) == k) {
+				y = 1
+			}
+			res[i*K+k] = y - v
+		}
+	}
+	return res
+}
+
+// gradient sets st.grad[j] = maxₖ |(1/n) Σᵢ uᵢⱼ(yᵢₖ − pᵢₖ)| for the columns
+// not in the strong set; with full non-nil it also stores the gradient of
+// the loss, −(1/n)Σᵢ uᵢⱼ(yᵢₖ − pᵢₖ), of every column in full (K×d).
+func (p *Problem) gradient(st *state, full []float64) {
+	K, fn := p.K, float64(p.n)
+	res := p.residuals(st)
+	g := make([]float64, K)
+	for j := 0; j < p.d; j++ {
+		if !p.use[j] || (st.strong[j] && full == nil) {
+			st.grad[j] = 0
+			continue
+		}
+		clear(g)
+		lo, hi := p.ptr[j], p.ptr[j+1]
+		if K == 1 {
+			s := 0.0
+			for t := lo; t < hi; t++ {
+				s += p.val[t] * res[p.ind[t]]
+			}
+			g[0] = s
+		} else {
+			for t := lo; t < hi; t++ {
+				u, r := p.val[t], res[int(p.ind[t])*K:int(p.ind[t])*K+K]
+				for k := range g {
+					g[k] += u * r[k]
+				}
+			}
+		}
+		m := 0.0
+		for k, v := range g {
+			m = math.Max(m, math.Abs(v))
+			if full != nil {
+				full[k*p.d+j] = -v / fn
+			}
+		}
+		st.grad[j] = m / fn
+	}
+}
+
+// work holds the per-solve buffers.
+type work struct {
+	pk, v, rho, lse []float64 // n
+	m, h, bold      []float64 // d
+	js, act         []int
+}
+
+// solve moves st to the solution at lambda, warm-started from st (the
+// solution at st.lambda > lambda, or the null model), as glmnet's lognet:
+// the sequential strong rule picks the columns to work on, an outer Newton
+// loop forms the quadratic approximation of each class's loss in turn, and
+// coordinate descent minimizes it over the strong set, then over the
+// non-zero columns until they settle, then over the strong set again; when
+// the Newton loop has converged, columns outside the strong set that
+// violate the optimality conditions join it and the loop resumes.
+func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work) error {
+	alpha := p.opt.Alpha
+	l1, l2 := lambda*alpha, lambda*(1-alpha)
+	prev := math.Min(st.lambda, p.lmax)
+	tlam := alpha * (2*lambda - prev)
+	for j, g := range st.grad {
+		if p.use[j] && !st.strong[j] && g > tlam {
+			st.strong[j] = true
+		}
+	}
+	st.passes, st.conv = 0, false
+	shr := p.opt.Tol * p.dev0
+	for {
+		w.js = w.js[:0]
+		for j, s := range st.strong {
+			if s {
+				w.js = append(w.js, j)
+			}
+		}
+		for st.passes <= p.opt.MaxPasses {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			moved := false
+			if p.K > 1 {
+				p.logSumExp(st, w.lse)
+			}
+			for k := 0; k < p.K; k++ {
+				mv, err := p.newtonStep(ctx, st, k, l1, l2, shr, w)
+				if err != nil {
+					return err
+				}
+				moved = moved || mv
+				if p.K > 1 && k < p.K-1 {
+					p.logSumExp(st, w.lse)
+				}
+			}
+			if p.K > 1 {
+				p.shift(st, w.js)
+			}
+			if !moved {
+				break
+			}
+		}
+		if st.passes > p.opt.MaxPasses {
+			p.gradient(st, nil)
+			break
+		}
+		p.gradient(st, nil)
+		again := false
+		for j, g := range st.grad {
+			if p.use[j] && !st.strong[j] && g > l1 {
+				st.strong[j] = true
+				again = true
+			}
+		}
+		if !again {
+			st.conv = true
+			break
+		}
+	}
+	st.lambda = lambda
+	return nil
+}
+
+// newtonStep forms the quadratic approximation of the loss in the
+// coefficients of class k at st and minimizes it with the penalty over the
+// strong columns w.js by coordinate descent, then updates st. It reports
+// whether the intercept or a coefficient moved by more than shr in the
+// Hessian norm.
+//
+// The columns are centred by their means under the Newton weights vᵢ, so
+// that the intercept decouples from them: it takes one exact step, and the
+// coordinate steps never move it. The centring stays implicit (the columns
+// are sparse): with the residual r = ρ + θv, the gradient of a centred
+// column is Σᵢ uᵢⱼρᵢ − mⱼΣᵢρᵢ, over the column's non-zeros only.
+func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr float64, w *work) (bool, error) {
+	n, d, fn := p.n, p.d, float64(p.n)
+	p.probs(st, k, w.pk, w.lse)
+	V, R := 0.0, 0.0
+	for i, pi := range w.pk {
+		y := 0.0
+		if (p.K == 1 && p.y[i] == 1) || (p.K > 1 && int(p.y[i]) == k) {
+			y = 1
+		}
+		vi := pi * (1 - pi)
+		w.v[i] = vi
+		w.rho[i] = y - pi
+		V += vi
+		R += y - pi
+	}
+	if V <= 1e-300 {
+		return false, nil
+	}
+	dc := 0.0
+	if p.opt.Intercept {
+		dc = R / V
+		for i, vi := range w.v {
+			w.rho[i] -= vi * dc
+		}
+	}
+	P := 0.0
+	for _, r := range w.rho {
+		P += r
+	}
+	beta := st.beta[k*d : (k+1)*d]
+	for _, j := range w.js {
+		lo, hi := p.ptr[j], p.ptr[j+1]
+		var sv, svv float64
+		for t := lo; t < hi; t++ {
+			vu := w.v[p.ind[t]] * p.val[t]
+			sv += vu
+			svv += vu * p.val[t]
+		}
+		mj := 0.0
+		if p.opt.Intercept {
+			mj = sv / V
+		}
+		w.m[j] = mj
+		w.h[j] = (svv - mj*mj*V) / fn
+		w.bold[j] = beta[j]
+	}
+	// pass runs one coordinate-descent pass over cols and returns the
+	// largest move h_jΔ².
+	pass := func(cols []int) float64 {
+		st.passes++
+		dlx := 0.0
+		for _, j := range cols {
+			h := w.h[j]
+			if h+l2 <= 0 {
+				continue
+			}
+			lo, hi := p.ptr[j], p.ptr[j+1]
+			s := 0.0
+			for t := lo; t < hi; t++ {
+				s += p.val[t] * w.rho[p.ind[t]]
+			}
+			b := beta[j]
+			u := (s-w.m[j]*P)/fn + h*b
+			nb := 0.0
+			if a := math.Abs(u) - l1; a > 0 {
+				nb = math.Copysign(a, u) / (h + l2)
+			}
+			delta := nb - b
+			if delta == 0 {
+				continue
+			}
+			beta[j] = nb
+			for t := lo; t < hi; t++ {
+				i := p.ind[t]
+				w.rho[i] -= delta * w.v[i] * p.val[t]
+			}
+			P -= delta * w.m[j] * V
+			dlx = math.Max(dlx, h*delta*delta)
+		}
+		return dlx
+	}
+	for st.passes <= p.opt.MaxPasses {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		if pass(w.js) < shr {
+			break
+		}
+		w.act = w.act[:0]
+		for _, j := range w.js {
+			if beta[j] != 0 {
+				w.act = append(w.act, j)
+			}
+		}
+		for st.passes <= p.opt.MaxPasses && pass(w.act) >= shr {
+		}
+	}
+	// Apply the step to the intercept and the linear predictors.
+	moved := V/fn*dc*dc > shr
+	dcu := dc
+	eta := st.eta[k*n : (k+1)*n]
+	for _, j := range w.js {
+		delta := beta[j] - w.bold[j]
+		if delta == 0 {
+			continue
+		}
+		if w.h[j]*delta*delta > shr {
+			moved = true
+		}
+		dcu -= delta * w.m[j]
+		for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
+			eta[p.ind[t]] += delta * p.val[t]
+		}
+	}
+	st.c[k] += dcu
+	for i := range eta {
+		eta[i] += dcu
+	}
+	return moved, nil
+}
+
+// shift removes from the multinomial model the common parts the loss
+// cannot see, as glmnet does after each Newton cycle: the mean of the
+// intercepts, and from each column's K coefficients the value s
+// minimizing the penalty Σₖ α|βₖⱼ − s| + (1−α)/2(βₖⱼ − s)².
+func (p *Problem) shift(st *state, js []int) {
+	n, d, K := p.n, p.d, p.K
+	mean := 0.0
+	for _, c := range st.c {
+		mean += c / float64(K)
+	}
+	for k := range st.c {
+		st.c[k] -= mean
+	}
+	a := make([]float64, K)
+	di := make([]float64, n)
+	for i := range di {
+		di[i] = -mean
+	}
+	for _, j := range js {
+		nz := false
+		for k := 0; k < K; k++ {
+			a[k] = st.beta[k*d+j]
+			nz = nz || a[k] != 0
+		}
+		if !nz {
+			continue
+		}
+		s := penaltyCentre(a, p.opt.Alpha)
+		if s == 0 {
+			continue
+		}
+		for k := 0; k < K; k++ {
+			st.beta[k*d+j] -= s
+		}
+		for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
+			di[p.ind[t]] -= s * p.val[t]
+		}
+	}
+	for k := 0; k < K; k++ {
+		eta := st.eta[k*n : (k+1)*n]
+		for i := range eta {
+			eta[i] += di[i]
+		}
+	}
+}
+
+// penaltyCentre returns the s minimizing Σₖ α|aₖ − s| + (1−α)/2(aₖ − s)²:
+// the mean at α = 0, the median at α = 1 (the midpoint of the two middle
+// values for an even count, as glmnet).
+func penaltyCentre(a []float64, alpha float64) float64 {
+	K := len(a)
+	sum := 0.0
+	for _, v := range a {
+		sum += v
+	}
+	if alpha == 0 || K == 2 {
+		return sum / float64(K)
+	}
+	b := slices.Clone(a)
+	slices.Sort(b)
+	if alpha == 1 {
+		if K%2 == 1 {
+			return b[K/2]
+		}
+		return (b[K/2-1] + b[K/2]) / 2
+	}
+	// On (b[i−1], b[i]) the derivative is α(2i − K) + (1−α)(Ks − Σa).
+	for i := 0; i <= K; i++ {
+		s := (sum - alpha*float64(2*i-K)/(1-alpha)) / float64(K)
+		if (i == 0 || s > b[i-1]) && (i == K || s < b[i]) {
+			return s
+		}
+	}
+	// Otherwise the minimum is at a kink.
+	best, bestF := b[0], math.Inf(1)
+	for _, s := range b {
+		f := 0.0
+		for _, v := range a {
+			f += alpha*math.Abs(v-s) + (1-alpha)/2*(v-s)*(v-s)
+		}
+		if f < bestF {
+			best, bestF = s, f
+		}
+	}
+	return best
+}
+
+func (p *Problem) newWork() *work {
+	return &work{pk: make([]float64, p.n), v: make([]float64, p.n), rho: make([]float64, p.n), lse: make([]float64, p.n),
+		m: make([]float64, p.d), h: make([]float64, p.d), bold: make([]float64, p.d)}
+}
+
+func sigmoid(z float64) float64 {
+	if z >= 0 {
+		return 1 / (1 + math.Exp(-z))
+	}
+	e := math.Exp(z)
+	return e / (1 + e)
+}

@@ -1,0 +1,99 @@
+package runner
+
+import (
+	"math"
+	"testing"
+
+	_ "github.com/repro-ml/repro/datasets/reduce" // pca
+	_ "github.com/repro-ml/repro/methods/ddr"     // ddr
+	_ "github.com/repro-ml/repro/methods/linear"  // logreg-l2
+	"github.com/repro-ml/repro/param"
+)
+
+// bilgicSpec is Bilgic's loop in small: kfold trials, the active
+// protocol, L2 logistic regression at C = 1, on the original features or,
+// with pca, on the principal components of each trial's pool.
+func bilgicSpec(strategy string, pca bool) *Spec {
+	spec := blobsSpec()
+	ds := &spec.Datasets[0]
+	ds.Params = param.Values{"n": 240, "d": 12, "classes": 3, "spread": 3.0, "given": false}
+	ds.Split = Split{Kind: "kfold", Params: param.Values{"folds": 4, "repeats": 1, "stratify": true}}
+	spec.Protocol = ProtocolSpec{Name: "active", Params: param.Values{"initial": 6, "batch": 8, "budget": 46, "strategy": strategy}}
+	spec.Curve = Curve{Trials: 4, Sampling: "stratified"}
+	l2 := method("logreg-l2", "L2", "fixed",
+		[]string{"C", "intercept", "multiclass", "solver", "max_iter", "tol"},
+		[]any{1.0}, []any{true}, []any{"ovr"}, []any{"lbfgs"}, []any{2000}, []any{1e-8})
+	spec.Methods = []MethodSpec{l2}
+	spec.Baseline = ""
+	if pca {
+		ds.Transforms = []TransformSpec{{Name: "pca", Params: param.Values{"components": 0, "variance": 1.0, "standardize": false}, Fit: "pool"}}
+		spec.Methods = append(spec.Methods, method("ddr", "DDR", "fixed", []string{"k", "C", "intercept"}, []any{3}, []any{1.0}, []any{true}))
+	}
+	return spec
+}
+
+// ORI-L2 = PCA-L2 (Bilgic §5.3, issue 12 §2): L2 logistic regression with
+// an unpenalized intercept is invariant under the rotation and translation
+// PCA applies to the pool, so on the same labelled rows the two agree up
+// to the solver's tolerance — and, with uncertainty sampling, so do the
+// rows they query. DDR on the components records how many it uses.
+func TestActivePCARotationInvariance(t *testing.T) {
+	for _, strategy := range []string{"random", "uncertainty"} {
+		t.Run(strategy, func(t *testing.T) {
+			ori := runSpec(t, bilgicSpec(strategy, false), t.TempDir(), 2, nil)
+			pca := runSpec(t, bilgicSpec(strategy, true), t.TempDir(), 2, nil)
+			want := map[int][]Observation{}
+			for _, r := range ori.Results {
+				if r.Failed() {
+					t.Fatalf("ORI-L2 trial %d: %s", r.Trial, r.Error)
+				}
+				want[r.Trial] = r.Points()
+			}
+			if len(want) != 4 {
+				t.Fatalf("%d ORI-L2 trials; want 4 folds", len(want))
+			}
+			for _, r := range pca.Results {
+				if r.Failed() {
+					t.Fatalf("%s trial %d: %s", r.Method, r.Trial, r.Error)
+				}
+				pts := r.Points()
+				if len(pts) != 6 {
+					t.Fatalf("%s trial %d: %d observations; want 6 (6, 14, …, 46 labels)", r.Method, r.Trial, len(pts))
+				}
+				if r.Method == "DDR" {
+					prev := 0.0
+					for _, o := range pts {
+						c := o.Extras["components"]
+						if c < 3 || c > 12 || c < prev {
+							t.Errorf("DDR trial %d at %v labels: %v components after %v; want a non-decreasing count in [3, 12]", r.Trial, o.X, c, prev)
+						}
+						prev = c
+					}
+					continue
+				}
+				for i, o := range pts {
+					w := want[r.Trial][i]
+					if o.X != w.X || o.Metrics["accuracy"] != w.Metrics["accuracy"] || math.Abs(o.Metrics["auc"]-w.Metrics["auc"]) > 1e-6 {
+						t.Errorf("trial %d at %v labels: PCA-L2 accuracy %v, AUC %v; ORI-L2 %v, %v", r.Trial, o.X,
+							o.Metrics["accuracy"], o.Metrics["auc"], w.Metrics["accuracy"], w.Metrics["auc"])
+					}
+				}
+			}
+			// The control: two components are not a rotation, and the
+			// curves differ — the transform is applied.
+			two := bilgicSpec(strategy, true)
+			two.Datasets[0].Transforms[0].Params["components"] = 2
+			two.Methods = two.Methods[:1]
+			two.Methods[0].Grid[0]["tol"] = 1e-5
+			differ := false
+			for _, r := range runSpec(t, two, t.TempDir(), 2, nil).Results {
+				for i, o := range r.Points() {
+					differ = differ || math.Abs(o.Metrics["auc"]-want[r.Trial][i].Metrics["auc"]) > 1e-3
+				}
+			}
+			if !differ {
+				t.Error("L2 on two principal components scores as on all features")
+			}
+		})
+	}
+}
