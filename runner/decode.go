@@ -26,7 +26,7 @@ type checker interface {
 
 // spec decodes the root node.
 func (d *decoder) spec(root *yaml.Node) *Spec {
-	s := &Spec{File: d.file}
+	s := &Spec{File: d.file, places: d.places}
 	d.root = s
 	d.section(root, root, "", schema(d.free), reflect.ValueOf(s).Elem())
 	return s
@@ -53,6 +53,7 @@ func (d *decoder) section(n, owner *yaml.Node, path string, sec param.Decl, v re
 	if isNull(f.node) {
 		f.node = owner
 	}
+	d.place(path, f.node)
 	ok := true
 	var plugin *param.Plugin
 	if sec.Tag != "" {
@@ -279,6 +280,7 @@ func (d *decoder) elements(n *yaml.Node, path string, decl param.Decl) ([]*yaml.
 
 // value decodes one scalar with decl: type, range, choices and Check.
 func (d *decoder) value(n *yaml.Node, path string, decl param.Decl) (any, bool) {
+	d.place(path, n)
 	check := decl.Check
 	decl.Check = nil
 	v, ok := d.paramValue(n, path, decl)

@@ -91,6 +91,23 @@ const (
 	maxPath = 300
 )
 
+// maxResultError bounds the error text a failed trial records.
+const maxResultError = 4 * maxMsg
+
+// clipError returns err with its text cut to a readable length (a loader
+// that quotes a 20 MB field); errors.As and errors.Is still see err.
+func clipError(err error) error {
+	if err == nil || len(err.Error()) <= maxMsg {
+		return err
+	}
+	return clipped{err}
+}
+
+type clipped struct{ err error }
+
+func (c clipped) Error() string { return clipText(c.err.Error(), maxMsg) }
+func (c clipped) Unwrap() error { return c.err }
+
 // clipText cuts s to max characters, keeping its start and end.
 func clipText(s string, max int) string {
 	if len(s) <= max {

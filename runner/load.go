@@ -151,11 +151,19 @@ type decoder struct {
 	// report duplicates; reported the errors of Validate hooks made.
 	names    map[string]*yaml.Node
 	reported map[string]bool
+	// places holds the position of the values decoded, by field path,
+	// for the checks made once the data is loaded (Spec.errorAt).
+	places map[string]FieldError
 }
+
+// maxPlaces bounds the positions kept of one spec; a field past it is
+// located at its nearest enclosing field that has one.
+const maxPlaces = 1 << 16
 
 func newDecoder(file string) *decoder {
 	return &decoder{file: file, sets: map[*yaml.Node]string{}, setOrder: map[string]int{},
-		names: map[string]*yaml.Node{}, reported: map[string]bool{}, seen: map[FieldError]bool{}, budget: nodeBudget}
+		names: map[string]*yaml.Node{}, reported: map[string]bool{}, seen: map[FieldError]bool{}, budget: nodeBudget,
+		places: map[string]FieldError{}}
 }
 
 func (d *decoder) err() error {
@@ -183,7 +191,15 @@ func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 	if d.overrun {
 		return // what follows the overrun is not worth reading
 	}
-	fe := FieldError{File: d.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+	fe := d.where(n)
+	fe.Path, fe.Msg = path, fmt.Sprintf(format, args...)
+	d.add(fe)
+}
+
+// where returns the position of node n (nil: none): its file, line and
+// column, or the --set argument it came from.
+func (d *decoder) where(n *yaml.Node) FieldError {
+	fe := FieldError{File: d.file}
 	if n != nil {
 		if s, ok := d.sets[n]; ok {
 			fe.Set = s
@@ -191,7 +207,27 @@ func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 			fe.Line, fe.Column = n.Line, n.Column
 		}
 	}
-	d.add(fe)
+	return fe
+}
+
+// place records the position of the value n of the field at path, and of
+// the values of a mapping n by their keys (a dataset's groups).
+func (d *decoder) place(path string, n *yaml.Node) {
+	if n == nil || len(d.places) >= maxPlaces {
+		return
+	}
+	if _, ok := d.places[path]; !ok {
+		d.places[path] = d.where(n)
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content) && len(d.places) < maxPlaces; i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode {
+				if _, ok := d.places[sub(path, k.Value)]; !ok {
+					d.places[sub(path, k.Value)] = d.where(n.Content[i+1])
+				}
+			}
+		}
+	}
 }
 
 // resolve follows aliases and counts work; it returns nil once the budget
