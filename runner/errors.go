@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // FieldError is one problem found in a spec: where it is, which field, what
@@ -108,8 +109,16 @@ type clipped struct{ err error }
 func (c clipped) Error() string { return clipText(c.err.Error(), maxMsg) }
 func (c clipped) Unwrap() error { return c.err }
 
-// clipText cuts s to max characters, keeping its start and end.
+// maxRun is the longest run of characters without a space that a
+// message shows whole: a longer one is a value quoted by code that did
+// not cut it (a 20 MB field of a table).
+const maxRun = 120
+
+// clipText cuts every run of more than maxRun characters without a space
+// in s to its first characters and its length, then s to max characters,
+// keeping its start and end.
 func clipText(s string, max int) string {
+	s = clipRuns(s)
 	if len(s) <= max {
 		return s
 	}
@@ -119,6 +128,38 @@ func clipText(s string, max int) string {
 	}
 	keep := max - 40
 	return string(r[:keep*3/4]) + fmt.Sprintf("…(%d characters cut)…", len(r)-keep) + string(r[len(r)-keep/4:])
+}
+
+// clipRuns cuts the runs of more than maxRun characters without a space
+// in s: "99999…(20000000 characters cut)".
+func clipRuns(s string) string {
+	if len(s) <= maxRun {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := strings.IndexAny(s[i:], " \n")
+		if j < 0 {
+			j = len(s) - i
+		}
+		run := s[i : i+j]
+		if n := utf8.RuneCountInString(run); n > maxRun {
+			k := 0
+			for p := range run {
+				if k == maxRun/2 {
+					run = run[:p] + fmt.Sprintf("…(%d characters cut)", n-k)
+					break
+				}
+				k++
+			}
+		}
+		b.WriteString(run)
+		if i+j < len(s) {
+			b.WriteByte(s[i+j])
+		}
+		i += j + 1
+	}
+	return b.String()
 }
 
 // sortErrs orders errors by position in the file; errors from --set values

@@ -320,6 +320,7 @@ func (f *fields) get(d *decoder, key string) *yaml.Node {
 
 // sub joins a field path and a key.
 func sub(path, key string) string {
+	key = param.Clip(key) // a 5,000-character key is shown by its start
 	if path == "" {
 		return key
 	}

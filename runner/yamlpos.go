@@ -165,10 +165,23 @@ func locateYAMLError(name string, data []byte, err error) FieldError {
 		}
 	case "found character that cannot start any token", "found a tab character that violates indentation",
 		"found a tab character where an indentation space is expected":
-		t := text(line)
-		if c := strings.IndexByte(t, '\t'); c >= 0 {
-			return at(line, runeCol(t, c), "a tab; want spaces (YAML does not allow tabs for indentation or before a value)")
+		// The scanner reports the line of the token before the tab
+		// when the tab indents the next line: a tab in the indentation
+		// of the line or the next, else anywhere in them.
+		const tabMsg = "a tab; want spaces (YAML does not allow tabs for indentation or before a value)"
+		for _, l := range []int{line, line + 1} {
+			t := text(l)
+			lead := t[:len(t)-len(strings.TrimLeft(t, " \t"))]
+			if c := strings.IndexByte(lead, '\t'); c >= 0 {
+				return at(l, runeCol(t, c), tabMsg)
+			}
 		}
+		for _, l := range []int{line, line + 1} {
+			if t := text(l); strings.IndexByte(t, '\t') >= 0 {
+				return at(l, runeCol(t, strings.IndexByte(t, '\t')), tabMsg)
+			}
+		}
+		t := text(line)
 		if c := strings.IndexAny(t, "@`%"); c >= 0 {
 			return at(line, runeCol(t, c), fmt.Sprintf("%q cannot start a value; want the value quoted", t[c]))
 		}
@@ -230,11 +243,13 @@ func firstContent(line string) int {
 	return i
 }
 
-// mappingColons returns the byte offsets of the mapping indicators of a
-// line (": " or a ':' at the end) outside quotes and before a comment.
+// mappingColons returns the byte offsets of the block mapping indicators
+// of a line (": " or a ':' at the end) outside quotes and flow
+// collections, and before a comment.
 func mappingColons(line string) []int {
 	var out []int
 	var quote byte
+	depth := 0
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch {
@@ -248,7 +263,11 @@ func mappingColons(line string) []int {
 			quote = c
 		case c == '#' && (i == 0 || line[i-1] == ' '):
 			return out
-		case c == ':' && (i+1 == len(line) || line[i+1] == ' '):
+		case (c == '[' || c == '{') && (i == 0 || strings.IndexByte(" [{,:", line[i-1]) >= 0):
+			depth++
+		case (c == ']' || c == '}') && depth > 0:
+			depth--
+		case c == ':' && depth == 0 && (i+1 == len(line) || line[i+1] == ' '):
 			out = append(out, i)
 		}
 	}
