@@ -152,6 +152,9 @@ func locateYAMLError(name string, data []byte, err error) FieldError {
 		if s.stray != nil {
 			return at(s.stray.line, s.stray.col, fmt.Sprintf("this %c closes nothing (%s); want it removed, or its opening %s", s.stray.ch, problem, map[rune]string{']': "[", '}': "{"}[s.stray.ch]))
 		}
+		if m := s.earlier(len(lines) + 1); m != nil {
+			return at(m.line, m.col, s.why(m))
+		}
 		if s.badIndent != nil {
 			what := "a key"
 			if problem == "did not find expected '-' indicator" {
@@ -165,18 +168,18 @@ func locateYAMLError(name string, data []byte, err error) FieldError {
 		}
 	case "found character that cannot start any token", "found a tab character that violates indentation",
 		"found a tab character where an indentation space is expected":
-		// The scanner reports the line of the token before the tab
-		// when the tab indents the next line: a tab in the indentation
-		// of the line or the next, else anywhere in them.
+		// The scanner may report the line of the construct the tab is
+		// in (a block of text, a list): the first tab in an
+		// indentation from the line on, else the first tab at all.
 		const tabMsg = "a tab; want spaces (YAML does not allow tabs for indentation or before a value)"
-		for _, l := range []int{line, line + 1} {
+		for l := line; l <= len(lines); l++ {
 			t := text(l)
 			lead := t[:len(t)-len(strings.TrimLeft(t, " \t"))]
 			if c := strings.IndexByte(lead, '\t'); c >= 0 {
 				return at(l, runeCol(t, c), tabMsg)
 			}
 		}
-		for _, l := range []int{line, line + 1} {
+		for l := max(line-1, 1); l <= len(lines); l++ {
 			if t := text(l); strings.IndexByte(t, '\t') >= 0 {
 				return at(l, runeCol(t, strings.IndexByte(t, '\t')), tabMsg)
 			}
@@ -186,6 +189,11 @@ func locateYAMLError(name string, data []byte, err error) FieldError {
 			return at(line, runeCol(t, c), fmt.Sprintf("%q cannot start a value; want the value quoted", t[c]))
 		}
 	case "mapping values are not allowed in this context":
+		// A line above that ended a block of text or a value too
+		// early makes this key look misplaced: point at that line.
+		if m := s.earlier(line); m != nil {
+			return at(m.line, m.col, s.why(m))
+		}
 		t := text(line)
 		cols := mappingColons(t)
 		if len(cols) > 1 {
@@ -193,6 +201,10 @@ func locateYAMLError(name string, data []byte, err error) FieldError {
 		}
 		if len(cols) == 1 {
 			return at(line, runeCol(t, firstContent(t)), "a key: value indented deeper than its mapping allows; want this line aligned with the keys above it, or the value above quoted")
+		}
+	case "did not find expected <document start>":
+		if m := s.earlier(line + 1); m != nil {
+			return at(m.line, m.col, s.why(m))
 		}
 	case "could not find expected ':'":
 		// The line of a simple key, which the scanner reports at its
@@ -285,7 +297,7 @@ func findAlias(lines []string, name string) (line, col int, ok bool) {
 			j += i
 			end := j + 1 + len(name)
 			before := j == 0 || strings.IndexByte(" \t[{,:-", t[j-1]) >= 0
-			after := end == len(t) || strings.IndexByte(" \t]},", t[end]) >= 0
+			after := end == len(t) || strings.IndexByte(" \t]},:", t[end]) >= 0
 			if before && after {
 				return l + 1, runeCol(t, j), true
 			}
@@ -307,6 +319,14 @@ type mark struct {
 // whose indentation matches no enclosing block.
 type yamlScan struct {
 	stray, unclosed, quote, badIndent *mark
+	// trailing is the first text after a closed quoted string or flow
+	// collection; lost the first line of text where a key or a list
+	// item is expected.
+	trailing, lost *mark
+	closer         rune // the quote or bracket trailing follows
+	// badStart is the first key or item that starts with a character
+	// no plain text may start with (",", "@", "`").
+	badStart *mark
 }
 
 // block is an open block collection: its column and whether it is a
@@ -328,6 +348,26 @@ func scanYAML(lines []string) yamlScan {
 	scalar := -1    // the indentation of the key of a block scalar (| or >) being skipped
 	scalarInd := -1 // the block scalar's content indentation, once known
 	done := false   // a mismatched closer was found: the rest is not scanned
+	var first mark  // the first line of the document
+	// after checks what follows a quoted string or a flow collection
+	// that closed at from: a comment, a ':' (it was a key) or nothing;
+	// a closing bracket there closes nothing.
+	after := func(l int, r []rune, from int) {
+		closer := r[from-1]
+		for from < len(r) && (r[from] == ' ' || r[from] == '\t') {
+			from++
+		}
+		switch {
+		case from == len(r) || r[from] == '#' || r[from] == ':':
+		case r[from] == ']' || r[from] == '}':
+			if s.stray == nil {
+				s.stray = &mark{l, from + 1, r[from]}
+			}
+			done = true
+		case s.trailing == nil:
+			s.trailing, s.closer = &mark{l, from + 1, r[from]}, closer
+		}
+	}
 	scanFrom := func(l int, r []rune, from int) {
 		for j := from; j < len(r) && !done; j++ {
 			c := r[j]
@@ -340,6 +380,7 @@ func scanYAML(lines []string) yamlScan {
 				case c == quote.ch:
 					quote = nil
 					if len(flow) == 0 {
+						after(l, r, j+1)
 						return
 					}
 				}
@@ -372,6 +413,7 @@ func scanYAML(lines []string) yamlScan {
 				}
 				flow = flow[:len(flow)-1]
 				if len(flow) == 0 {
+					after(l, r, j+1)
 					return
 				}
 			}
@@ -412,10 +454,21 @@ func scanYAML(lines []string) yamlScan {
 			blocks, open, inline = nil, false, false
 			continue
 		}
+		if strings.ContainsRune(",@`", r[ind]) && s.badStart == nil {
+			s.badStart = &mark{l, ind + 1, r[ind]}
+		}
 		item := rest == "-" || strings.HasPrefix(rest, "- ")
 		key := !item && len(mappingColons(rest)) > 0
 		switch {
 		case len(blocks) == 0 || open && ind > blocks[len(blocks)-1].col:
+			if len(blocks) == 0 {
+				first = mark{l, ind + 1, r[ind]}
+			}
+			if len(blocks) == 0 && !item && !key && s.lost == nil && l < len(lines) {
+				// Text before the first key: a line of the spec
+				// that is neither key: value nor a list item.
+				s.lost = &mark{l, ind + 1, r[ind]}
+			}
 			blocks = append(blocks, block{ind, item})
 		case open && item && ind == blocks[len(blocks)-1].col && !blocks[len(blocks)-1].list:
 			// key:\n- item: a list may sit at its key's column.
@@ -433,9 +486,17 @@ func scanYAML(lines []string) yamlScan {
 				top = blocks[len(blocks)-1]
 			}
 			if top.col != ind || top.list != item {
-				if s.badIndent == nil {
+				switch {
+				case s.badIndent != nil:
+				case len(blocks) == 1 && ind < top.col:
+					// The document's first line is indented deeper
+					// than a later top-level line: the first is wrong.
+					s.badIndent = &mark{first.line, first.col, first.ch}
+				default:
 					s.badIndent = &mark{l, ind + 1, r[ind]}
 				}
+			} else if !item && !key && s.lost == nil {
+				s.lost = &mark{l, ind + 1, r[ind]}
 			}
 		}
 		// The value: after "- " (possibly a key of a mapping in the
@@ -555,4 +616,36 @@ func checkAliases(name string, root *yaml.Node) (int, *FieldError) {
 	}
 	walk(root)
 	return written + added, fe
+}
+
+// earlier returns the first of the marks that can make a later line
+// fail (a line indented as no block is, text where a key is expected,
+// text after a closed quote or bracket) if it is above line.
+func (s yamlScan) earlier(line int) *mark {
+	var first *mark
+	for _, m := range []*mark{s.badIndent, s.lost, s.trailing, s.badStart} {
+		if m != nil && m.line < line && (first == nil || m.line < first.line) {
+			first = m
+		}
+	}
+	return first
+}
+
+// why says what is wrong at a mark of s.
+func (s yamlScan) why(m *mark) string {
+	switch m {
+	case s.trailing:
+		switch s.closer {
+		case '"':
+			return `text after the closing " of a string; want the whole value inside the quotes (a " inside is written \")`
+		case '\'':
+			return "text after the closing ' of a string; want the whole value inside the quotes (a ' inside is written '')"
+		}
+		return fmt.Sprintf("text after the closing %c; want every item inside the brackets (is this %c one too early?)", s.closer, s.closer)
+	case s.badStart:
+		return fmt.Sprintf("%q cannot start a key or a value; want it removed, or the text quoted", m.ch)
+	case s.lost:
+		return "a line of text where a key: value or a list item is expected; want key: value, or the text indented under its key (a block of text ends at the first line indented less than it)"
+	}
+	return "a line indented as no key or list item above it; want it aligned with the keys above it (a block of text ends at the first line indented less than it)"
 }
