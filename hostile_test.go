@@ -85,3 +85,16 @@ metrics: [accuracy]
 		t.Errorf("run: %d bytes of errors: %.600s", len(stderr), stderr)
 	}
 }
+
+// TestValidateDataFromEnv: $REPRO_DATA turns the data checks on as
+// --data does, and without either the spec alone is checked.
+func TestValidateDataFromEnv(t *testing.T) {
+	spec := filepath.Join(hostileDir, "11-kfold-folds.yaml") // a csv of 30 rows, 40 folds
+	t.Setenv("REPRO_DATA", "")
+	mustCLI(t, exitOK, "validate", spec)
+	t.Setenv("REPRO_DATA", filepath.Join(hostileDir, "data"))
+	_, stderr := mustCLI(t, exitUsage, "validate", spec)
+	if !strings.Contains(stderr, spec+":6:33: datasets[0].split.folds: 40 folds") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}
