@@ -388,6 +388,27 @@ func TestRunFailedTrials(t *testing.T) {
 	if !strings.Contains(stderr, "failed: iris / LR (C=0.1) / size 45 / trial 0: cli-fail: failing at training size 45 as asked") {
 		t.Errorf("failures not listed:\n%s", stderr)
 	}
+	// The failed trials record the size asked for (issue 10, item 19).
+	b, err := os.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var r runner.Result
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Failed() {
+			failed++
+			if r.Size != 45 {
+				t.Errorf("failed trial %s records size %d, want the 45 asked for", r.Key, r.Size)
+			}
+		}
+	}
+	if failed != 4 {
+		t.Errorf("%d failed trials in results.jsonl, want 4", failed)
+	}
 	report, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -3,9 +3,11 @@
 //
 // Usage:
 //
-//	repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]
+//	repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q] [--shard I/N]
 //	repro report DIR
 //	repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
+//	repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A]
+//	repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
 //	repro validate FILE.yaml [--data DIR] [--set key.path=value ...]
 //	repro list [methods|datasets|transforms|metrics]
 //
@@ -24,6 +26,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
@@ -43,6 +46,12 @@ const (
 )
 
 func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Near the machine's memory the collector works harder rather
+		// than let garbage push the heap over it (the fits' live memory
+		// is bounded by --mem-limit).
+		debug.SetMemoryLimit(runner.MachineMemory() / 10 * 9)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := repro(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()
@@ -52,13 +61,20 @@ func main() {
 const usage = `repro reproduces machine-learning papers from YAML experiments.
 
 Usage:
-  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]
+  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [-q] [--shard I/N]
         run every trial not already finished in DIR (default out/<name>), then write the reports;
-        one run at a time per DIR (DIR/.lock)
+        one run at a time per DIR (DIR/.lock); with --shard only shard I (from 0) of N, into
+        DIR/results/shard-I-of-N.jsonl under its own lock, and no reports (repro report DIR merges);
+        a fit estimated to need more memory than --mem-limit (default $REPRO_MEM_LIMIT, else half
+        the machine's) fails its trial
   repro report DIR
         re-render the reports in DIR from its stored results (no training)
   repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
         evaluate the experiment's expect: block against stored results; exit 1 if any fails
+  repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A]
+        compare two runs trial by trial (paired t-tests); exit 1 if a metric got significantly worse beyond T
+  repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
+        write DIR/slurm/*.sbatch: a job array of N shards and a report job after it; --submit submits them
   repro validate FILE.yaml [--data DIR] [--set key.path=value ...]
         check the spec and print the plan (runs nothing); with --data or $REPRO_DATA, load the
         datasets (no fits) and check the spec against them: sizes, test sets, folds, columns
@@ -86,6 +102,10 @@ func repro(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return cmdCheck(stdout, stderr, rest)
 	case "validate":
 		return cmdValidate(ctx, stdout, stderr, rest)
+	case "diff":
+		return cmdDiff(stdout, stderr, rest)
+	case "slurm":
+		return cmdSlurm(stdout, stderr, rest)
 	case "list":
 		return cmdList(stdout, stderr, rest)
 	case "version":
@@ -148,18 +168,32 @@ func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q]")
+	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [-q] [--shard I/N]")
 	workers := fs.Int("j", runtime.NumCPU(), "number of trials run at once")
 	out := fs.String("o", "", "output directory (default out/<experiment name>)")
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
 	fresh := fs.Bool("fresh", false, "discard stored results and run every trial again")
 	quiet := fs.Bool("q", false, "no progress output")
+	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory the fits running at once may need by their estimates, e.g. 8GB, or off: a fit estimated to need more alone fails, and the run goes on; fits that need more together wait for each other (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the machine's memory)")
 	smoke := fs.Bool("smoke", false, "run only the first trial at the smallest size of every dataset and method (into DIR default out/<name>-smoke), to check an experiment end to end; no expectations are checked")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
+	var shard runner.Shard
+	fs.Func("shard", "run only shard I (from 0) of N of the trials, e.g. --shard 2/4 (in a job array: --shard $SLURM_ARRAY_TASK_ID/4)", func(v string) (err error) {
+		shard, err = runner.ParseShard(v)
+		return err
+	})
 	arg, ok := parseOne(fs, args)
 	if !ok {
 		return exitUsage
+	}
+	var limit int64
+	if *memLimit != "" {
+		var err error
+		if limit, err = runner.ParseMemLimit(*memLimit); err != nil {
+			fmt.Fprintf(stderr, "repro run: --mem-limit (default $%s): %v\n", runner.MemLimitEnv, err)
+			return exitUsage
+		}
 	}
 	if *workers < 1 {
 		fmt.Fprintf(stderr, "repro run: -j %d: want at least 1 trial at a time\n", *workers)
@@ -181,13 +215,13 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	// The lock is held through the reports, so that a report run
 	// concurrently never overwrites this run's with an older one.
-	unlock, err := runner.LockDir(dir)
+	unlock, err := lockRun(dir, shard)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
 		return exitFailed
 	}
 	defer unlock()
-	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true,
+	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true, Shard: shard, MemLimit: limit,
 		// Warnings print before the trials run, not hours later.
 		Warn: func(err error) { fmt.Fprintf(stderr, "warning: %v\n", err) }}
 	if !*quiet {
@@ -213,6 +247,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		}
 		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
 		return exitFailed
+	}
+	if shard.N > 0 {
+		return shardDone(stdout, stderr, dir, sum, shard)
 	}
 	// Render from the resolved spec stored in dir, as repro report does,
 	// so that both write the same files.
@@ -347,19 +384,20 @@ func loadDir(dir string, sets []string) (*runner.Spec, error) {
 	return runner.Load(specPath, sets)
 }
 
-// loadResults reads the results of spec's plan stored in dir, reporting
-// torn and corrupt lines on stderr.
+// loadResults reads the results of spec's plan stored in dir — in
+// results.jsonl and every shard's file (runner.ReadAllResults) — reporting
+// torn and corrupt lines on stderr and, for a sharded run, the trials each
+// shard still misses.
 func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]runner.Result, error) {
-	path := filepath.Join(dir, runner.ResultsFile)
-	if _, err := os.Stat(path); err != nil {
+	results, warns, found, err := runner.ReadAllResults(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
 		if _, err := os.Stat(filepath.Join(dir, runner.SpecFile)); err != nil {
 			return nil, errNotOutput(dir)
 		}
 		return nil, fmt.Errorf("%s: no results yet", dir)
-	}
-	results, warns, err := runner.ReadResults(path)
-	if err != nil {
-		return nil, err
 	}
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
@@ -368,6 +406,7 @@ func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]runner.Resu
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
+	printShards(stderr, dir, plan, results)
 	return runner.ForPlan(plan, runner.Latest(results)), nil
 }
 

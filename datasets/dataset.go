@@ -123,6 +123,9 @@ func (d *Dataset) Validate() error {
 		return fmt.Errorf("dataset %q: no feature matrix", d.Name)
 	}
 	r, c := d.X.Dims()
+	if c == 0 {
+		return fmt.Errorf("dataset %q: no feature columns (%d rows of labels only); a dataset needs at least one", d.Name, r)
+	}
 	if len(d.Y) != r {
 		return fmt.Errorf("dataset %q: %d targets for %d rows", d.Name, len(d.Y), r)
 	}

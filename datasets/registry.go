@@ -59,6 +59,13 @@ type Transform struct {
 	Version int
 	// Validate, if set, checks resolved params beyond the declarations.
 	Validate func(p param.Values) error
+	// Memory, if set, estimates the bytes Fit (and Transform) or Apply
+	// allocates at p on rows of X with cols columns and nnz stored
+	// entries (rows·cols when dense), its peak. The runner refuses a
+	// transform whose estimate exceeds the run's memory limit before it
+	// starts, rather than let it exhaust the machine: a fit per trial
+	// fails that trial, an Apply every trial of its dataset.
+	Memory func(rows, cols, nnz int, p param.Values) int64
 }
 
 // Fitted is a transform fitted on some rows, applied to any rows of the

@@ -23,8 +23,11 @@
 // A new method touches at most three places:
 //
 //   - one file, methods/<family>/<family>.go, that registers it from init
-//     (Doc, Kinds, Params, New, and Validate if a parameter has inner
-//     syntax) and implements Method and Model;
+//     (Doc, Kinds, Params, New, Memory — an estimate of the memory a fit
+//     needs on a training set's Shape, built with Floats and Bytes, which
+//     the runner checks against the run's limit before fitting — and
+//     Validate if a parameter has inner syntax) and implements Method and
+//     Model;
 //   - one test file beside it, table-driven, with a TestValidate on
 //     plugintest.Run when the plugin has declarations or a hook worth
 //     checking, and a runnable Example for what it exports;

@@ -251,6 +251,16 @@ type Plugin struct {
 	// returns nil, or errors that are (or join) *param.InvalidError so each
 	// is reported at its own value's line and column.
 	Validate func(p param.Values) error
+	// Memory, if set, estimates the bytes a fit at grid point p on data of
+	// shape s allocates beyond the data itself, its peak: dense vectors
+	// over the columns, solver histories, Gram matrices, copies of X, and
+	// what Predict allocates for s.Test rows. The runner refuses a fit
+	// whose estimate exceeds the run's memory limit before it starts,
+	// rather than let it exhaust the machine. Without it the runner uses
+	// DefaultMemory, which assumes a dense copy of X and an n×n matrix.
+	// Build estimates with Floats and Bytes, which saturate instead of
+	// overflowing.
+	Memory func(s Shape, p param.Values) int64
 }
 
 // Methods is the registry of method plugins.

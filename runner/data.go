@@ -40,6 +40,13 @@ func infoOf(ds *DatasetSpec, d *datasets.Dataset) DatasetInfo {
 // env.CacheDir under a hash of its input's content, the transform's name,
 // version and params: a second load with the same inputs reads the cache.
 func LoadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec) (*datasets.Dataset, error) {
+	return loadDataset(ctx, env, ds, NoMemLimit)
+}
+
+// loadDataset is LoadDataset refusing, with a *MemoryError, a
+// corpus-level transform whose memory estimate (datasets.Transform.Memory)
+// exceeds memLimit; memLimit ≤ 0: no check.
+func loadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec, memLimit int64) (*datasets.Dataset, error) {
 	l, err := datasets.Lookup(ds.Name)
 	if err != nil {
 		return nil, err
@@ -70,6 +77,9 @@ func LoadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec) (*datas
 				d = cached
 				continue
 			}
+		}
+		if err := transformMemory(t, ts, d, memLimit); err != nil {
+			return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
 		}
 		out, err := t.Apply(ctx, env, d, ts.Params)
 		if err != nil {

@@ -124,7 +124,7 @@ func invalids(err error) []*param.InvalidError {
 func checkLoaded(spec *Spec, loaded map[string]*loadedData) error {
 	var errs []FieldError
 	for i := range spec.Datasets {
-		if ld := loaded[spec.Datasets[i].ID]; ld != nil {
+		if ld := loaded[spec.Datasets[i].ID]; ld != nil && ld.data != nil {
 			errs = append(errs, checkDataset(spec, i, ld.data)...)
 		}
 	}

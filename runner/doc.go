@@ -13,7 +13,9 @@
 // and appends each result durably as it finishes (run.go, store.go). Seeds
 // derive from the experiment seed and a trial's identity only (seed.go), so
 // results do not depend on the number of workers or on the order trials
-// finish in.
+// finish in. Plan.Shards partitions a plan for `repro run --shard I/N`
+// (shard.go): each shard stores its results in its own file under its own
+// lock, and ReadAllResults merges them.
 //
 // # A trial in three pluggable steps
 //
@@ -45,6 +47,21 @@
 // are fitted on and their params (fitted.go); corpus-level transforms run
 // once when the dataset loads and are cached on disk (data.go).
 //
+// # Memory
+//
+// Before a fit, TrialRun.Fit asks the method plugin for an estimate of
+// the memory it needs on the training set's shape (methods.Plugin.Memory;
+// a sound default for a plugin without one), and so does the runner
+// before a transform (datasets.Transform.Memory). A fit estimated above
+// Options.MemLimit (repro run --mem-limit, $REPRO_MEM_LIMIT, half the
+// machine's memory by default, which leaves the collector its headroom)
+// fails its trial with a *MemoryError before allocating, and the run goes
+// on: a LIBSVM index of 33,554,432 is a failed trial, not a process killed
+// out of memory. A corpus-level transform refused when the dataset loads
+// fails every trial of that dataset, the others run. The limit is also a budget shared by the trials running at
+// once: a trial holds the most its fits need until it ends, and a fit
+// that would push the total over the limit waits (memory.go).
+//
 // Results store observations: a trial with one (curve) keeps it in
 // Result.Size, Metrics and Extras, one with several (active) in
 // Result.Observations; Result.Points returns them uniformly. Reports read
@@ -53,8 +70,10 @@
 // # What a contributor touches
 //
 //   - A method: one file in its family's package under methods/ that
-//     registers it, one test file, and a blank import in plugins/plugins.go for a
-//     new package (see package methods).
+//     registers it (with a memory estimate, checked in
+//     internal/conformance's TestMemoryEstimates), one test file, and a
+//     blank import in plugins/plugins.go for a new package (see package
+//     methods).
 //   - A split kind, a select rule, a protocol or a query strategy: one file
 //     in this package that registers it from init (Splitters.Register,
 //     Selectors.Register, Protocols.Register, Strategies.Register) with a

@@ -25,9 +25,10 @@ metrics: [accuracy]
 	}
 	plan.Describe(os.Stdout)
 	// Output:
-	// experiment quickstart: 1 dataset × 2 methods, 2 sizes × 2 trials (sampling random, seed 1)
+	// experiment quickstart: 1 dataset × 2 methods, 2 sizes × 2 trials (seed 1)
 	// sizes: 20, 50%
-	// dataset fake-blobs: fake-blobs {classes=3 d=5 given=false n=300 spread=1}, split holdout (test 60)
+	// sampling: random (training rows drawn uniformly from the pool)
+	// dataset fake-blobs: fake-blobs {classes=3 d=5 given=false n=300 spread=1}, split holdout (test 60 rows, random)
 	// method centroid: fake-centroid, 2 grid points, select fixed, varying shrink
 	// method cv: fake-centroid, 2 grid points, select cv (5 folds by accuracy), varying shrink
 	// 1 dataset × 2 methods (4 grid points) × 2 sizes × 2 trials = 12 trials, 52 fits

@@ -98,6 +98,9 @@ func (x *executor) fitted(ctx context.Context, d *datasets.Dataset, id string, r
 		if !tr.Supervised {
 			view.Y, view.Classes = nil, nil
 		}
+		if err := transformMemory(tr, ts, view, x.memLimit); err != nil {
+			return nil, err
+		}
 		env := datasets.Env{DataDir: x.env.DataDir, CacheDir: x.env.CacheDir}
 		f, err := tr.Fit(ctx, env, view, ts.Params)
 		if err != nil {

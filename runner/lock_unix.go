@@ -19,11 +19,15 @@ import (
 // holds the lock it returns a *LockedError at once. The lock is released
 // by calling unlock, or by the kernel when the process exits, so a killed
 // run never leaves a stale lock behind.
-func LockDir(dir string) (unlock func(), err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+func LockDir(dir string) (unlock func(), err error) { return lockFile(dir, LockFile) }
+
+// lockFile locks dir/name as LockDir locks dir/.lock, creating the
+// directories on the way.
+func lockFile(dir, name string) (unlock func(), err error) {
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("output directory: %w", err)
 	}
-	path := filepath.Join(dir, LockFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("output directory %s: %w", dir, err)

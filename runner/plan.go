@@ -335,8 +335,8 @@ func (p *Plan) Describe(w io.Writer) {
 			trials = n
 		}
 	}
-	fmt.Fprintf(w, "experiment %s: %s × %s, %s × %s (sampling %s, seed %d)\n",
-		s.Name, count(len(s.Datasets), "dataset"), count(len(s.Methods), "method"), count(sizes, "size"), count(trials, "trial"), s.Curve.Sampling, s.Seed)
+	fmt.Fprintf(w, "experiment %s: %s × %s, %s × %s (seed %d)\n",
+		s.Name, count(len(s.Datasets), "dataset"), count(len(s.Methods), "method"), count(sizes, "size"), count(trials, "trial"), s.Seed)
 	if name := s.Protocol.ProtocolName(); name != "curve" {
 		fmt.Fprintf(w, "protocol %s", name)
 		if len(s.Protocol.Params) > 0 {
@@ -346,6 +346,7 @@ func (p *Plan) Describe(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "sizes: %s\n", formatSizes(s.Curve.Sizes))
 	}
+	fmt.Fprintf(w, "sampling: %s\n", describeSampling(s.Curve.Sampling))
 	for _, ds := range s.Datasets {
 		fmt.Fprintf(w, "dataset %s: %s", ds.ID, ds.Name)
 		if len(ds.Params) > 0 {
@@ -354,7 +355,18 @@ func (p *Plan) Describe(w io.Writer) {
 		fmt.Fprintf(w, ", split %s", ds.Split.KindName())
 		switch {
 		case ds.Split.Kind == "holdout":
-			fmt.Fprintf(w, " (test %s)", param.Format(ds.Split.Params.Float("test")))
+			// How the test part is drawn, as curve.sampling says how
+			// the training rows are.
+			how := "random"
+			if ds.Split.Params.Bool("stratify") {
+				how = "stratified"
+			}
+			test := ds.Split.Params.Float("test")
+			rows := param.Format(test) + " rows"
+			if test < 1 {
+				rows = param.Format(test*100) + "%"
+			}
+			fmt.Fprintf(w, " (test %s, %s)", rows, how)
 		case len(ds.Split.Params) > 0:
 			fmt.Fprintf(w, " {%s}", ds.Split.Params.Label())
 		}
@@ -403,6 +415,20 @@ func count(n int, noun string) string {
 		return "1 " + noun
 	}
 	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// describeSampling says how curve.sampling draws the training rows from
+// the pool.
+func describeSampling(sampling string) string {
+	switch sampling {
+	case "", "random":
+		return "random (training rows drawn uniformly from the pool)"
+	case "stratified":
+		return "stratified (training rows keep the pool's class proportions)"
+	case "balanced":
+		return "balanced (an equal count of training rows per class)"
+	}
+	return sampling
 }
 
 func formatSizes(sizes []float64) string {

@@ -27,6 +27,11 @@ func runCurve(ctx context.Context, t *TrialRun, _ param.Values) ([]Observation, 
 	}
 	n, err := resolveSize(t.Trial.Size, len(order))
 	if err != nil {
+		// The failed trial records the count asked for, not 0; a count
+		// beyond what an int holds exactly is named in the error only.
+		if sz := t.Trial.Size; sz > 1 && sz <= 1<<53 {
+			t.Result.Size = int(sz)
+		}
 		return nil, err
 	}
 	trainRows := append([]int(nil), order[:n]...)

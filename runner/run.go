@@ -42,6 +42,19 @@ type Options struct {
 	// `repro run` does to render the reports before another process may
 	// touch the directory; Run then does not lock it again.
 	Locked bool
+	// Shard, if set (N > 0), limits the run to the trials of one shard
+	// of the plan (Plan.Shards), stored in the shard's own results file
+	// (Shard.File) under the shard's own lock (LockShard) rather than the
+	// directory's, so that the shards of a job array run at once on one
+	// directory. Fresh then discards only the shard's file.
+	Shard Shard
+	// MemLimit is the memory, in bytes, the fits running at once may
+	// need by their methods' estimates (methods.Plugin.Memory): a trial
+	// whose fit alone needs more fails with a *MemoryError before it
+	// allocates, and the run goes on; trials whose fits together need
+	// more wait for each other. If 0, DefaultMemLimit() is used;
+	// NoMemLimit turns the check off.
+	MemLimit int64
 	// Warn, if non-nil, is called at once with each problem that does not
 	// stop the run (a torn or corrupt line of the results file), before
 	// any trial runs; Summary.Warnings holds them too.
@@ -99,25 +112,51 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	var in map[string]bool
+	if opts.Shard.N > 0 {
+		in = plan.inShard(opts.Shard)
+		only := opts.Only
+		opts.Only = func(t *Trial) bool { return in[t.Key] && (only == nil || only(t)) }
+	}
 	if !opts.Locked {
-		unlock, err := LockDir(opts.Dir)
+		lock := LockDir
+		if opts.Shard.N > 0 {
+			lock = func(dir string) (func(), error) { return LockShard(dir, opts.Shard) }
+		}
+		unlock, err := lock(opts.Dir)
 		if err != nil {
 			return nil, err
 		}
 		defer unlock()
 	}
 	if opts.Fresh {
-		for _, name := range []string{ResultsFile, DatasetsFile, "artifacts"} {
+		fresh := []string{ResultsFile, DatasetsFile, "artifacts", ShardDir}
+		if opts.Shard.N > 0 {
+			fresh = []string{opts.Shard.File()}
+		}
+		for _, name := range fresh {
 			if err := os.RemoveAll(filepath.Join(opts.Dir, name)); err != nil {
 				return nil, err
 			}
 		}
 	}
-	store, existing, warns, err := OpenStore(opts.Dir)
+	var store *Store
+	var existing []Result
+	var warns []error
+	if opts.Shard.N > 0 {
+		store, existing, warns, err = openShardStore(opts.Dir, opts.Shard, in)
+	} else {
+		store, existing, warns, err = OpenStore(opts.Dir)
+	}
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
+	if opts.Shard.N == 0 {
+		if existing, warns, err = withShards(opts.Dir, existing, warns); err != nil {
+			return nil, err
+		}
+	}
 	if err := WriteSpec(opts.Dir, spec); err != nil {
 		return nil, err
 	}
@@ -154,6 +193,10 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	}
 
 	env := datasets.Env{DataDir: opts.DataDir, CacheDir: opts.CacheDir}
+	memLimit := opts.MemLimit
+	if memLimit == 0 {
+		memLimit = DefaultMemLimit()
+	}
 	loaded := map[string]*loadedData{}
 	// A damaged datasets.json is rebuilt from the data: every dataset
 	// loads, not only those with trials left to run.
@@ -178,7 +221,14 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		if !need {
 			continue
 		}
-		d, err := LoadDataset(ctx, env, ds)
+		d, err := loadDataset(ctx, env, ds, memLimit)
+		var mem *MemoryError
+		if errors.As(err, &mem) {
+			// A transform refused for its memory fails the dataset's
+			// trials, not the run.
+			loaded[ds.ID] = &loadedData{spec: ds, err: err}
+			continue
+		}
 		if err != nil {
 			return nil, clipError(dataError(spec, i, err))
 		}
@@ -198,7 +248,10 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if opts.Progress != nil {
 		opts.Progress.Start(len(pending), sum.Skipped)
 	}
-	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2)}
+	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2), memLimit: memLimit}
+	if x.memLimit > 0 {
+		x.budget = newMemBudget(x.memLimit)
+	}
 	// A result that cannot be stored stops the run: trials run after it
 	// would be lost too.
 	outer := ctx
@@ -387,15 +440,18 @@ func ReadDatasetInfo(dir string) (map[string]DatasetInfo, error) {
 type loadedData struct {
 	spec   *DatasetSpec
 	data   *datasets.Dataset
+	err    error // why data could not be loaded (a *MemoryError), failing its trials
 	idOnce sync.Once
 	hash   string
 }
 
 type executor struct {
-	spec *Spec
-	dir  string
-	env  datasets.Env
-	fits *fitCache
+	spec     *Spec
+	dir      string
+	env      datasets.Env
+	fits     *fitCache
+	memLimit int64      // bytes a fit may need; ≤ 0: no check
+	budget   *memBudget // memLimit shared by the trials running at once; nil without a limit
 }
 
 // execute runs one trial and returns its result; it never panics.
@@ -434,6 +490,9 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 	if ld == nil {
 		return fmt.Errorf("dataset %q not loaded", t.Dataset.ID)
 	}
+	if ld.err != nil {
+		return ld.err
+	}
 	d := ld.data
 	splitter, err := Splitters.Lookup(t.Dataset.Split.KindName())
 	if err != nil {
@@ -466,6 +525,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 		return err
 	}
 	tr := &TrialRun{Trial: t, Spec: x.spec, Data: d, Part: part, Seeds: res.Seeds, Result: res, x: x, dataID: id, ld: ld}
+	defer tr.releaseMemory()
 	obs, err := proto.Run(ctx, tr, x.spec.Protocol.Params)
 	if err != nil {
 		return err

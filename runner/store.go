@@ -123,10 +123,14 @@ func parseLine(b []byte) (Result, error) {
 // away so that later appends start on a fresh line; corrupt lines are
 // reported and left in place.
 func OpenStore(dir string) (*Store, []Result, []error, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	return openStoreFile(filepath.Join(dir, ResultsFile))
+}
+
+// openStoreFile opens the results file at path as OpenStore does.
+func openStoreFile(path string) (*Store, []Result, []error, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, nil, nil, err
 	}
-	path := filepath.Join(dir, ResultsFile)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, nil, nil, err

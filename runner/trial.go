@@ -38,6 +38,9 @@ type TrialRun struct {
 	// unlabelledX is the protocol's unlabelled pool for Env.Unlabelled of
 	// its next fit (set by the active protocol), or nil.
 	unlabelledX matrix.Matrix
+	// reserved is the trial's share of the run's memory budget, held
+	// from its first fit to its end.
+	reserved int64
 }
 
 // OneVsRest reports whether the dataset's classes become one-vs-rest
@@ -100,6 +103,13 @@ func (t *TrialRun) Sets(ctx context.Context, train, test []int) (trainSet, testS
 // Result, and whether the fit stopped at its iteration cap (the last
 // fit's, for a protocol that fits several times).
 func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (methods.Model, error) {
+	need, err := t.checkMemory(train, test)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.reserve(ctx, need); err != nil {
+		return nil, err
+	}
 	if t.OneVsRest() && !train.IsClassification() {
 		return nil, fmt.Errorf("dataset %q: tasks: one-vs-rest needs a classification dataset", t.Trial.Dataset.ID)
 	}

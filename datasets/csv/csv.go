@@ -206,6 +206,17 @@ func readRecords(r io.Reader, file, sep string) ([]record, error) {
 	}
 }
 
+// countTrue returns how many of 0, 1, …, n−1 satisfy f.
+func countTrue(n int, f func(int) bool) int {
+	c := 0
+	for j := 0; j < n; j++ {
+		if f(j) {
+			c++
+		}
+	}
+	return c
+}
+
 // IsMissing reports whether a field is a missing value ("?" or empty).
 func IsMissing(s string) bool { return s == "?" || s == "" }
 
@@ -317,6 +328,19 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		categorical[j] = true
 	}
 	used := func(j int) bool { return j != label && !dropped[j] }
+	// Errors about the columns as a whole are at the header line, or at
+	// the first row without a header.
+	columnsLine := headerLine
+	if columnsLine == 0 {
+		columnsLine = recs[0].line
+	}
+	if countTrue(len(names), used) == 0 {
+		why := fmt.Sprintf("the table has only the label column %q", names[label])
+		if len(names) > 1 {
+			why = fmt.Sprintf("every column other than the label %q is dropped", names[label])
+		}
+		return nil, tabio.Errorf(file, columnsLine, "no feature columns: %s; a dataset needs at least one", why)
+	}
 
 	// Rows: missing labels, missing features under drop-rows.
 	missing := o.Missing
@@ -330,6 +354,9 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 				continue
 			}
 			return nil, tabio.Errorf(file, rc.line, "label column %q: missing value %q (a label cannot be imputed; use missing: drop-rows)", names[label], rc.fields[label])
+		}
+		if err := tabio.CheckLabel(rc.fields[label]); err != nil {
+			return nil, tabio.Errorf(file, rc.line, "label column %q: %v", names[label], err)
 		}
 		skip := false
 		for j, v := range rc.fields {
@@ -443,6 +470,9 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		nFeat[j] = len(feats) - firstFeat[j]
 	}
 	n, p := len(recs), len(feats)
+	if p == 0 {
+		return nil, tabio.Errorf(file, columnsLine, "no feature columns: every feature column is categorical with no value present; a dataset needs at least one")
+	}
 	x := matrix.NewDense(n, p, nil)
 	isMissing := make([]bool, n*p)
 	anyMissing := false

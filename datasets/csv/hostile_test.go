@@ -53,6 +53,17 @@ func TestHostileInput(t *testing.T) {
 		{name: "1e400 regression target", in: "a,y\n1,1e400\n2,2\n", o: func() Options { o := label("y"); o.Task = TaskRegression; return o }(), want: `t.csv:2: label column "y": "1e400" overflows float64`},
 		{name: "NaN target read as a class under auto", in: "a,y\n1,NaN\n2,2\n", o: label("y"),
 			x: [][]float64{{1}, {2}}, features: []string{"a"}, classes: []string{"2", "NaN"}},
+		// Issue 10, item 12: a damaged label is no class of its own, and a
+		// table without feature columns is no dataset.
+		{name: "non-UTF-8 label", in: "a,y\n1,u\n2,\xff\xfe\n3,v\n", o: label("y"), want: `t.csv:3: label column "y": label "\xff\xfe" is not valid UTF-8`},
+		{name: "NUL in a label", in: "a,y\n1,u\n2,v\x00w\n", o: label("y"), want: `t.csv:3: label column "y": label "v\x00w" contains a NUL byte`},
+		{name: "NUL label as regression", in: "a,y\n1,1\n2,\x00\n", o: func() Options { o := label("y"); o.Task = TaskRegression; return o }(), want: `t.csv:3: label column "y": label "\x00" contains a NUL byte`},
+		{name: "control character in a label", in: "a,y\n1,u\x07\n2,v\n", o: label("y"), want: `t.csv:2: label column "y": label "u\a" contains the control character U+0007`},
+		{name: "label-only table", in: "y\nu\nv\n", o: label("y"), want: `t.csv:1: no feature columns: the table has only the label column "y"`},
+		{name: "label-only table, no header", in: "u\nv\n", o: noHeader("0"), want: `t.csv:1: no feature columns: the table has only the label column "x1"`},
+		{name: "every feature dropped", in: "\na,b,y\n1,2,u\n3,4,v\n", o: func() Options { o := label("y"); o.Drop = []string{"a", "b"}; return o }(), want: `t.csv:2: no feature columns: every column other than the label "y" is dropped`},
+		{name: "UTF-8 labels are fine", in: "a,y\n1,café\n2,日本\n", o: label("y"),
+			x: [][]float64{{1}, {2}}, features: []string{"a"}, classes: []string{"café", "日本"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

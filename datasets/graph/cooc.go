@@ -22,6 +22,7 @@ func init() {
 			{Name: "threshold", Type: param.Float, Default: 0.10, Min: param.Bound(0), Max: param.Bound(1), Doc: "minimum cosine of a link (Sandler et al.: 0.10)"},
 		},
 		Apply:   applyCooccurrence,
+		Memory:  coocMemory,
 		Version: 1,
 	})
 }
@@ -131,7 +132,11 @@ func Cooccurrence(ctx context.Context, x matrix.Matrix, k int, threshold float64
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	out := &matrix.CSR{R: d, C: d, Ptr: make([]int, 1, d+1)}
+	links := 0
+	for _, row := range rows {
+		links += len(row)
+	}
+	out := &matrix.CSR{R: d, C: d, Ptr: make([]int, 1, d+1), Ind: make([]int, 0, links), Val: make([]float64, 0, links)}
 	for _, row := range rows {
 		for _, e := range row {
 			out.Ind = append(out.Ind, e.j)

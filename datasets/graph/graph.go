@@ -163,7 +163,7 @@ func setStats(d *datasets.Dataset) {
 // presence returns the 0/1 pattern of m's non-zeros as a CSR matrix.
 func presence(m matrix.Matrix) *matrix.CSR {
 	c := matrix.ToCSR(m)
-	out := &matrix.CSR{R: c.R, C: c.C, Ptr: make([]int, 1, c.R+1)}
+	out := &matrix.CSR{R: c.R, C: c.C, Ptr: make([]int, 1, c.R+1), Ind: make([]int, 0, len(c.Ind)), Val: make([]float64, 0, len(c.Val))}
 	for i := 0; i < c.R; i++ {
 		for k := c.Ptr[i]; k < c.Ptr[i+1]; k++ {
 			if c.Val[k] != 0 && !math.IsNaN(c.Val[k]) {

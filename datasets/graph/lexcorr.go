@@ -31,6 +31,7 @@ func init() {
 			{Name: "metric", Type: param.Enum, Default: "euclidean", Choices: []string{"euclidean", "cosine"}, Doc: "distance between correlation vectors (the paper says distances: euclidean)"},
 		},
 		Apply:   applyLexiconCorrelation,
+		Memory:  lexcorrMemory,
 		Version: 1,
 	})
 }

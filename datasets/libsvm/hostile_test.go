@@ -38,6 +38,11 @@ func TestHostileInput(t *testing.T) {
 		{name: "all one class", in: "1 1:1\n1 2:1\n", want: "t.svm: every example has label 1; a classification dataset needs at least two classes"},
 		{name: "all one value as regression", in: "1 1:1\n1 2:1\n", o: Options{Task: TaskRegression}, rows: 2, cols: 2},
 		{name: "BOM and CRLF", in: "\ufeff+1 1:1\r\n-1 2:1\r\n", rows: 2, cols: 2},
+		// Issue 10, item 12.
+		{name: "labels only", in: "# labels\n+1\n-1 # no pairs\n", want: "t.svm:2: no index:value pair on any line of t.svm (a file of labels only?)"},
+		{name: "labels and qid only", in: "+1 qid:1\n-1 qid:1\n", want: "t.svm:1: no index:value pair on any line"},
+		{name: "NUL in a label", in: "+1 1:1\n-1\x00 1:1\n", want: `t.svm:2: label "-1\x00" is not a number`},
+		{name: "non-UTF-8 label", in: "+1 1:1\n\xff 1:1\n", want: `t.svm:2: label "\xff" is not a number`},
 		{name: "comment and qid only", in: "# c\n+1 qid:2 # x\n-1 qid:2 1:0\n", rows: 2, cols: 1},
 	}
 	for _, tc := range tests {

@@ -197,6 +197,9 @@ func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) 
 			return nil, tabio.Errorf(files[k], p.maxAt, "index %d exceeds features = %d", p.maxInd, o.Features)
 		}
 	}
+	if cols == 0 {
+		return nil, tabio.Errorf(files[0], parts[0].lines[0], "no index:value pair on any line of %s (a file of labels only?); a dataset needs at least one feature", strings.Join(files, " or "))
+	}
 	d := &datasets.Dataset{}
 	m := &matrix.CSR{C: cols, Ptr: []int{0}}
 	for k, p := range parts {

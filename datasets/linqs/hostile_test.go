@@ -30,3 +30,23 @@ func TestBadGzip(t *testing.T) {
 		}
 	}
 }
+
+// TestBadClass checks that a class that is not UTF-8 or holds a NUL byte
+// is an error at its line, not a class of its own (issue 10, item 12), and
+// that a line without word values is refused.
+func TestBadClass(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, data, want string }{
+		{"nul.content", "p1\t0\t1\tA\np2\t1\t0\tA\x00\n", `nul.content:2: class: label "A\x00" contains a NUL byte`},
+		{"latin1.content", "p1\t0\t1\tCaf\xe9\np2\t1\t0\tB\n", `latin1.content:1: class: label "Caf\xe9" is not valid UTF-8`},
+		{"nowords.content", "p1\tA\np2\tB\n", "nowords.content:1: 2 fields, want: paper id, word values, class"},
+	} {
+		p := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(p, []byte(tc.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := ReadContent(p); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want it to contain %q", tc.name, err, tc.want)
+		}
+	}
+}

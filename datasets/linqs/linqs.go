@@ -132,9 +132,13 @@ func ReadContent(path string) (*datasets.Dataset, []string, error) {
 				return tabio.Errorf(path, line, "word %d: %q, want 0 or 1", j+1, v)
 			}
 		}
+		class := fields[len(fields)-1]
+		if err := tabio.CheckLabel(class); err != nil {
+			return tabio.Errorf(path, line, "class: %v", err)
+		}
 		b.EndRow()
 		ids = append(ids, id)
-		labels = append(labels, fields[len(fields)-1])
+		labels = append(labels, class)
 		return nil
 	})
 	if err != nil {

@@ -39,6 +39,7 @@ func init() {
 		Fit: func(_ context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
 			return fit(d, p)
 		},
+		Memory:  memory,
 		Version: 1,
 	})
 }

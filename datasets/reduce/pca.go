@@ -32,6 +32,7 @@ func init() {
 		Fit: func(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
 			return FitPCA(ctx, d.X, Options{Components: p.Int("components"), Variance: p.Float("variance"), Standardize: p.Bool("standardize")})
 		},
+		Memory:  pcaMemory,
 		Version: 1,
 	})
 }

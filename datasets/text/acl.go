@@ -23,15 +23,43 @@ func init() {
 	datasets.Register("processed-acl", &datasets.Loader{
 		Doc: "Blitzer's multi-domain Amazon reviews, processed_acl format (token:count … #label#:positive); labels negative/positive",
 		Params: append([]param.Decl{
-			{Name: "domain", Type: param.Enum, Choices: []string{"books", "dvd", "electronics", "kitchen"},
-				Doc: "product domain"},
+			{Name: "domain", Type: param.String,
+				Doc: "product domain: the subdirectory of dir holding its reviews (Blitzer's are books, dvd, electronics and kitchen; any other in the same layout loads under its own name)"},
 			{Name: "dir", Type: param.String, Default: "amazon/processed_acl",
 				Doc: "directory with <domain>/{positive,negative}.review(.gz), relative to the data dir"},
 			{Name: "unlabeled", Type: param.Bool, Default: true,
 				Doc: "if <domain>/unlabeled.review(.gz) exists, count its reviews in min_df/min_count (they are not rows)"},
 		}, PipelineParams("none", 1, 2)...),
-		Load: loadACL,
+		Load:     loadACL,
+		Validate: validateACL,
 	})
+}
+
+// validateACL checks that domain names one directory inside dir.
+func validateACL(p param.Values) error {
+	d := p.String("domain")
+	if d == "" || d == "." || d == ".." || strings.ContainsAny(d, `/\`) {
+		return param.Invalid("domain", "%q: want the name of a directory in dir, such as kitchen", d)
+	}
+	return nil
+}
+
+// aclDomains returns the subdirectories of dir, for an error message.
+func aclDomains(dir string) string {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var names []string
+	for _, e := range es {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (" + dir + " holds " + strings.Join(names, ", ") + ")"
 }
 
 // aclFile opens dir/name or dir/name.gz, whichever exists.
@@ -92,7 +120,13 @@ func ParseACLLine(line string) (terms []string, counts []float64, label string, 
 
 func loadACL(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 	domain := p.String("domain")
+	if err := validateACL(p); err != nil {
+		return nil, fmt.Errorf("processed-acl: %w", err)
+	}
 	dir := filepath.Join(p.String("dir"), domain)
+	if _, err := env.Path(dir, aclSource); err != nil {
+		return nil, fmt.Errorf("processed-acl %s: %w%s", domain, err, aclDomains(filepath.Join(env.DataDir, p.String("dir"))))
+	}
 	opt, err := OptionsFrom(p)
 	if err != nil {
 		return nil, fmt.Errorf("processed-acl %s: %w", domain, err)
@@ -187,7 +221,9 @@ func loadACL(ctx context.Context, env datasets.Env, p param.Values) (*datasets.D
 	d.Stats = map[string]float64{"reviews": float64(len(d.Y)), "reviews.unlabeled": float64(unlabeled), "vocabulary": float64(len(vocab))}
 	d.Notes = []string{
 		fmt.Sprintf("Blitzer processed_acl %s: %d negative + %d positive labelled reviews, %d unlabelled reviews counted in the vocabulary", domain, counts[0], counts[1], unlabeled),
-		"terms are Blitzer's own tokens (unigrams and bigrams joined by _, not re-tokenized); " + describe(p) + fmt.Sprintf(": %d terms", len(vocab)),
+		fmt.Sprintf("terms are Blitzer's own tokens as written in the files, not re-tokenized: lower-case words that may hold apostrophes, digits and punctuation (don't, 2nd), bigrams joined by _; "+
+			"stop words %s, n-grams up to %d, min_df %d over the whole corpus (train and test), min_count %v, vocabulary %s, max_features %d, weighting %s: %d terms",
+			p.String("stop_words"), p.Int("ngrams"), p.Int("min_df"), p.Float("min_count"), p.String("vocabulary"), p.Int("max_features"), p.String("weighting"), len(vocab)),
 	}
 	return d, d.Validate()
 }

@@ -65,6 +65,7 @@ func init() {
 			Doc:    r.doc,
 			Kinds:  methods.Classification,
 			Params: params,
+			Memory: memory(r.rule),
 			New: func(p param.Values) (methods.Method, error) {
 				return newMethod(r.name, r.rule, p)
 			},
@@ -95,13 +96,19 @@ func newMethod(name string, r rule, p param.Values) (methods.Method, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: the base learner: %w", name, err)
 	}
-	bp := param.Defaults(pl.Params)
-	bp["C"], bp["intercept"], bp["multiclass"] = p.Float("C"), p.Bool("intercept"), "ovr"
-	b, err := pl.New(bp)
+	b, err := pl.New(baseParams(pl, p))
 	if err != nil {
 		return nil, fmt.Errorf("%s: the base learner: %w", name, err)
 	}
 	return &method{name: name, rule: r, k: p.Int("k"), C: p.Float("C"), base: b}, nil
+}
+
+// baseParams returns the base learner's parameters for the method's p:
+// its defaults with C and intercept from p, one-vs-rest.
+func baseParams(pl *methods.Plugin, p param.Values) param.Values {
+	bp := param.Defaults(pl.Params)
+	bp["C"], bp["intercept"], bp["multiclass"] = p.Float("C"), p.Bool("intercept"), "ovr"
+	return bp
 }
 
 // Fit chooses the number of leading columns by the method's rule and

@@ -61,6 +61,7 @@ func init() {
 		Kinds:  methods.Classification,
 		Params: Params,
 		New:    newMethod,
+		Memory: memory,
 		Validate: func(p param.Values) error {
 			var errs []error
 			l := p.Floats("lambdas")

@@ -69,18 +69,21 @@ func init() {
 		Doc:    "feature network regularized logistic regression (Sandler et al. 2008; L-BFGS)",
 		Kinds:  methods.Classification,
 		Params: fnrDecls,
+		Memory: memory(kindNetwork),
 		New:    func(p param.Values) (methods.Method, error) { return newMethod(kindNetwork, p), nil },
 	})
 	methods.Register("laplacian", &methods.Plugin{
 		Doc:    "logistic regression with a feature-graph Laplacian penalty α wᵀ(D−W)w + β‖w‖² (L-BFGS)",
 		Kinds:  methods.Classification,
 		Params: commonDecls(),
+		Memory: memory(kindLaplacian),
 		New:    func(p param.Values) (methods.Method, error) { return newMethod(kindLaplacian, p), nil },
 	})
 	methods.Register("normalized-laplacian", &methods.Plugin{
 		Doc:    "logistic regression with a normalized feature-graph Laplacian penalty (L-BFGS)",
 		Kinds:  methods.Classification,
 		Params: commonDecls(),
+		Memory: memory(kindNormalized),
 		New:    func(p param.Values) (methods.Method, error) { return newMethod(kindNormalized, p), nil },
 	})
 }

@@ -55,6 +55,7 @@ func init() {
 			{Name: "standardize", Type: param.Bool, Default: true, Doc: "centre and scale columns to unit population variance before fitting (coefficients reported on the original scale)"},
 			{Name: "batch", Type: param.Bool, Default: false, Doc: "step D also adds every violating variable of the already-active groups at once (same solution, fewer Newton solves)"},
 		}, solverParams...),
+		Memory: memHP,
 		New: func(p param.Values) (methods.Method, error) {
 			return &hpMethod{nu: p.Float("nu"), standardize: p.Bool("standardize"), intercept: p.Bool("intercept"),
 				opt: Options{Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Batch: p.Bool("batch")}}, nil

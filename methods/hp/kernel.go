@@ -29,6 +29,7 @@ func init() {
 			{Name: "grid", Type: param.Int, Default: 400, Min: param.Bound(2), Doc: "number of points of the fitted-curve artifact"},
 			{Name: "batch", Type: param.Bool, Default: true, Doc: "step D also adds every violating variable of the already-active groups at once (same solution, fewer Newton solves)"},
 		}, solverParams...),
+		Memory: memKernelHP,
 		New: func(p param.Values) (methods.Method, error) {
 			if err := validateKernel(p); err != nil {
 				return nil, err

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -168,18 +169,37 @@ func NewDots(A, B matrix.Matrix) *Dots {
 	if same {
 		d.NB = d.NA
 	}
-	work := make([]float64, ca)
-	for i := 0; i < ra; i++ {
-		A.Row(i, func(j int, v float64) { work[j] = v })
-		j0 := 0
-		if same {
-			j0 = i
+	ac, aSparse := A.(*matrix.CSR)
+	bc, bSparse := B.(*matrix.CSR)
+	if aSparse && bSparse && !denseEnough(ac) {
+		// Columns far beyond A's stored entries (a huge LIBSVM index):
+		// merge the sorted rows rather than scatter A's row into a dense
+		// vector as wide as the columns. The sums are the same.
+		for i := 0; i < ra; i++ {
+			j0 := 0
+			if same {
+				j0 = i
+			}
+			ai, av := ac.Ind[ac.Ptr[i]:ac.Ptr[i+1]], ac.Val[ac.Ptr[i]:ac.Ptr[i+1]]
+			row := d.Dot[i*rb : (i+1)*rb]
+			for j := j0; j < rb; j++ {
+				row[j] = mergeDot(ai, av, bc.Ind[bc.Ptr[j]:bc.Ptr[j+1]], bc.Val[bc.Ptr[j]:bc.Ptr[j+1]])
+			}
 		}
-		row := d.Dot[i*rb : (i+1)*rb]
-		for j := j0; j < rb; j++ {
-			row[j] = B.RowDot(j, work)
+	} else {
+		work := make([]float64, ca)
+		for i := 0; i < ra; i++ {
+			A.Row(i, func(j int, v float64) { work[j] = v })
+			j0 := 0
+			if same {
+				j0 = i
+			}
+			row := d.Dot[i*rb : (i+1)*rb]
+			for j := j0; j < rb; j++ {
+				row[j] = B.RowDot(j, work)
+			}
+			A.Row(i, func(j int, v float64) { work[j] = 0 })
 		}
-		A.Row(i, func(j int, v float64) { work[j] = 0 })
 	}
 	if same {
 		for i := 0; i < ra; i++ {
@@ -189,6 +209,38 @@ func NewDots(A, B matrix.Matrix) *Dots {
 		}
 	}
 	return d
+}
+
+// DotsWork returns the bytes NewDots allocates, beside its result and the
+// row norms, to take inner products with the rows of a training set of
+// shape s: a dense vector over the columns, unless the rows are sparse
+// and the columns far more than their stored entries.
+func DotsWork(s methods.Shape) int64 {
+	if !s.Dense && s.Cols > 4*s.NNZ+4096 {
+		return 0
+	}
+	return methods.Floats(s.Cols)
+}
+
+// denseEnough reports whether a dense vector over m's columns costs
+// little beside m's stored entries: at most four times as many, plus 4096.
+func denseEnough(m *matrix.CSR) bool {
+	return m.C <= 4*len(m.Ind)+4096
+}
+
+// mergeDot returns the inner product of two sparse rows with sorted
+// indices, summed in b's order as CSR.RowDot sums a dense copy of a.
+func mergeDot(ai []int, av []float64, bi []int, bv []float64) float64 {
+	s, p := 0.0, 0
+	for k, j := range bi {
+		for p < len(ai) && ai[p] < j {
+			p++
+		}
+		if p < len(ai) && ai[p] == j {
+			s += bv[k] * av[p]
+		}
+	}
+	return s
 }
 
 // RowNorms2 returns the squared Euclidean norm of every row of X.

@@ -211,6 +211,7 @@ func init() {
 		Params: append([]param.Decl{
 			{Name: "lambda", Type: param.Float, Default: 0.01, Min: param.Bound(0), Doc: "λ of (1/2n)RSS + λ‖β‖₁, as glmnet's lambda"},
 		}, commonParams...),
+		Memory: memLasso,
 		New: func(p param.Values) (methods.Method, error) {
 			return &lassoMethod{lambda: p.Float("lambda"), standardize: p.Bool("standardize"), intercept: p.Bool("intercept"),
 				path: p.Int("path"), opt: Options{Tol: p.Float("tol"), MaxSweeps: p.Int("max_sweeps")}}, nil
@@ -222,6 +223,7 @@ func init() {
 		Params: append([]param.Decl{
 			{Name: "lambda", Type: param.Float, Default: 0.01, Min: param.Bound(0), Doc: "λ of (1/2n)RSS + λ Σ_k √d_k‖β_k‖₂"},
 		}, commonParams...),
+		Memory: memGroupLasso,
 		New: func(p param.Values) (methods.Method, error) {
 			return &groupMethod{lambda: p.Float("lambda"), standardize: p.Bool("standardize"), intercept: p.Bool("intercept"),
 				path: p.Int("path"), opt: Options{Tol: p.Float("tol"), MaxSweeps: p.Int("max_sweeps")}}, nil

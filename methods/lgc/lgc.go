@@ -51,6 +51,7 @@ func init() {
 			{Name: "tol", Type: param.Float, Default: 1e-8, Min: param.Bound(0), MinExclusive: true, Doc: "conjugate-gradient relative residual tolerance"},
 			{Name: "max_iter", Type: param.Int, Default: 2000, Min: param.Bound(1), Doc: "conjugate-gradient iteration cap per class"},
 		},
+		Memory: memory,
 		New: func(p param.Values) (methods.Method, error) {
 			return &Method{K: p.Int("k"), Alpha: p.Float("alpha"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter")}, nil
 		},

@@ -24,7 +24,8 @@ func init() {
 			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "iteration cap (Newton for tron, L-BFGS for lbfgs) per binary (or multinomial) problem"},
 			{Name: "tol", Type: param.Float, Default: 1e-5, Min: param.Bound(0), MinExclusive: true, Doc: "stop when ‖∇f‖∞ ≤ tol·max(1, |f|)"},
 		},
-		New: newLogRegL2,
+		New:    newLogRegL2,
+		Memory: memLogRegL2,
 	})
 	methods.Register("logreg-l1", &methods.Plugin{
 		Doc:   "L1-regularized logistic regression, ‖w‖₁ + C·Σ log-loss, unpenalized intercept (newGLMNET as liblinear -s 6); one-vs-rest",
@@ -35,7 +36,8 @@ func init() {
 			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "newGLMNET (outer Newton) iteration cap per binary problem"},
 			{Name: "tol", Type: param.Float, Default: 1e-4, Min: param.Bound(0), MinExclusive: true, Doc: "stop when the minimum-norm subgradient's ∞-norm ≤ tol (the optimality conditions hold to tol)"},
 		},
-		New: newLogRegL1,
+		New:    newLogRegL1,
+		Memory: memLogRegL1,
 	})
 }
 

@@ -27,7 +27,8 @@ func init() {
 			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "conjugate-gradient iteration cap"},
 			{Name: "tol", Type: param.Float, Default: 1e-10, Min: param.Bound(0), MinExclusive: true, Doc: "conjugate gradients stop when ‖Aᵀ(y−Aw)−λw‖ ≤ tol·‖Aᵀy‖"},
 		},
-		New: newRidge,
+		New:    newRidge,
+		Memory: memRidge,
 	})
 }
 
@@ -85,6 +86,7 @@ type design struct {
 	scale []float64 // column scales, ones without standardize
 	ybar  float64
 	yc    []float64
+	u     []float64 // mul's scratch, len d
 }
 
 func newDesign(train *datasets.Dataset, intercept, standardize bool) *design {
@@ -120,9 +122,12 @@ func newDesign(train *datasets.Dataset, intercept, standardize bool) *design {
 	return a
 }
 
-// mul sets dst = A·v (len n).
+// mul sets dst = A·v (len n). It is not safe for concurrent use.
 func (a *design) mul(dst, v []float64) {
-	u := make([]float64, a.d)
+	if a.u == nil {
+		a.u = make([]float64, a.d)
+	}
+	u := a.u
 	off := 0.0
 	for j := range u {
 		u[j] = v[j] / a.scale[j]

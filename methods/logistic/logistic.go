@@ -308,6 +308,18 @@ func (m *Model) Predict(X matrix.Matrix) *methods.Prediction {
 	return out
 }
 
+// Bytes estimates what Train allocates for n rows, D weights per class
+// and K classes with settings s: L-BFGS over the (D+1)·C parameters (C = 1
+// for two classes, else K), the n×C scores and their derivatives, and the
+// model.
+func Bytes(n, D, K int, s optim.Settings) int64 {
+	C := K
+	if K <= 2 {
+		C = 1
+	}
+	return methods.Bytes(optim.Bytes((D+1)*C, s), methods.Floats(D+1, C), methods.Floats(2, n, C), methods.Floats(n))
+}
+
 // Train minimizes p's objective from zero with L-BFGS and returns the model.
 // Reaching the iteration cap is not an error (Info().Converged is false).
 func Train(ctx context.Context, p *Problem, s optim.Settings) (*Model, error) {

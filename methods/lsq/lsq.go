@@ -174,3 +174,13 @@ func CachedDesign(train *datasets.Dataset, env *methods.Env, standardize, interc
 		Args: fmt.Sprintf("standardize=%t/intercept=%t/y=%s", standardize, intercept, methods.ContentID(train.Y))}
 	return methods.Remember(env, key, func() (*Design, error) { return NewDesign(train.X, train.Y, standardize, intercept) })
 }
+
+// DesignBytes estimates what NewDesign allocates for n rows and d columns:
+// the dense centred copy of X, the d×d Gram matrix and a few vectors.
+func DesignBytes(n, d int) int64 {
+	return methods.Bytes(methods.Floats(n, d), methods.Floats(d, d), methods.Floats(6, d), methods.Floats(2, n))
+}
+
+// TableBytes estimates the coefficient table (CoefficientTable) of d
+// variables: a name and a row of values each.
+func TableBytes(d int) int64 { return methods.Floats(16, d) }

@@ -73,6 +73,7 @@ func init() {
 		Params:   Params,
 		New:      newFromParams,
 		Validate: validate,
+		Memory:   memory,
 	})
 }
 

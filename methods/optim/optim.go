@@ -145,3 +145,15 @@ func (c *gradConverger) Converged(loc *optimize.Location) optimize.Status {
 	}
 	return optimize.NotTerminated
 }
+
+// Bytes estimates what Minimize allocates for n variables with settings s:
+// the 2·Memory correction vectors of L-BFGS and about a dozen working
+// vectors (the point and gradient copies of Minimize, gonum's location,
+// line search and direction).
+func Bytes(n int, s Settings) int64 {
+	m := s.Memory
+	if m == 0 {
+		m = 10
+	}
+	return 8 * int64(2*m+12) * int64(max(n, 0))
+}

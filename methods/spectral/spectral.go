@@ -29,6 +29,7 @@ func init() {
 		Doc:    "logistic regression on the top m right singular vectors of the training X (Lanczos)",
 		Kinds:  methods.Classification,
 		Params: decls(),
+		Memory: memPCR,
 		New: func(p param.Values) (methods.Method, error) {
 			return &PCR{M: p.Int("m"), C: p.Float("C"), MaxIter: p.Int("max_iter"), Tol: p.Float("tol")}, nil
 		},
@@ -37,6 +38,7 @@ func init() {
 		Doc:    "logistic regression on the m smallest eigenvectors of (I−P)ᵀ(I−P), P the row-normalized feature graph",
 		Kinds:  methods.Classification,
 		Params: decls(param.Decl{Name: "graph", Type: param.String, Default: "feature", Doc: "name of the feature graph in the dataset's Graphs"}),
+		Memory: memLLE,
 		New: func(p param.Values) (methods.Method, error) {
 			return &LLE{M: p.Int("m"), C: p.Float("C"), MaxIter: p.Int("max_iter"), Tol: p.Float("tol"), Graph: p.String("graph")}, nil
 		},

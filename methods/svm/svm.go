@@ -37,6 +37,7 @@ func init() {
 		Kinds:  methods.Classification,
 		Params: Params,
 		New:    newFromParams,
+		Memory: memory,
 	})
 }
 

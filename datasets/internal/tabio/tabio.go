@@ -13,6 +13,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/repro-ml/repro/datasets"
 )
@@ -137,6 +139,24 @@ func ParseFinite(s string) (float64, error) {
 		return 0, fmt.Errorf("%q: infinite values are not allowed", s)
 	}
 	return f, nil
+}
+
+// CheckLabel returns an error saying what is wrong with a class label
+// read from a file: bytes that are not UTF-8, or a control character such
+// as NUL (white space such as a tab is allowed). Such a label is a damaged file, never a class of its own.
+func CheckLabel(s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("label %q is not valid UTF-8 (a damaged or binary file?)", s)
+	}
+	for _, r := range s {
+		if r == 0 {
+			return fmt.Errorf("label %q contains a NUL byte (a damaged or binary file?)", s)
+		}
+		if unicode.IsControl(r) && !unicode.IsSpace(r) { // a quoted field may hold a line break
+			return fmt.Errorf("label %q contains the control character %U", s, r)
+		}
+	}
+	return nil
 }
 
 // Check returns d.Validate() and, beyond it, an error for a non-finite

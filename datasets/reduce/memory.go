@@ -1,0 +1,33 @@
+package reduce
+
+import (
+	"math"
+
+	"github.com/repro-ml/repro/param"
+)
+
+// pcaMemory estimates what FitPCA allocates on n rows of d columns with
+// nnz stored entries (datasets.Transform.Memory): the column means,
+// scales, standard deviations and their temporaries (sixteen vectors over
+// the columns, measured); with d ≤ n the d×d covariance matrix, its
+// eigendecomposition's vectors and workspace and their reordered copy
+// (eight d×d in all); with d > n the n×n Gram matrix and the same five n×n
+// around its eigendecomposition, the columns' transpose (sparse rows), the
+// d×n directions and their copy; the centred dense rows when X is dense;
+// 64 KB of bookkeeping.
+func pcaMemory(n, d, nnz int, _ param.Values) int64 {
+	N, D, Z := float64(n), float64(d), float64(nnz)
+	b := 8*16*D + 64<<10
+	if d <= n {
+		b += 8 * 8 * D * D
+	} else {
+		b += 8*5*N*N + 8*(D+1) + 16*Z + 8*2*D*N + 8*2*N
+	}
+	if Z >= N*D {
+		b += 8 * N * D
+	}
+	if b >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(b)
+}

@@ -1,0 +1,31 @@
+package fnr
+
+import (
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/logistic"
+	"github.com/repro-ml/repro/methods/optim"
+	"github.com/repro-ml/repro/param"
+)
+
+// memory returns the methods.Plugin.Memory of kind: the penalty matrices
+// built from the graphs (with room for append's growth; the Laplacians
+// symmetrize the graph first), the logistic regression over the graph's
+// D weights per class, and a sparse copy of dense X.
+func memory(kind penaltyKind) func(s methods.Shape, p param.Values) int64 {
+	return func(s methods.Shape, p param.Values) int64 {
+		g := s.Graph(p.String("graph"))
+		pen := methods.Times(2, methods.CSRBytes(g.Nodes, g.Edges+g.Nodes))
+		switch kind {
+		case kindLaplacian, kindNormalized:
+			pen = methods.Bytes(methods.Times(3, methods.CSRBytes(g.Nodes, 2*g.Edges)), methods.Times(2, methods.CSRBytes(g.Edges, 2*g.Edges)))
+		case kindNetwork:
+			if q := p.String("dissimilarity"); q != "" {
+				qs := s.Graph(q)
+				pen = methods.Bytes(pen, methods.Times(2, methods.CSRBytes(qs.Nodes, qs.Edges+qs.Nodes)))
+			}
+		}
+		set := optim.Settings{MaxIter: p.Int("max_iter"), GradTol: p.Float("tol")}
+		return methods.Bytes(pen, logistic.Bytes(s.Rows, max(g.Nodes, s.Cols), max(s.Classes, 2), set),
+			s.CSRCopy(), methods.Floats(s.Rows), methods.Floats(s.TestRows(), max(s.Classes, 2)))
+	}
+}

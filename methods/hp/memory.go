@@ -1,0 +1,27 @@
+package hp
+
+import (
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/lsq"
+	"github.com/repro-ml/repro/param"
+)
+
+// memHP (methods.Plugin.Memory): the covariance design, the active-set
+// Newton systems (over at most every column) and the coefficient table.
+// Each Newton step allocates its systems afresh (the Hessian, its shifted
+// copy, the Cholesky factor and the line search's), and the previous
+// steps' stay in the heap until the collector runs: measured peaks reach
+// sixteen d×d matrices.
+func memHP(s methods.Shape, _ param.Values) int64 {
+	d := s.Cols
+	return methods.Bytes(lsq.DesignBytes(s.Rows, d), methods.Floats(16, d, d), methods.Floats(10, d), lsq.TableBytes(d), methods.Floats(s.TestRows()))
+}
+
+// memKernelHP is memHP on the kernel design, n rows by one column per
+// bandwidth and training row, plus the design itself and the artifacts.
+func memKernelHP(s methods.Shape, p param.Values) int64 {
+	n := s.Rows
+	D := len(p.Floats("bandwidths")) * n
+	grid := p.Int("grid")
+	return methods.Bytes(methods.Floats(n, D), memHP(methods.Shape{Rows: n, Cols: D, Test: s.Test}, p), methods.Floats(2, grid, len(p.Floats("bandwidths"))+2))
+}

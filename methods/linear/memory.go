@@ -1,0 +1,64 @@
+package linear
+
+import (
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/methods/optim"
+	"github.com/repro-ml/repro/param"
+)
+
+// The memory estimates of the plugins (methods.Plugin.Memory).
+
+// memLogRegL2: L-BFGS over d+1 (or K(d+1) for softmax) variables, or
+// TRON's seven vectors over d+1; the margins; one weight vector per task.
+func memLogRegL2(s methods.Shape, p param.Values) int64 {
+	n, d := s.Rows, s.Cols
+	model := methods.Floats(max(s.Classes, 1), d+1)
+	scores := methods.Floats(2, s.TestRows(), max(s.Classes, 2))
+	set := optim.Settings{MaxIter: p.Int("max_iter"), GradTol: p.Float("tol")}
+	switch {
+	case p.String("multiclass") == "softmax" && s.Classes > 2:
+		return methods.Bytes(optim.Bytes(s.Classes*(d+1), set), methods.Floats(2, s.Classes, d+1), methods.Floats(2, s.Classes, n), model, scores)
+	case p.String("solver") == "tron":
+		return methods.Bytes(methods.Floats(8, d+1), methods.Floats(6, n), model, scores)
+	}
+	return methods.Bytes(optim.Bytes(d+1, set), methods.Floats(d+1), methods.Floats(2, n), model, scores)
+}
+
+// memLogRegL1: the column-major copy of X (a CSR transpose, or a dense
+// transpose), newGLMNET's vectors over the coordinates and the rows, one
+// weight vector per task.
+func memLogRegL1(s methods.Shape, _ param.Values) int64 {
+	n, d := s.Rows, s.Cols
+	cols := methods.Bytes(s.CSRCopy(), methods.CSRBytes(d, s.NNZ), int64(s.NNZ)*4, int64(d))
+	if s.Dense {
+		cols = methods.Bytes(cols, methods.Floats(n, d))
+	}
+	return methods.Bytes(cols, methods.Floats(8, d+1), methods.Floats(9, n),
+		methods.Floats(max(s.Classes, 1), d+1), methods.Floats(2, s.TestRows(), max(s.Classes, 2)))
+}
+
+// memRidge follows the solver: primal (dense A, d×d Gram, its shifted
+// copy and Cholesky factor), kernel (dense A, three n×n) or conjugate
+// gradients (vectors only), plus the design's column statistics.
+func memRidge(s methods.Shape, p param.Values) int64 {
+	n, d := s.Rows, s.Cols
+	solver := p.String("solver")
+	if solver == "auto" {
+		switch {
+		case !s.Dense:
+			solver = "cg"
+		case d <= n:
+			solver = "primal"
+		default:
+			solver = "kernel"
+		}
+	}
+	base := methods.Bytes(methods.Floats(8, d), methods.Floats(4, n), methods.Floats(s.TestRows()))
+	switch solver {
+	case "primal":
+		return methods.Bytes(base, methods.Floats(n, d), methods.Floats(3, d, d))
+	case "kernel":
+		return methods.Bytes(base, methods.Floats(n, d), methods.Floats(3, n, n))
+	}
+	return methods.Bytes(base, methods.Floats(4, d))
+}

@@ -1,0 +1,247 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/methods"
+)
+
+// MemLimitEnv is the environment variable holding the default of
+// `repro run --mem-limit`.
+const MemLimitEnv = "REPRO_MEM_LIMIT"
+
+// NoMemLimit as Options.MemLimit turns the memory check off.
+const NoMemLimit = -1
+
+// fallbackMemory is the machine's memory assumed where it cannot be read.
+const fallbackMemory = 16 << 30
+
+// DefaultMemLimit returns the memory one fit may need by default: half of
+// the machine's memory (or of the cgroup's limit, when lower), so that a
+// fit that would exhaust it fails with an error instead of the process.
+func DefaultMemLimit() int64 { return MachineMemory() / 2 }
+
+// MachineMemory returns the physical memory, or the cgroup's memory limit
+// when one is set and lower; 16 GiB where neither can be read.
+func MachineMemory() int64 {
+	total := int64(0)
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		for sc.Scan() {
+			if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
+				if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
+					total = kb << 10
+				}
+			}
+		}
+	}
+	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 && (total == 0 || v < total) {
+			total = v
+		}
+	}
+	if total <= 0 {
+		return fallbackMemory
+	}
+	return total
+}
+
+// ParseMemLimit parses a memory limit: a number of bytes with an optional
+// unit, decimal (KB, MB, GB, TB) or binary (KiB, MiB, GiB, TiB), such as
+// "8GB", "1.5 GiB" or "500MB"; "off" (or "none") is NoMemLimit.
+func ParseMemLimit(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	switch strings.ToLower(t) {
+	case "off", "none":
+		return NoMemLimit, nil
+	}
+	num := strings.TrimRight(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ")
+	unit := strings.ToLower(strings.TrimSpace(t[len(num):]))
+	mult := map[string]float64{"": 1, "b": 1,
+		"k": 1e3, "kb": 1e3, "m": 1e6, "mb": 1e6, "g": 1e9, "gb": 1e9, "t": 1e12, "tb": 1e12,
+		"kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}[unit]
+	v, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+	if err != nil || mult == 0 || !(v > 0) || v*mult >= 1<<62 {
+		return 0, fmt.Errorf("memory limit %q: want a positive size such as 8GB, 1.5GiB or 500MB, or off", s)
+	}
+	return int64(v * mult), nil
+}
+
+// FormatBytes returns b in decimal units with three significant digits:
+// "9.66 GB", "512 MB".
+func FormatBytes(b int64) string {
+	units := []string{"B", "KB", "MB", "GB", "TB", "PB", "EB"}
+	v, u := float64(b), 0
+	for v >= 1000 && u < len(units)-1 {
+		v /= 1000
+		u++
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64) + " " + units[u]
+}
+
+// MemoryError is the error of a trial whose fit (or transform fitted per
+// trial) would need more memory than the run's limit: it is refused
+// before it allocates anything.
+type MemoryError struct {
+	// What is refused: `method "LR" at C=1` or `transform "pca" (fit:
+	// pool)`.
+	What  string
+	Rows  int
+	Cols  int
+	Need  int64 // the plugin's estimate, bytes
+	Limit int64 // the run's limit, bytes
+}
+
+func (e *MemoryError) Error() string {
+	return fmt.Sprintf("%s on %d rows × %d columns: needs about %s, over the limit of %s (--mem-limit or $%s)",
+		e.What, e.Rows, e.Cols, FormatBytes(e.Need), FormatBytes(e.Limit), MemLimitEnv)
+}
+
+// transformMemory returns a *MemoryError if transform tr (spec ts) on d
+// would need more memory than limit by its estimate
+// (datasets.Transform.Memory); nil when it has none or limit ≤ 0.
+func transformMemory(tr *datasets.Transform, ts TransformSpec, d *datasets.Dataset, limit int64) error {
+	if limit <= 0 || tr.Memory == nil {
+		return nil
+	}
+	r, c := d.X.Dims()
+	need := methods.Bytes(tr.Memory(r, c, d.X.NNZ(), ts.Params), methods.FitOverhead)
+	if need <= limit {
+		return nil
+	}
+	what := fmt.Sprintf("transform %q (fit: %s)", ts.Name, ts.Fit)
+	if ts.Fit == "" {
+		what = fmt.Sprintf("transform %q (on the whole dataset)", ts.Name)
+	}
+	return &MemoryError{What: what, Rows: r, Cols: c, Need: need, Limit: limit}
+}
+
+// checkMemory returns the memory fitting the trial's method on train
+// needs, at its grid point or at the most demanding of the candidates its
+// select rule chooses among, by the plugin's estimate
+// (methods.Plugin.Memory) for predicting test rows too; and a
+// *MemoryError if that is over the run's limit. TrialRun.Fit calls it
+// first, so that the trial fails with that error, is recorded, and the
+// run goes on.
+func (t *TrialRun) checkMemory(train, test *datasets.Dataset) (int64, error) {
+	limit := t.x.memLimit
+	if limit <= 0 {
+		return 0, nil
+	}
+	m := t.Trial.Method
+	pl, err := methods.Lookup(m.Name)
+	if err != nil {
+		return 0, nil // the fit reports it
+	}
+	points := []int{t.Trial.Point}
+	if t.Trial.Point < 0 {
+		points = t.Trial.Choices()
+	}
+	tests := 0
+	if test != nil {
+		tests = test.Rows()
+	}
+	s := methods.ShapeOf(train, tests)
+	most := int64(0)
+	for _, g := range points {
+		if g < 0 || g >= len(m.Grid) {
+			continue
+		}
+		need := pl.MemoryOf(s, m.Grid[g])
+		if need > limit {
+			what := fmt.Sprintf("method %q", m.Label)
+			if len(m.Grid) > 1 {
+				what += " at " + m.Grid[g].Label()
+			}
+			return 0, &MemoryError{What: what, Rows: s.Rows, Cols: s.Cols, Need: need, Limit: limit}
+		}
+		most = max(most, need)
+	}
+	return most, nil
+}
+
+// reserve holds need bytes of the run's memory budget for the trial,
+// waiting for other trials to release theirs when the budget cannot hold
+// all of them: -j trials at once may each fit under the limit, but not
+// together. A trial holds the most its fits have needed until
+// releaseMemory; to grow its share it gives it back first, so that no
+// trial waits while holding memory another waits for.
+func (t *TrialRun) reserve(ctx context.Context, need int64) error {
+	b := t.x.budget
+	if b == nil || need <= t.reserved {
+		return nil
+	}
+	b.release(t.reserved)
+	t.reserved = 0
+	if err := b.acquire(ctx, need); err != nil {
+		return err
+	}
+	t.reserved = need
+	return nil
+}
+
+// releaseMemory returns the trial's share of the memory budget.
+func (t *TrialRun) releaseMemory() {
+	if t.x.budget != nil {
+		t.x.budget.release(t.reserved)
+	}
+	t.reserved = 0
+}
+
+// memBudget is the memory the run's fits may hold at once, shared by its
+// workers.
+type memBudget struct {
+	mu      sync.Mutex
+	limit   int64
+	used    int64
+	changed chan struct{} // closed and replaced at each release
+}
+
+func newMemBudget(limit int64) *memBudget {
+	return &memBudget{limit: limit, changed: make(chan struct{})}
+}
+
+// acquire takes n bytes, waiting until they fit under the limit beside
+// those already taken (or nothing is taken: n alone may be what the limit
+// allows), or until ctx is done.
+func (b *memBudget) acquire(ctx context.Context, n int64) error {
+	for {
+		b.mu.Lock()
+		if b.used == 0 || b.used+n <= b.limit {
+			b.used += n
+			b.mu.Unlock()
+			return nil
+		}
+		ch := b.changed
+		b.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// release gives back n bytes.
+func (b *memBudget) release(n int64) {
+	if n == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.used -= n
+	close(b.changed)
+	b.changed = make(chan struct{})
+	b.mu.Unlock()
+}

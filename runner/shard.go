@@ -1,0 +1,297 @@
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// ShardDir is the directory of an output directory that holds the
+// results files of sharded runs, one per shard.
+const ShardDir = "results"
+
+// Shard names shard I (0-based) of a partition of a plan into N shards.
+// The zero Shard is no sharding: the whole plan.
+type Shard struct {
+	I, N int
+}
+
+// String formats s as "I/N", the form ParseShard reads.
+func (s Shard) String() string { return strconv.Itoa(s.I) + "/" + strconv.Itoa(s.N) }
+
+// File returns the name of the shard's results file, relative to the
+// output directory: results/shard-I-of-N.jsonl.
+func (s Shard) File() string {
+	return filepath.Join(ShardDir, fmt.Sprintf("shard-%d-of-%d.jsonl", s.I, s.N))
+}
+
+// lockName is the shard's lock file, relative to the output directory.
+func (s Shard) lockName() string {
+	return filepath.Join(ShardDir, fmt.Sprintf(".shard-%d-of-%d.lock", s.I, s.N))
+}
+
+// ParseShard reads "I/N": shard I, 0 ≤ I < N, of N.
+func ParseShard(v string) (Shard, error) {
+	is, ns, ok := strings.Cut(v, "/")
+	i, err1 := strconv.Atoi(strings.TrimSpace(is))
+	n, err2 := strconv.Atoi(strings.TrimSpace(ns))
+	if !ok || err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("shard %q: want I/N, shard I (from 0) of N, e.g. 0/4", v)
+	}
+	if n < 1 || i < 0 || i >= n {
+		return Shard{}, fmt.Errorf("shard %q: want 0 ≤ I < N", v)
+	}
+	return Shard{I: i, N: n}, nil
+}
+
+// LockShard takes the lock of shard s of the output directory dir
+// (dir/results/.shard-I-of-N.lock) as LockDir takes the directory's, so
+// that the shards of one run never contend for one lock; a second run of
+// the same shard fails at once with a *LockedError.
+func LockShard(dir string, s Shard) (unlock func(), err error) {
+	unlock, err = lockFile(dir, s.lockName())
+	if err != nil {
+		return nil, fmt.Errorf("shard %s: %w", s, err)
+	}
+	return unlock, nil
+}
+
+// Shards partitions the plan's trials into n shards and returns the shard
+// of each trial, in plan order. The partition depends on the plan alone,
+// so every task of a job array computes the same one. It balances the
+// estimated cost of the shards (model fits × training size) and spreads
+// the trials of each dataset and method series over the shards: the
+// trials are assigned most costly first (plan order among equals), each
+// to the shard with the least cost so far (the lowest-numbered on a tie)
+// among those its series has not used yet in the current round of n.
+func (p *Plan) Shards(n int) []int {
+	steps := 1
+	if proto, err := Protocols.Lookup(p.Spec.Protocol.ProtocolName()); err == nil && proto.Steps != nil {
+		steps = proto.Steps(p.Spec.Protocol.Params)
+	}
+	cost := make([]float64, len(p.Trials))
+	order := make([]int, len(p.Trials))
+	for i, t := range p.Trials {
+		cost[i] = trialCost(t, steps)
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return cost[order[a]] > cost[order[b]] })
+	load := make([]float64, n)
+	type series struct {
+		dataset *DatasetSpec
+		name    string
+	}
+	used := map[series][]bool{}
+	out := make([]int, len(p.Trials))
+	for _, i := range order {
+		t := p.Trials[i]
+		k := series{t.Dataset, t.Series()}
+		u := used[k]
+		if u == nil || !slices.Contains(u, false) {
+			u = make([]bool, n)
+			used[k] = u
+		}
+		best := -1
+		for s := range n {
+			if !u[s] && (best < 0 || load[s] < load[best]) {
+				best = s
+			}
+		}
+		out[i] = best
+		u[best] = true
+		load[best] += cost[i]
+	}
+	return out
+}
+
+// trialCost estimates the cost of a trial: its model fits times its
+// training size (a fraction of the pool counts as that share of 1000
+// rows; a whole-curve trial as 1000 rows).
+func trialCost(t *Trial, steps int) float64 {
+	fits := 1
+	if t.Point < 0 {
+		if sel, err := Selectors.Lookup(t.Method.Select.RuleName()); err == nil && sel.Fits != nil {
+			fits = sel.Fits(len(t.Choices()), t.Method.Select)
+		}
+	}
+	rows := t.Size
+	switch {
+	case rows == 0:
+		rows = 1000
+	case rows <= 1:
+		rows *= 1000
+	}
+	return float64(fits*steps) * rows
+}
+
+// inShard returns the keys of the trials of shard s.
+func (p *Plan) inShard(s Shard) map[string]bool {
+	in := map[string]bool{}
+	for i, sh := range p.Shards(s.N) {
+		if sh == s.I {
+			in[p.Trials[i].Key] = true
+		}
+	}
+	return in
+}
+
+// openShardStore opens the results file of shard s in dir and returns the
+// results of the shard's trials already stored: in the shard's file, and
+// in the directory's results.jsonl (a local run started before), which
+// it only reads.
+func openShardStore(dir string, s Shard, in map[string]bool) (*Store, []Result, []error, error) {
+	local, warns, err := ReadResults(filepath.Join(dir, ResultsFile))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var existing []Result
+	for _, r := range local {
+		if in[r.Key] {
+			existing = append(existing, r)
+		}
+	}
+	store, own, w, err := openStoreFile(filepath.Join(dir, s.File()))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return store, preferFinished(append(existing, own...)), append(warns, w...), nil
+}
+
+// withShards adds to the results of a local run's results.jsonl those
+// of the shards' files in dir, which it only reads: a local run after a
+// sharded one runs only what the shards left.
+func withShards(dir string, local []Result, warns []error) ([]Result, []error, error) {
+	rs, ws, n, err := readShardFiles(dir)
+	if err != nil || n == 0 {
+		return local, warns, err
+	}
+	return preferFinished(append(local, rs...)), append(warns, ws...), nil
+}
+
+// preferFinished orders results from several files so that Latest keeps,
+// for each key, the last successful result if there is one, else the last
+// failed one: the files' order says nothing about which of two lines of a
+// key is newer, but a trial that succeeded is never run again. (Within
+// one file the order is already so.)
+func preferFinished(rs []Result) []Result {
+	out := make([]Result, 0, len(rs))
+	for _, r := range rs {
+		if r.Failed() {
+			out = append(out, r)
+		}
+	}
+	for _, r := range rs {
+		if !r.Failed() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// readShardFiles reads the results files of every shard of dir and
+// returns their results, damaged lines, and how many files there were.
+func readShardFiles(dir string) ([]Result, []error, int, error) {
+	shards, err := ShardFiles(dir)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	var results []Result
+	var warns []error
+	for _, s := range shards {
+		rs, ws, err := ReadResults(filepath.Join(dir, s.File()))
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		results = append(results, rs...)
+		warns = append(warns, ws...)
+	}
+	return results, warns, len(shards), nil
+}
+
+// ShardFiles returns the shards whose results files dir holds, ordered by
+// N then I.
+func ShardFiles(dir string) ([]Shard, error) {
+	entries, err := os.ReadDir(filepath.Join(dir, ShardDir))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []Shard
+	for _, e := range entries {
+		var s Shard
+		if _, err := fmt.Sscanf(e.Name(), "shard-%d-of-%d.jsonl", &s.I, &s.N); err != nil || e.Name() != filepath.Base(s.File()) {
+			continue
+		}
+		out = append(out, s)
+	}
+	sort.Slice(out, func(a, b int) bool {
+		return out[a].N < out[b].N || out[a].N == out[b].N && out[a].I < out[b].I
+	})
+	return out, nil
+}
+
+// ReadAllResults reads every results file of the output directory dir:
+// results.jsonl of a local run and the shards' files. Where a key has a
+// successful and a failed line in different files the successful one is
+// the latest (Latest). It returns the results, the damaged lines of every
+// file, and whether dir holds any results file at all.
+func ReadAllResults(dir string) (results []Result, warns []error, found bool, err error) {
+	path := filepath.Join(dir, ResultsFile)
+	_, statErr := os.Stat(path)
+	results, warns, err = ReadResults(path)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	rs, ws, n, err := readShardFiles(dir)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	if n > 0 {
+		results, warns = preferFinished(append(results, rs...)), append(warns, ws...)
+	}
+	return results, warns, statErr == nil || n > 0, nil
+}
+
+// ShardStatus counts the trials of one shard by their state in the
+// stored results.
+type ShardStatus struct {
+	Shard
+	// Trials is the number of trials of the shard; Finished, Failed and
+	// Missing (no result stored) add up to it.
+	Trials, Finished, Failed, Missing int
+}
+
+// ShardStatuses returns the state of each of the n shards of the plan,
+// given the results of every file (a trial stored by another shard, or
+// by a local run, counts).
+func (p *Plan) ShardStatuses(n int, results []Result) []ShardStatus {
+	latest := map[string]*Result{}
+	for i := range results {
+		latest[results[i].Key] = &results[i]
+	}
+	out := make([]ShardStatus, n)
+	for s := range out {
+		out[s].Shard = Shard{I: s, N: n}
+	}
+	for i, s := range p.Shards(n) {
+		st := &out[s]
+		st.Trials++
+		switch r := latest[p.Trials[i].Key]; {
+		case r == nil:
+			st.Missing++
+		case r.Finished(p.Spec.Metrics):
+			st.Finished++
+		default:
+			st.Failed++
+		}
+	}
+	return out
+}

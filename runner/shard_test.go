@@ -1,0 +1,258 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"testing"
+)
+
+func TestParseShard(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Shard
+		ok   bool
+	}{
+		{"0/4", Shard{0, 4}, true},
+		{"3/4", Shard{3, 4}, true},
+		{"0/1", Shard{0, 1}, true},
+		{"4/4", Shard{}, false},
+		{"-1/4", Shard{}, false},
+		{"1/0", Shard{}, false},
+		{"1", Shard{}, false},
+		{"a/b", Shard{}, false},
+		{"", Shard{}, false},
+	}
+	for _, tt := range tests {
+		got, err := ParseShard(tt.in)
+		if (err == nil) != tt.ok || got != tt.want {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v (ok %v)", tt.in, got, err, tt.want, tt.ok)
+		}
+	}
+	if s := (Shard{2, 8}); s.File() != filepath.Join("results", "shard-2-of-8.jsonl") || s.String() != "2/8" {
+		t.Errorf("Shard{2, 8}: file %s, string %s", s.File(), s.String())
+	}
+}
+
+// TestShards checks the partition: every trial in exactly one shard,
+// the same partition every time, the cost balanced, and the trials of
+// one dataset and method spread over every shard.
+func TestShards(t *testing.T) {
+	plan, err := NewPlan(blobsSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := 1
+	for _, n := range []int{1, 2, 3, 4, 7, 36, 50} {
+		shards := plan.Shards(n)
+		if !slices.Equal(shards, plan.Shards(n)) {
+			t.Errorf("n=%d: two partitions of one plan differ", n)
+		}
+		load := make([]float64, n)
+		count := make([]int, n)
+		maxCost := 0.0
+		spread := map[string]map[int]bool{}
+		for i, s := range shards {
+			if s < 0 || s >= n {
+				t.Fatalf("n=%d: trial %d in shard %d", n, i, s)
+			}
+			c := trialCost(plan.Trials[i], steps)
+			load[s] += c
+			count[s]++
+			maxCost = max(maxCost, c)
+			m := plan.Trials[i].Series()
+			if spread[m] == nil {
+				spread[m] = map[int]bool{}
+			}
+			spread[m][s] = true
+		}
+		// Greedy assignment of the costliest first: no shard exceeds
+		// another by more than twice the costliest trial.
+		if lo, hi := slices.Min(load), slices.Max(load); hi-lo > 2*maxCost {
+			t.Errorf("n=%d: shard costs %v: spread %g beyond the costliest trial %g", n, load, hi-lo, maxCost)
+		}
+		if n <= len(plan.Trials) && slices.Min(count) == 0 {
+			t.Errorf("n=%d: an empty shard: %v", n, count)
+		}
+		// Each series (9 trials) reaches min(n, 9) shards.
+		for m, s := range spread {
+			if len(s) != min(n, 9) {
+				t.Errorf("n=%d: series %s in %d shards", n, m, len(s))
+			}
+		}
+	}
+}
+
+// TestShardRuns runs the plan as three shards, then checks that their
+// union is a local run's results (timings apart), that each shard kept
+// to its own file, and that a lost shard reruns alone.
+func TestShardRuns(t *testing.T) {
+	local := runSpec(t, blobsSpec(), t.TempDir(), 2, nil)
+	dir := t.TempDir()
+	const n = 3
+	for i := range n {
+		sum, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 1, Shard: Shard{i, n}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Failed != 0 || sum.Ran == 0 || sum.Skipped != 0 {
+			t.Errorf("shard %d: ran %d, skipped %d, failed %d", i, sum.Ran, sum.Skipped, sum.Failed)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ResultsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a shard wrote %s: %v", ResultsFile, err)
+	}
+	merged := func() []Result {
+		rs, warns, found, err := ReadAllResults(dir)
+		if err != nil || len(warns) > 0 || !found {
+			t.Fatal(err, warns, found)
+		}
+		return ForPlan(local.Plan, Latest(rs))
+	}
+	if got := merged(); !reflect.DeepEqual(strip(got), strip(local.Results)) {
+		t.Fatalf("the union of %d shards differs from a local run: %d vs %d results", n, len(got), len(local.Results))
+	}
+	if st := local.Plan.ShardStatuses(n, merged()); st[0].Missing != 0 || st[0].Finished != st[0].Trials {
+		t.Errorf("status after every shard: %+v", st)
+	}
+
+	// Shard 1 lost half its file (a node died): it is missing trials,
+	// and a rerun of shard 1 alone runs just those.
+	path := filepath.Join(dir, Shard{1, n}.File())
+	own, _, err := ReadResults(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep := len(own) / 2
+	cut := 0
+	for range keep {
+		cut += slices.Index(data[cut:], '\n') + 1
+	}
+	if err := os.WriteFile(path, data[:cut+10], 0o644); err != nil { // and a torn line
+		t.Fatal(err)
+	}
+	st := local.Plan.ShardStatuses(n, merged0(t, dir))
+	if st[1].Missing != len(own)-keep || st[0].Missing != 0 || st[2].Missing != 0 {
+		t.Errorf("after the loss: %+v; want %d missing in shard 1 only", st, len(own)-keep)
+	}
+	sum, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 2, Shard: Shard{1, n}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Ran != len(own)-keep || sum.Skipped != keep {
+		t.Errorf("rerun of shard 1: ran %d, skipped %d; want %d, %d", sum.Ran, sum.Skipped, len(own)-keep, keep)
+	}
+	if got := merged(); !reflect.DeepEqual(strip(got), strip(local.Results)) {
+		t.Error("after the rerun of shard 1 the union differs from a local run")
+	}
+}
+
+// merged0 reads every results file of dir, warnings allowed.
+func merged0(t *testing.T, dir string) []Result {
+	t.Helper()
+	rs, _, _, err := ReadAllResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs
+}
+
+// TestShardLocks checks that shards lock apart: two shards of one
+// directory run at once, the same shard twice does not.
+func TestShardLocks(t *testing.T) {
+	switch runtime.GOOS {
+	case "windows", "plan9", "js", "wasip1":
+		t.Skip("no flock on " + runtime.GOOS)
+	}
+	dir := t.TempDir()
+	u0, err := LockShard(dir, Shard{0, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u0()
+	u1, err := LockShard(dir, Shard{1, 2})
+	if err != nil {
+		t.Fatalf("shard 1 while shard 0 runs: %v", err)
+	}
+	defer u1()
+	_, err = LockShard(dir, Shard{0, 2})
+	var le *LockedError
+	if !errors.As(err, &le) {
+		t.Errorf("shard 0 twice: %v, want a *LockedError", err)
+	}
+	_, err = Run(context.Background(), blobsSpec(), Options{Dir: dir, Shard: Shard{1, 2}})
+	if !errors.As(err, &le) {
+		t.Errorf("Run of a locked shard: %v, want a *LockedError", err)
+	}
+}
+
+// TestLocalAfterShards runs two of three shards, then a local run: it
+// runs only the third shard's trials, and its results equal a local
+// run's. A failed line stored after a trial's success (in another file,
+// or appended by hand here) does not hide the success.
+func TestLocalAfterShards(t *testing.T) {
+	ref := runSpec(t, blobsSpec(), t.TempDir(), 2, nil)
+	dir := t.TempDir()
+	const n = 3
+	in2 := ref.Plan.inShard(Shard{2, n})
+	for i := range 2 {
+		if _, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 2, Shard: Shard{i, n}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A failed line for a trial of shard 0, written after its success.
+	var victim Result
+	for _, r := range ref.Results {
+		if !in2[r.Key] {
+			victim = r
+			break
+		}
+	}
+	f, err := os.OpenFile(filepath.Join(dir, Shard{0, n}.File()), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := Result{Key: victim.Key, Dataset: victim.Dataset, Method: victim.Method, Trial: victim.Trial, Error: "killed"}
+	if _, err := f.WriteString(mustJSON(t, &failed) + "\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	sum := runSpec(t, blobsSpec(), dir, 2, nil)
+	// The victim succeeded once: it is done, its failed line ignored.
+	if sum.Ran != len(in2) || sum.Failed != 0 {
+		t.Errorf("local run after two shards: ran %d, failed %d; want %d, 0", sum.Ran, sum.Failed, len(in2))
+	}
+	if !reflect.DeepEqual(strip(sum.Results), strip(ref.Results)) {
+		t.Error("results after shards + local run differ from a local run")
+	}
+	// Merged, the local success wins over the shard's failed line.
+	rs, _, _, err := ReadAllResults(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ForPlan(ref.Plan, Latest(rs)); !reflect.DeepEqual(strip(got), strip(ref.Results)) {
+		t.Error("ReadAllResults: merged results differ from a local run")
+	}
+	if sum := runSpec(t, blobsSpec(), dir, 2, nil); sum.Ran != 0 {
+		t.Errorf("a second local run ran %d trials", sum.Ran)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
