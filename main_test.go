@@ -382,9 +382,10 @@ func TestRunReportCheck(t *testing.T) {
 
 func TestRunFailedTrials(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	// 200 rows exceed iris's training pool of 90 (150 − 60 test rows).
-	_, stderr := mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q", "--set", "curve.sizes=[15,200]")
-	if !strings.Contains(stderr, "failed: iris / LR (C=0.1) / size 200 / trial 0: training size 200 exceeds the training pool of 90 rows") {
+	// The fixture method fails at 45 training rows: 4 of the 8 trials.
+	fail := "--set=methods.LR.name=cli-fail"
+	_, stderr := mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q", fail)
+	if !strings.Contains(stderr, "failed: iris / LR (C=0.1) / size 45 / trial 0: cli-fail: failing at training size 45 as asked") {
 		t.Errorf("failures not listed:\n%s", stderr)
 	}
 	// The failed trials record the size asked for (issue 10, item 19).
@@ -400,8 +401,8 @@ func TestRunFailedTrials(t *testing.T) {
 		}
 		if r.Failed() {
 			failed++
-			if r.Size != 200 {
-				t.Errorf("failed trial %s records size %d, want the 200 asked for", r.Key, r.Size)
+			if r.Size != 45 {
+				t.Errorf("failed trial %s records size %d, want the 45 asked for", r.Key, r.Size)
 			}
 		}
 	}
@@ -416,12 +417,27 @@ func TestRunFailedTrials(t *testing.T) {
 		t.Errorf("report.md has no failed trials section")
 	}
 	// The failed trials are retried (and fail again): 4 more lines.
-	stdout, _ := mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q", "--set", "curve.sizes=[15,200]")
+	stdout, _ := mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q", fail)
 	if !strings.Contains(stdout, "8 trials: 4 ran now, 4 already done, 4 failed") {
 		t.Errorf("retry:\n%s", stdout)
 	}
 	if n, keys := resultLines(t, dir); n != 12 || len(keys) != 8 {
 		t.Errorf("results.jsonl: %d lines, %d keys; want 12 lines (4 retried), 8 keys", n, len(keys))
+	}
+}
+
+// TestRunChecksData: a training size larger than the pool is refused
+// before any trial runs, at the size's position, with exit 2.
+func TestRunChecksData(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	// 200 rows exceed iris's training pool of 90 (150 − 60 test rows).
+	_, stderr := mustCLI(t, exitUsage, "run", irisSpec, "-o", dir, "-q", "--set", "curve.sizes=[15,200]")
+	want := `testdata/iris.yaml: --set curve.sizes=[15,200]: curve.sizes[1]: training size 200 exceeds the pool of 90 rows of dataset "iris" (150 rows; split holdout test 60); want at most 90`
+	if !strings.Contains(stderr, want) {
+		t.Errorf("stderr:\n%s\nwant %s", stderr, want)
+	}
+	if n, _ := resultLines(t, dir); n != 0 {
+		t.Errorf("%d results stored; want none (no trial runs)", n)
 	}
 }
 

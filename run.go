@@ -8,7 +8,7 @@
 //	repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
 //	repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A]
 //	repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
-//	repro validate FILE.yaml [--set key.path=value ...]
+//	repro validate FILE.yaml [--data DIR] [--set key.path=value ...]
 //	repro list [methods|datasets|transforms|metrics]
 //
 // Exit codes: 0 success, 1 a failed check, failed trials or another
@@ -18,6 +18,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -74,8 +75,9 @@ Usage:
         compare two runs trial by trial (paired t-tests); exit 1 if a metric got significantly worse beyond T
   repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
         write DIR/slurm/*.sbatch: a job array of N shards and a report job after it; --submit submits them
-  repro validate FILE.yaml [--set key.path=value ...]
-        check the spec and print the plan (runs nothing)
+  repro validate FILE.yaml [--data DIR] [--set key.path=value ...]
+        check the spec and print the plan (runs nothing); with --data or $REPRO_DATA, load the
+        datasets (no fits) and check the spec against them: sizes, test sets, folds, columns
   repro list [methods|datasets|transforms|metrics]
         print the registered plugins and their parameters
   repro version
@@ -99,7 +101,7 @@ func repro(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	case "check":
 		return cmdCheck(stdout, stderr, rest)
 	case "validate":
-		return cmdValidate(stdout, stderr, rest)
+		return cmdValidate(ctx, stdout, stderr, rest)
 	case "diff":
 		return cmdDiff(stdout, stderr, rest)
 	case "slurm":
@@ -232,10 +234,18 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	sum, err := runner.Run(ctx, spec, opts)
 	if err != nil {
-		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
 		if ctx.Err() != nil {
+			fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
 			return exitInterrupted
 		}
+		// The spec asks what the data cannot give (checked before any
+		// trial ran): an invalid spec, as validate reports it.
+		var se *runner.SpecError
+		if errors.As(err, &se) {
+			fmt.Fprintln(stderr, se)
+			return exitUsage
+		}
+		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
 		return exitFailed
 	}
 	if shard.N > 0 {
@@ -474,13 +484,20 @@ func cmdCheck(stdout, stderr io.Writer, args []string) int {
 	return exitOK
 }
 
-func cmdValidate(stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("validate", stderr, "validate FILE.yaml [--set key.path=value ...]")
+func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) int {
+	fs := newFlags("validate", stderr, "validate FILE.yaml [--data DIR] [--set key.path=value ...]")
+	data := fs.String("data", "", "data directory: check the spec against its datasets too (default $"+datasets.DataDirEnv+"; unset: the spec alone)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field")
 	arg, ok := parseOne(fs, args)
 	if !ok {
 		return exitUsage
+	}
+	if *data != "" {
+		if fi, err := os.Stat(*data); err != nil || !fi.IsDir() {
+			fmt.Fprintf(stderr, "repro validate: --data %s: not a directory\n", *data)
+			return exitUsage
+		}
 	}
 	spec, err := loadSpec(arg, sets, stderr)
 	if err != nil {
@@ -491,7 +508,36 @@ func cmdValidate(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "%s: %v\n", arg, err)
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "%s: valid\n", arg)
+	// With the data (--data or $REPRO_DATA), the datasets load as a run
+	// loads them — their shapes, no fit — and what the spec asks of them
+	// is checked: sizes against the pool, test sets, folds, columns.
+	checked := ""
+	if dir := *data; dir != "" || os.Getenv(datasets.DataDirEnv) != "" {
+		dir = datasets.DataDir(dir)
+		env := datasets.Env{DataDir: dir, CacheDir: filepath.Join(filepath.Dir(outDir("", spec)), ".cache")}
+		infos, skipped, err := runner.CheckData(ctx, spec, env)
+		for _, e := range skipped {
+			fmt.Fprintf(stderr, "warning: not checked against the data: %v\n", e)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintf(stderr, "repro validate: %v\n", err)
+				return exitInterrupted
+			}
+			fmt.Fprintln(stderr, err)
+			return exitUsage
+		}
+		var shapes []string
+		for _, ds := range spec.Datasets {
+			if in, ok := infos[ds.ID]; ok {
+				shapes = append(shapes, fmt.Sprintf("%s %d × %d", ds.ID, in.Rows, in.Cols))
+			}
+		}
+		if len(shapes) > 0 {
+			checked = fmt.Sprintf(" (checked against the data in %s: %s)", dir, strings.Join(shapes, ", "))
+		}
+	}
+	fmt.Fprintf(stdout, "%s: valid%s\n", arg, checked)
 	plan.Describe(stdout)
 	return exitOK
 }

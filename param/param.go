@@ -382,7 +382,7 @@ func convert(t Type, v any, d Decl) (any, error) {
 				return s, nil
 			}
 		}
-		msg := fmt.Sprintf("unknown %s %q", d.ElemName(), s)
+		msg := fmt.Sprintf("unknown %s %s", d.ElemName(), Quote(s))
 		if c := Closest(s, d.Choices); c != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
 		}
@@ -435,7 +435,7 @@ func convert(t Type, v any, d Decl) (any, error) {
 			for k, e := range x {
 				s, err := convert(String, e, Decl{})
 				if err != nil {
-					return nil, fmt.Errorf("key %q: %w", k, err)
+					return nil, fmt.Errorf("key %s: %w", Quote(k), err)
 				}
 				out[k] = s.(string)
 			}
@@ -451,7 +451,7 @@ func describe(v any) string {
 	case nil:
 		return "null"
 	case string:
-		return strconv.Quote(x)
+		return Quote(x)
 	case []any:
 		return "a list"
 	case map[string]any:
@@ -567,10 +567,12 @@ func Closest(s string, candidates []string) string { return registry.Closest(s, 
 // InvalidError reports a bad value of one parameter found by a plugin's
 // Validate hook, so that the spec decoder can point at the value's own line
 // and column: the parameter's node, or with Elem ≥ 0 the element Elem of a
-// list value (the second kernel of a kernel list).
+// list value (the second kernel of a kernel list), or with Key set the
+// value of key Key of a map value (one group of a table's groups).
 type InvalidError struct {
 	Param string // the parameter's name
 	Elem  int    // index within a list value, or -1 for the whole value
+	Key   string // key within a map value, or ""
 	Err   error  // what is wrong, ending with "; want …"
 }
 
@@ -584,7 +586,16 @@ func InvalidElem(name string, i int, format string, args ...any) *InvalidError {
 	return &InvalidError{Param: name, Elem: i, Err: fmt.Errorf(format, args...)}
 }
 
+// InvalidKey returns an *InvalidError for the value of key of map param
+// name.
+func InvalidKey(name, key string, format string, args ...any) *InvalidError {
+	return &InvalidError{Param: name, Elem: -1, Key: key, Err: fmt.Errorf(format, args...)}
+}
+
 func (e *InvalidError) Error() string {
+	if e.Key != "" {
+		return fmt.Sprintf("%s.%s: %v", e.Param, e.Key, e.Err)
+	}
 	if e.Elem >= 0 {
 		return fmt.Sprintf("%s[%d]: %v", e.Param, e.Elem, e.Err)
 	}

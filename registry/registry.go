@@ -16,8 +16,10 @@ package registry
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Registry maps names to plugins of type T. It is safe for concurrent use.
@@ -86,18 +88,35 @@ type UnknownError struct {
 }
 
 func (e *UnknownError) Error() string {
-	s := fmt.Sprintf("unknown %s %q", e.Kind, e.Name)
+	s := fmt.Sprintf("unknown %s %s", e.Kind, quote(e.Name))
 	if e.Suggest != "" {
 		s += fmt.Sprintf(" (did you mean %q?)", e.Suggest)
 	}
 	return s + fmt.Sprintf("; registered: %v", e.Known)
 }
 
+// quote quotes a name for a message, cut to a readable length as
+// param.Quote does (param depends on this package).
+func quote(s string) string {
+	const at, keep = 64, 40
+	if utf8.RuneCountInString(s) <= at {
+		return strconv.Quote(s)
+	}
+	r := []rune(s)
+	return strconv.Quote(string(r[:keep])+"…") + fmt.Sprintf(" (%d characters)", len(r))
+}
+
 // Closest returns the candidate nearest to s by edit distance, or "" if none
 // is close enough to be a plausible typo.
 func Closest(s string, candidates []string) string {
-	best, bestD := "", len(s)/2+2
+	n := utf8.RuneCountInString(s)
+	best, bestD := "", n/2+2
 	for _, c := range candidates {
+		// The lengths bound the distance from below: a long name is
+		// not compared with short ones at all.
+		if diff := n - utf8.RuneCountInString(c); diff >= bestD || -diff >= bestD {
+			continue
+		}
 		if d := levenshtein(strings.ToLower(s), strings.ToLower(c)); d < bestD {
 			best, bestD = c, d
 		}

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -24,7 +26,7 @@ type checker interface {
 
 // spec decodes the root node.
 func (d *decoder) spec(root *yaml.Node) *Spec {
-	s := &Spec{File: d.file}
+	s := &Spec{File: d.file, places: d.places}
 	d.root = s
 	d.section(root, root, "", schema(d.free), reflect.ValueOf(s).Elem())
 	return s
@@ -51,6 +53,7 @@ func (d *decoder) section(n, owner *yaml.Node, path string, sec param.Decl, v re
 	if isNull(f.node) {
 		f.node = owner
 	}
+	d.place(path, f.node)
 	ok := true
 	var plugin *param.Plugin
 	if sec.Tag != "" {
@@ -277,6 +280,7 @@ func (d *decoder) elements(n *yaml.Node, path string, decl param.Decl) ([]*yaml.
 
 // value decodes one scalar with decl: type, range, choices and Check.
 func (d *decoder) value(n *yaml.Node, path string, decl param.Decl) (any, bool) {
+	d.place(path, n)
 	check := decl.Check
 	decl.Check = nil
 	v, ok := d.paramValue(n, path, decl)
@@ -292,7 +296,7 @@ func (d *decoder) value(n *yaml.Node, path string, decl param.Decl) (any, bool) 
 // literal is a scalar as written, quoted if it is a string.
 func literal(n *yaml.Node) string {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() != "!!str" {
-		return n.Value
+		return param.Clip(n.Value)
 	}
 	return kindName(n)
 }
@@ -359,7 +363,7 @@ func (d *decoder) pluginParams(f *fields, path string, decl param.Decl, plugin *
 		}
 		return
 	}
-	pf := d.mapping(n, p, nil)
+	pf := d.mapping(n, p, paramKeys(plugin.Params))
 	if pf == nil {
 		return
 	}
@@ -381,6 +385,15 @@ func (d *decoder) pluginParams(f *fields, path string, decl param.Decl, plugin *
 	}
 }
 
+// paramKeys names a plugin's params for the message about params that
+// are not a mapping.
+func paramKeys(decls []param.Decl) []string {
+	if len(decls) == 0 {
+		return []string{""} // mapping says "an empty mapping"
+	}
+	return param.Names(decls)
+}
+
 // unknownParams reports the keys of a params mapping that decls do not
 // declare.
 func (d *decoder) unknownParams(pf *fields, path string, decls []param.Decl) {
@@ -389,7 +402,7 @@ func (d *decoder) unknownParams(pf *fields, path string, decls []param.Decl) {
 		if contains(names, k) {
 			continue
 		}
-		msg := fmt.Sprintf("unknown parameter %q", k)
+		msg := fmt.Sprintf("unknown parameter %s", param.Quote(k))
 		if s := param.Closest(k, names); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
@@ -786,6 +799,10 @@ func (d *decoder) typed(n *yaml.Node) any {
 
 // paramValue converts one value node with decl.
 func (d *decoder) paramValue(n *yaml.Node, path string, decl param.Decl) (any, bool) {
+	if t := decl.Type.Elem(); (t == param.Int || t == param.Float) && tooBig(n, t) {
+		d.errorf(n, path, "%s is out of range; want %s", param.Clip(n.Value), decl.Range())
+		return nil, false
+	}
 	raw, ok := d.raw(n, path, decl.Type, 0)
 	if !ok {
 		return nil, false
@@ -800,6 +817,26 @@ func (d *decoder) paramValue(n *yaml.Node, path string, decl param.Decl) (any, b
 		return nil, false
 	}
 	return v, true
+}
+
+// intLiteral matches a YAML integer written in decimal.
+var intLiteral = regexp.MustCompile(`^[-+]?[0-9][0-9_]*$`)
+
+// tooBig reports whether n is a plain decimal integer too large for t:
+// beyond an int for Int, beyond a float64 for Float. Such a number is
+// reported as out of range, not as a float or a string it would be
+// read as.
+func tooBig(n *yaml.Node, t param.Type) bool {
+	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 || !intLiteral.MatchString(n.Value) {
+		return false
+	}
+	text := strings.ReplaceAll(n.Value, "_", "")
+	if t == param.Int {
+		_, err := strconv.ParseInt(text, 10, 0)
+		return err != nil
+	}
+	_, err := strconv.ParseFloat(text, 64)
+	return err != nil
 }
 
 // raw turns a value node into what param.Decl.Convert takes: a scalar

@@ -2,6 +2,11 @@
 //
 // Load parses and validates a spec (spec.go, load.go, decode.go,
 // validate.go, override.go for --set; Marshal in marshal.go writes it back).
+// YAML syntax errors and bad bytes are located by yamlpos.go; the errors
+// are collected in a SpecError (errors.go), each once, cut to a readable
+// length. What only the data can tell (sizes against the pool, test and
+// fold counts, column names) is checked by datacheck.go once the datasets
+// load: CheckData for repro validate --data, and Run before any trial.
 // NewPlan expands it into trials — dataset × method variant × size ×
 // trial index — each with a key hashed from its identity (plan.go). Run
 // executes the trials not already in the result store on a pool of workers

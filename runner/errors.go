@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // FieldError is one problem found in a spec: where it is, which field, what
@@ -45,18 +46,120 @@ func (e FieldError) Error() string {
 }
 
 // SpecError is the error Load returns for an invalid spec: every problem
-// found, sorted by position.
+// found, each once, sorted by position.
 type SpecError struct {
 	Errs []FieldError
+	// Omitted counts the problems found past the first thousand, which
+	// are not kept.
+	Omitted int
 }
 
-// Error joins the problems one per line.
+// MaxListed is how many problems SpecError.Error lists.
+const MaxListed = 50
+
+// Error lists the first MaxListed problems one per line, then how many
+// more there are.
 func (e *SpecError) Error() string {
-	lines := make([]string, len(e.Errs))
+	var b strings.Builder
 	for i, fe := range e.Errs {
-		lines[i] = fe.Error()
+		if i == MaxListed {
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(fe.Error())
 	}
-	return strings.Join(lines, "\n")
+	if more := len(e.Errs) - MaxListed + e.Omitted; more > 0 {
+		fmt.Fprintf(&b, "\n… and %d more %s", more, plural(more, "error"))
+	}
+	return b.String()
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
+}
+
+// Messages and paths are cut to these many characters: they quote what
+// the spec holds, and a 5,000-character key must not make a
+// 5,000-character line. Values are cut where they are quoted
+// (param.Quote); this is the backstop.
+const (
+	maxMsg  = 2000
+	maxPath = 300
+)
+
+// maxResultError bounds the error text a failed trial records.
+const maxResultError = 4 * maxMsg
+
+// clipError returns err with its text cut to a readable length (a loader
+// that quotes a 20 MB field); errors.As and errors.Is still see err.
+func clipError(err error) error {
+	if err == nil || len(err.Error()) <= maxMsg {
+		return err
+	}
+	return clipped{err}
+}
+
+type clipped struct{ err error }
+
+func (c clipped) Error() string { return clipText(c.err.Error(), maxMsg) }
+func (c clipped) Unwrap() error { return c.err }
+
+// maxRun is the longest run of characters without a space that a
+// message shows whole: a longer one is a value quoted by code that did
+// not cut it (a 20 MB field of a table).
+const maxRun = 120
+
+// clipText cuts every run of more than maxRun characters without a space
+// in s to its first characters and its length, then s to max characters,
+// keeping its start and end.
+func clipText(s string, max int) string {
+	s = clipRuns(s)
+	if len(s) <= max {
+		return s
+	}
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	keep := max - 40
+	return string(r[:keep*3/4]) + fmt.Sprintf("…(%d characters cut)…", len(r)-keep) + string(r[len(r)-keep/4:])
+}
+
+// clipRuns cuts the runs of more than maxRun characters without a space
+// in s: "99999…(20000000 characters cut)".
+func clipRuns(s string) string {
+	if len(s) <= maxRun {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := strings.IndexAny(s[i:], " \n")
+		if j < 0 {
+			j = len(s) - i
+		}
+		run := s[i : i+j]
+		if n := utf8.RuneCountInString(run); n > maxRun {
+			k := 0
+			for p := range run {
+				if k == maxRun/2 {
+					run = run[:p] + fmt.Sprintf("…(%d characters cut)", n-k)
+					break
+				}
+				k++
+			}
+		}
+		b.WriteString(run)
+		if i+j < len(s) {
+			b.WriteByte(s[i+j])
+		}
+		i += j + 1
+	}
+	return b.String()
 }
 
 // sortErrs orders errors by position in the file; errors from --set values

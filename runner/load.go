@@ -8,11 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/repro-ml/repro/param"
 )
 
 // Load reads the spec at path, applies the --set overrides in sets (each
@@ -61,19 +62,29 @@ func parse(name string, data []byte, sets []string, free bool) (spec *Spec, err 
 	}()
 	d := newDecoder(name)
 	d.free = free
-	root, fe := parseYAML(name, data)
-	if fe != nil {
-		return nil, &SpecError{Errs: []FieldError{*fe}}
+	root, errs := parseYAML(name, data)
+	if len(errs) > 0 {
+		for _, fe := range errs {
+			d.add(fe)
+		}
+		return nil, d.err()
 	}
 	for i, s := range sets {
 		d.setOrder[s] = i
 		if fe := d.applySet(root, s); fe != nil {
-			d.errs = append(d.errs, *fe)
+			d.add(*fe)
 		}
 	}
 	if len(d.errs) > 0 {
 		return nil, d.err()
 	}
+	size, fe := checkAliases(name, root)
+	if fe != nil {
+		return nil, &SpecError{Errs: []FieldError{*fe}}
+	}
+	// Each node is resolved a few times (its value, its checks); the
+	// budget only stops a walk gone wrong.
+	d.budget = 64 * (size + 1024)
 	spec = d.spec(root)
 	if len(d.errs) > 0 {
 		return nil, d.err()
@@ -81,55 +92,55 @@ func parse(name string, data []byte, sets []string, free bool) (spec *Spec, err 
 	return spec, nil
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+): `)
-
-// parseYAML parses data as one YAML document and returns its root node.
-func parseYAML(name string, data []byte) (*yaml.Node, *FieldError) {
+// parseYAML parses data as one YAML document and returns its root node;
+// or the problems of its bytes, or its syntax error, at their positions.
+func parseYAML(name string, data []byte) (*yaml.Node, []FieldError) {
+	if errs := checkText(name, data); len(errs) > 0 {
+		return nil, errs
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, &FieldError{File: name, Msg: "empty spec; want a mapping with name, datasets, methods, curve and metrics"}
+			return nil, []FieldError{{File: name, Msg: "empty spec; want a mapping with name, datasets, methods, curve and metrics"}}
 		}
-		fe := &FieldError{File: name, Msg: "invalid YAML: " + err.Error()}
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			fe.Line, _ = strconv.Atoi(m[1])
-			fe.Msg = "invalid YAML: " + strings.TrimPrefix(err.Error(), m[0])
-		}
-		return nil, fe
+		return nil, []FieldError{locateYAMLError(name, data, err)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
-		return nil, &FieldError{File: name, Line: extra.Line, Column: extra.Column, Msg: "a second YAML document; want one experiment per file"}
+		return nil, []FieldError{{File: name, Line: extra.Line, Column: extra.Column, Msg: "a second YAML document; want one experiment per file"}}
 	} else if !errors.Is(err, io.EOF) {
-		fe := &FieldError{File: name, Msg: "invalid YAML: " + err.Error()}
-		if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
-			fe.Line, _ = strconv.Atoi(m[1])
-			fe.Msg = "invalid YAML: " + strings.TrimPrefix(err.Error(), m[0])
-		}
-		return nil, fe
+		return nil, []FieldError{locateYAMLError(name, data, err)}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
 		if len(root.Content) == 0 {
-			return nil, &FieldError{File: name, Msg: "empty spec; want a mapping with name, datasets, methods, curve and metrics"}
+			return nil, []FieldError{{File: name, Msg: "empty spec; want a mapping with name, datasets, methods, curve and metrics"}}
 		}
 		root = root.Content[0]
 	}
 	return root, nil
 }
 
-// nodeBudget bounds the work of decoding one spec, so that aliases that
-// refer to aliases cannot make it explode.
-const nodeBudget = 1 << 20
+// maxKept bounds the errors kept of one spec; those past it are counted.
+const maxKept = 1000
+
+// nodeBudget bounds the work of decoding a tree parse did not measure;
+// parse sets the budget from the tree's size as aliases expand it.
+const nodeBudget = 1 << 24
 
 // decoder decodes a yaml.Node tree into a Spec, collecting every error.
 type decoder struct {
-	file     string
-	errs     []FieldError
+	file string
+	errs []FieldError
+	// seen holds the errors reported, each reported once; omitted counts
+	// those past maxKept.
+	seen     map[FieldError]bool
+	omitted  int
 	sets     map[*yaml.Node]string // nodes that came from a --set value, by argument
 	setOrder map[string]int
 	work     int
+	budget   int
 	overrun  bool
 	// free is the registry-free mode of ReadSpec.
 	free bool
@@ -140,21 +151,55 @@ type decoder struct {
 	// report duplicates; reported the errors of Validate hooks made.
 	names    map[string]*yaml.Node
 	reported map[string]bool
+	// places holds the position of the values decoded, by field path,
+	// for the checks made once the data is loaded (Spec.errorAt).
+	places map[string]FieldError
 }
+
+// maxPlaces bounds the positions kept of one spec; a field past it is
+// located at its nearest enclosing field that has one.
+const maxPlaces = 1 << 16
 
 func newDecoder(file string) *decoder {
 	return &decoder{file: file, sets: map[*yaml.Node]string{}, setOrder: map[string]int{},
-		names: map[string]*yaml.Node{}, reported: map[string]bool{}}
+		names: map[string]*yaml.Node{}, reported: map[string]bool{}, seen: map[FieldError]bool{}, budget: nodeBudget,
+		places: map[string]FieldError{}}
 }
 
 func (d *decoder) err() error {
 	sortErrs(d.errs, d.setOrder)
-	return &SpecError{Errs: d.errs}
+	return &SpecError{Errs: d.errs, Omitted: d.omitted}
+}
+
+// add records fe unless it was reported already, with its path and
+// message cut to a readable length.
+func (d *decoder) add(fe FieldError) {
+	fe.Path, fe.Msg = clipText(fe.Path, maxPath), clipText(fe.Msg, maxMsg)
+	if d.seen[fe] {
+		return
+	}
+	d.seen[fe] = true
+	if len(d.errs) >= maxKept {
+		d.omitted++
+		return
+	}
+	d.errs = append(d.errs, fe)
 }
 
 // errorf records an error about node n (nil: no position) at path.
 func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
-	fe := FieldError{File: d.file, Path: path, Msg: fmt.Sprintf(format, args...)}
+	if d.overrun {
+		return // what follows the overrun is not worth reading
+	}
+	fe := d.where(n)
+	fe.Path, fe.Msg = path, fmt.Sprintf(format, args...)
+	d.add(fe)
+}
+
+// where returns the position of node n (nil: none): its file, line and
+// column, or the --set argument it came from.
+func (d *decoder) where(n *yaml.Node) FieldError {
+	fe := FieldError{File: d.file}
 	if n != nil {
 		if s, ok := d.sets[n]; ok {
 			fe.Set = s
@@ -162,7 +207,27 @@ func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) {
 			fe.Line, fe.Column = n.Line, n.Column
 		}
 	}
-	d.errs = append(d.errs, fe)
+	return fe
+}
+
+// place records the position of the value n of the field at path, and of
+// the values of a mapping n by their keys (a dataset's groups).
+func (d *decoder) place(path string, n *yaml.Node) {
+	if n == nil || len(d.places) >= maxPlaces {
+		return
+	}
+	if _, ok := d.places[path]; !ok {
+		d.places[path] = d.where(n)
+	}
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content) && len(d.places) < maxPlaces; i += 2 {
+			if k := n.Content[i]; k.Kind == yaml.ScalarNode {
+				if _, ok := d.places[sub(path, k.Value)]; !ok {
+					d.places[sub(path, k.Value)] = d.where(n.Content[i+1])
+				}
+			}
+		}
+	}
 }
 
 // resolve follows aliases and counts work; it returns nil once the budget
@@ -175,10 +240,13 @@ func (d *decoder) resolve(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	d.work++
-	if d.work > nodeBudget {
+	if d.work > d.budget {
 		if !d.overrun {
+			// The errors found so far may be artefacts of the walk
+			// being cut short: only this one is reported.
+			d.errs, d.omitted = nil, 0
+			d.errorf(nil, "", "decoding the spec took more than %d steps; want a smaller spec (please report it: the budget should not be reached)", d.budget)
 			d.overrun = true
-			d.errorf(nil, "", "the spec expands to more than %d YAML nodes (aliases); want a smaller spec", nodeBudget)
 		}
 		return nil
 	}
@@ -204,9 +272,9 @@ func kindName(n *yaml.Node) string {
 			return "null"
 		}
 		if n.ShortTag() == "!!str" {
-			return strconv.Quote(n.Value)
+			return param.Quote(n.Value)
 		}
-		return n.Value
+		return param.Clip(n.Value)
 	}
 	return "an alias"
 }
@@ -252,6 +320,7 @@ func (f *fields) get(d *decoder, key string) *yaml.Node {
 
 // sub joins a field path and a key.
 func sub(path, key string) string {
+	key = param.Clip(key) // a 5,000-character key is shown by its start
 	if path == "" {
 		return key
 	}
@@ -272,19 +341,26 @@ func (d *decoder) mapping(n *yaml.Node, path string, keys []string) *fields {
 	}
 	if n.Kind != yaml.MappingNode {
 		want := "a mapping"
-		if len(keys) > 0 {
+		switch {
+		case len(keys) == 1 && keys[0] == "":
+			want = "an empty mapping (the plugin has no params)"
+		case len(keys) > 0:
 			want += " with keys " + strings.Join(keys, ", ")
 		}
 		d.errorf(n, path, "got %s; want %s", kindName(n), want)
 		return nil
 	}
-	d.collect(n, path, f, true, 0)
+	d.collect(n, path, f, true, 0, map[*yaml.Node]bool{})
 	return f
 }
 
 // collect adds the pairs of mapping n to f. Explicit keys win over merged
 // ones (<<: *anchor); explicit duplicates are errors.
-func (d *decoder) collect(n *yaml.Node, path string, f *fields, explicit bool, depth int) {
+//
+// A mapping merged twice adds nothing the second time (the first merge's
+// keys win), so merged holds the mappings merged so far: merge keys that
+// repeat anchors cost no more than their distinct anchors.
+func (d *decoder) collect(n *yaml.Node, path string, f *fields, explicit bool, depth int, merged map[*yaml.Node]bool) {
 	if depth > 10 {
 		d.errorf(n, path, "merge keys nested too deeply; want at most 10 levels")
 		return
@@ -319,11 +395,17 @@ func (d *decoder) collect(n *yaml.Node, path string, f *fields, explicit bool, d
 		}
 		switch m.Kind {
 		case yaml.MappingNode:
-			d.collect(m, path, f, false, depth+1)
+			if !merged[m] {
+				merged[m] = true
+				d.collect(m, path, f, false, depth+1, merged)
+			}
 		case yaml.SequenceNode:
 			for _, e := range m.Content {
 				if e = d.resolve(e); e != nil && e.Kind == yaml.MappingNode {
-					d.collect(e, path, f, false, depth+1)
+					if !merged[e] {
+						merged[e] = true
+						d.collect(e, path, f, false, depth+1, merged)
+					}
 				} else {
 					d.errorf(m, path, "merge (<<) of %s; want a mapping or a list of mappings", kindName(e))
 				}

@@ -3,9 +3,11 @@ package runner
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -428,7 +430,7 @@ curve: {sizes: [10]}
 metrics: [accuracy]
 `, `t.yaml:3:87: methods[0].select.over[0]: "noise" is not a varying param of method fake-centroid; want one of shrink`},
 		{"root is a list", "- a\n- b\n", `t.yaml:1:1: got a list; want a mapping with keys name,`},
-		{"invalid YAML", "name: t\ndatasets: [{name: fake-blobs}\nmethods: x\n", `t.yaml:1: invalid YAML: did not find expected ',' or ']'`},
+		{"invalid YAML", "name: t\ndatasets: [{name: fake-blobs}\nmethods: x\n", `t.yaml:2:11: invalid YAML: this [ is not closed`},
 		{"empty file", "\n# nothing\n", `t.yaml: empty spec; want a mapping`},
 		{"two documents", "name: t\ndatasets: [{name: fake-blobs}]\nmethods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nmetrics: [accuracy]\n---\nname: u\n",
 			`t.yaml:6:1: a second YAML document; want one experiment per file`},
@@ -903,5 +905,53 @@ func TestSelfReferringAliases(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "internal error") {
 			t.Errorf("%q: error %v, want a spec error", tt.src, err)
 		}
+	}
+}
+
+// TestPlainNumbersAreNotAliases: a spec of more than a million plain
+// numbers (10 MB) has no alias to expand; it is not refused as one
+// (issue 10, item 10), and no field after it is reported missing.
+func TestPlainNumbersAreNotAliases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parses a 10 MB spec (several seconds)")
+	}
+	var b strings.Builder
+	b.WriteString("name: t\ndatasets: [{name: fake-blobs}]\nmethods: [{name: fake-centroid}]\ncurve:\n  sizes: [")
+	n := aliasBudget + 1000
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(i + 2))
+	}
+	b.WriteString("]\n  trials: 1\nmetrics: [accuracy]\n")
+	spec, err := Parse("t.yaml", []byte(b.String()), nil)
+	if err != nil {
+		t.Fatalf("%.500v", err)
+	}
+	if len(spec.Curve.Sizes) != n {
+		t.Errorf("%d sizes, want %d", len(spec.Curve.Sizes), n)
+	}
+}
+
+// TestAliasesStillBounded: aliases that do expand past the budget are
+// refused at the alias that passes it, in a test fast enough for -short.
+func TestAliasesStillBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name: t\na0: &a0 [1, 2, 3, 4, 5, 6, 7, 8]\n")
+	for i := 1; i <= 8; i++ {
+		fmt.Fprintf(&b, "a%d: &a%d [", i, i)
+		for j := 0; j < 8; j++ {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "*a%d", i-1)
+		}
+		b.WriteString("]\n")
+	}
+	b.WriteString("datasets: [{name: fake-blobs}]\nmethods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nmetrics: [accuracy]\n")
+	_, err := Parse("t.yaml", []byte(b.String()), nil)
+	if err == nil || !strings.Contains(err.Error(), "aliases expand the spec by more than") || strings.Count(err.Error(), "\n") != 0 {
+		t.Errorf("error %v; want one error about the aliases", err)
 	}
 }

@@ -27,12 +27,12 @@ func (d *decoder) applySet(root *yaml.Node, arg string) *FieldError {
 	keys := strings.Split(arg[:eq], ".")
 	for _, k := range keys {
 		if k == "" {
-			return fail("empty key in %q; want dot-separated keys, e.g. methods.0.params.C", arg[:eq])
+			return fail("empty key in %s; want dot-separated keys, e.g. methods.0.params.C", param.Quote(arg[:eq]))
 		}
 	}
 	val, err := parseSetValue(arg[eq+1:])
 	if err != nil {
-		return fail("value %q is not valid YAML: %v", arg[eq+1:], err)
+		return fail("value %s is not valid YAML: %v", param.Quote(arg[eq+1:]), err)
 	}
 	d.markSet(val, arg, 0)
 
@@ -195,13 +195,13 @@ func entryIndex(n *yaml.Node, key string) (int, error) {
 		names = append(names, entry)
 		if entry == key {
 			if found >= 0 {
-				return 0, fmt.Errorf("two entries are called %q; want an index", key)
+				return 0, fmt.Errorf("two entries are called %s; want an index", param.Quote(key))
 			}
 			found = i
 		}
 	}
 	if found < 0 {
-		msg := fmt.Sprintf("no entry %q", key)
+		msg := fmt.Sprintf("no entry %s", param.Quote(key))
 		if c := param.Closest(key, names); c != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
 		}

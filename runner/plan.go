@@ -432,12 +432,19 @@ func describeSampling(sampling string) string {
 }
 
 func formatSizes(sizes []float64) string {
-	parts := make([]string, len(sizes))
-	for i, v := range sizes {
+	// A list of a million sizes is shown by its first and last ones.
+	const shown = 40
+	var parts []string
+	for i := 0; i < len(sizes); i++ {
+		if i == shown/2 && len(sizes) > shown {
+			parts = append(parts, fmt.Sprintf("… %d more …", len(sizes)-shown))
+			i = len(sizes) - shown/2
+		}
+		v := sizes[i]
 		if v <= 1 {
-			parts[i] = param.Format(v*100) + "%"
+			parts = append(parts, param.Format(v*100)+"%")
 		} else {
-			parts[i] = param.Format(v)
+			parts = append(parts, param.Format(v))
 		}
 	}
 	return strings.Join(parts, ", ")

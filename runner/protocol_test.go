@@ -385,6 +385,7 @@ func TestNaNPredictionFails(t *testing.T) {
 			spec.Datasets = []DatasetSpec{{Name: "fake-line", ID: "line", Params: param.Values{"n": 60}, Split: Split{Kind: "rest"}}}
 			spec.Metrics = []string{"mse"}
 			spec.Curve.Sampling = "random"
+			spec.Curve.Sizes = []float64{12, 20, 0.5} // 0.5 of 60 rows is 30
 		}
 		spec.Methods = []MethodSpec{method("fake-nan", "nan", "fixed", nil)}
 		spec.Baseline = ""

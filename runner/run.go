@@ -230,10 +230,14 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, clipError(dataError(spec, i, err))
 		}
 		loaded[ds.ID] = &loadedData{spec: ds, data: d}
 		infos[ds.ID] = infoOf(ds, d)
+	}
+	// What the spec asks of the data is checked before any trial runs.
+	if err := checkLoaded(spec, loaded); err != nil {
+		return nil, err
 	}
 	if len(loaded) > 0 {
 		if err := writeJSON(filepath.Join(opts.Dir, DatasetsFile), infos); err != nil {
@@ -466,7 +470,7 @@ func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *
 		}
 	}()
 	if err := x.run(ctx, t, ld, res); err != nil {
-		res.Error = err.Error()
+		res.Error = clipText(err.Error(), maxResultError)
 		res.Metrics, res.Extras, res.Observations = nil, nil, nil
 	}
 	return res

@@ -27,6 +27,40 @@ type Spec struct {
 	Baseline string        `yaml:"baseline,omitempty"`
 	Report   ReportSpec    `yaml:"report,omitempty"`
 	Expect   []Expectation `yaml:"expect,omitempty"`
+
+	// places holds the position of each decoded value by field path
+	// ("curve.sizes[2]", "datasets[0].split.test"), for the problems
+	// found once the data is loaded (errorAt).
+	places map[string]FieldError
+}
+
+// errorAt returns a FieldError about the field at path, located at its
+// value, or when that has no recorded position at the nearest enclosing
+// field that has one (a default value is at its section).
+func (s *Spec) errorAt(path, format string, args ...any) FieldError {
+	fe := FieldError{File: s.File}
+	for p := path; p != ""; p = parentPath(p) {
+		if at, ok := s.places[p]; ok {
+			fe = at
+			break
+		}
+	}
+	fe.Path, fe.Msg = path, fmt.Sprintf(format, args...)
+	return fe
+}
+
+// parentPath strips the last key or index of a field path:
+// "a.b[2]" → "a.b" → "a" → "".
+func parentPath(p string) string {
+	if strings.HasSuffix(p, "]") {
+		if i := strings.LastIndexByte(p, '['); i >= 0 {
+			return p[:i]
+		}
+	}
+	if i := strings.LastIndexByte(p, '.'); i >= 0 {
+		return p[:i]
+	}
+	return ""
 }
 
 // Pos is a position in a spec file.

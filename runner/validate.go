@@ -77,7 +77,7 @@ func (d *decoder) unique(at *yaml.Node, f *fields, path, what, field, name strin
 	}
 	key := what + " " + field + "\x00" + name
 	if prev, dup := d.names[key]; dup {
-		d.errorf(at, path, "duplicate %s %s %q (first at line %d); want a unique %s for each entry", what, field, name, prev.Line, field)
+		d.errorf(at, path, "duplicate %s %s %s (first at line %d); want a unique %s for each entry", what, field, param.Quote(name), prev.Line, field)
 		return false
 	}
 	d.names[key] = at
@@ -151,7 +151,7 @@ func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
 			if over.Kind == yaml.SequenceNode && i < len(over.Content) {
 				e = over.Content[i]
 			}
-			d.errorf(e, index(sub(path, "over"), i), "%q is not a varying param of method %s; want %s", name, m.Label, want)
+			d.errorf(e, index(sub(path, "over"), i), "%s is not a varying param of method %s; want %s", param.Quote(name), m.Label, want)
 		}
 	}
 	// Keep declaration order, and drop over when it names every varying
@@ -213,7 +213,7 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 			d.errorf(f.get(d, "within"), sub(path, "within"), "both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them")
 		}
 		if x.Better != "" && x.Better == x.Than {
-			d.errorf(f.get(d, "than"), sub(path, "than"), "%q is compared with itself; want two different methods", x.Than)
+			d.errorf(f.get(d, "than"), sub(path, "than"), "%s is compared with itself; want two different methods", param.Quote(x.Than))
 		}
 	}
 	return true
@@ -284,7 +284,7 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		if !methodsOK || series[name] {
 			return
 		}
-		msg := fmt.Sprintf("unknown method %q", name)
+		msg := fmt.Sprintf("unknown method %s", param.Quote(name))
 		if c := param.Closest(name, seriesList); c != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
 		}
@@ -316,14 +316,14 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		case x.Dataset == "" && len(ids) > 1 && datasetsOK:
 			d.errorf(d.at(f, "expect", strconv.Itoa(i)), sub(path, "dataset"), "missing, and the spec has %d datasets; want one of %s", len(ids), strings.Join(ids, ", "))
 		case x.Dataset != "" && datasetsOK && !contains(ids, x.Dataset):
-			msg := fmt.Sprintf("unknown dataset %q", x.Dataset)
+			msg := fmt.Sprintf("unknown dataset %s", param.Quote(x.Dataset))
 			if c := param.Closest(x.Dataset, ids); c != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", c)
 			}
 			d.errorf(node("dataset"), sub(path, "dataset"), "%s; want a dataset id: %s", msg, strings.Join(ids, ", "))
 		}
 		if x.Metric != "" && len(s.Metrics) > 0 && !metrics[x.Metric] {
-			d.errorf(node("metric"), sub(path, "metric"), "%q is not computed by this experiment; want one of metrics: %s", x.Metric, strings.Join(s.Metrics, ", "))
+			d.errorf(node("metric"), sub(path, "metric"), "%s is not computed by this experiment; want one of metrics: %s", param.Quote(x.Metric), strings.Join(s.Metrics, ", "))
 		}
 		for _, k := range []struct{ key, v string }{{"method", x.Method}, {"better", x.Better}, {"than", x.Than}} {
 			if k.v != "" {

@@ -290,29 +290,35 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 	}
 	label, err := labelColumn(o.Label, col, len(names))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, param.Invalid("label", "%s: %v", file, err)
 	}
-	lookup := func(what, n string) (int, error) {
+	// lookup finds element i of the list param what; a column not found
+	// is reported at that element.
+	lookup := func(what string, i int, n string) (int, error) {
 		j, ok := col[n]
 		if !ok {
-			return 0, fmt.Errorf("%s: %s column %q not found; columns: %s", file, what, n, strings.Join(names, ", "))
+			msg := fmt.Sprintf("column %q not found in %s", n, file)
+			if s := param.Closest(n, names); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			}
+			return 0, param.InvalidElem(what, i, "%s; want columns of the table: %s", msg, strings.Join(names, ", "))
 		}
 		if j == label {
-			return 0, fmt.Errorf("%s: %s column %q is the label", file, what, n)
+			return 0, param.InvalidElem(what, i, "column %q of %s is the label; want a feature column", n, file)
 		}
 		return j, nil
 	}
 	dropped := make([]bool, len(names))
-	for _, n := range o.Drop {
-		j, err := lookup("drop", n)
+	for i, n := range o.Drop {
+		j, err := lookup("drop", i, n)
 		if err != nil {
 			return nil, err
 		}
 		dropped[j] = true
 	}
 	categorical := make([]bool, len(names))
-	for _, n := range o.Categorical {
-		j, err := lookup("categorical", n)
+	for i, n := range o.Categorical {
+		j, err := lookup("categorical", i, n)
 		if err != nil {
 			return nil, err
 		}
@@ -651,34 +657,63 @@ func ungroupedNote(d *datasets.Dataset) string {
 	return fmt.Sprintf("%d of %d feature %s in no declared group (%s): methods with group penalties take each as a one-column group", n, len(d.Features), what, strings.Join(out, ", "))
 }
 
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
 func buildGroups(o Options, col map[string]int, label int, dropped, categorical []bool, first, count []int, names []string) ([]datasets.Group, error) {
 	inDeclared := make([]bool, len(names))
 	declared := map[string]datasets.Group{}
-	for g, spec := range o.Groups {
+	// Every bad group is reported, each at its own key, in name order.
+	var errs []error
+	for _, g := range sortedKeys(o.Groups) {
 		var cols []int
-		for _, c := range strings.Split(spec, ",") {
+		bad := false
+		for _, c := range strings.Split(o.Groups[g], ",") {
 			c = strings.TrimSpace(c)
 			if c == "" {
 				continue
 			}
 			j, ok := col[c]
+			var err error
 			switch {
 			case !ok:
-				return nil, fmt.Errorf("group %q: column %q not found; columns: %s", g, c, strings.Join(names, ", "))
+				msg := fmt.Sprintf("column %q not found", c)
+				if s := param.Closest(c, names); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				err = param.InvalidKey("groups", g, "%s; want columns of the table: %s", msg, strings.Join(names, ", "))
 			case j == label:
-				return nil, fmt.Errorf("group %q: column %q is the label", g, c)
+				err = param.InvalidKey("groups", g, "column %q is the label; want feature columns", c)
 			case dropped[j]:
-				return nil, fmt.Errorf("group %q: column %q is dropped", g, c)
+				err = param.InvalidKey("groups", g, "column %q is dropped; want it out of drop, or out of the group", c)
+			}
+			if err != nil {
+				errs, bad = append(errs, err), true
+				continue
 			}
 			inDeclared[j] = true
 			for k := first[j]; k < first[j]+count[j]; k++ {
 				cols = append(cols, k)
 			}
 		}
+		if bad {
+			continue
+		}
 		if len(cols) == 0 {
-			return nil, fmt.Errorf("group %q has no columns", g)
+			errs = append(errs, param.InvalidKey("groups", g, "group %q has no columns; want comma-separated column names", g))
+			continue
 		}
 		declared[g] = datasets.Group{Name: g, Columns: cols}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
 	}
 	all := map[string]datasets.Group{}
 	var defaultOrder []string

@@ -187,12 +187,12 @@ func TestReadErrors(t *testing.T) {
 		{"regression label not a number", "a,y\n1,2\n3,b\n", base(func(o *Options) { o.Task = TaskRegression }), `t.csv:3: label column "y": "b" is not a number`},
 		{"unknown label", "a,y\n1,2\n", opts(func(o *Options) { o.Label = "z" }), `t.csv: label column "z" not found; columns: a, y`},
 		{"label index out of range", "a,y\n1,2\n", opts(func(o *Options) { o.Label = "5" }), "index 5 out of range for 2 columns"},
-		{"unknown drop", "a,y\n1,2\n", base(func(o *Options) { o.Drop = []string{"q"} }), `drop column "q" not found`},
-		{"drop the label", "a,y\n1,2\n", base(func(o *Options) { o.Drop = []string{"y"} }), `drop column "y" is the label`},
-		{"unknown categorical", "a,y\n1,2\n", base(func(o *Options) { o.Categorical = []string{"q"} }), `categorical column "q" not found`},
+		{"unknown drop", "a,y\n1,2\n", base(func(o *Options) { o.Drop = []string{"q"} }), `drop[0]: column "q" not found in t.csv`},
+		{"drop the label", "a,y\n1,2\n", base(func(o *Options) { o.Drop = []string{"y"} }), `drop[0]: column "y" of t.csv is the label`},
+		{"unknown categorical", "a,y\n1,2\n", base(func(o *Options) { o.Categorical = []string{"q"} }), `categorical[0]: column "q" not found`},
 		{"absent class", "a,y\n1,u\n", base(func(o *Options) { o.Classes = []string{"u", "v"} }), `class "v" has no rows; labels present: u`},
 		{"classes on regression", "a,y\n1,2\n", base(func(o *Options) { o.Task, o.Classes = TaskRegression, []string{"2"} }), "classes given for a regression task"},
-		{"unknown group column", "a,y\n1,2\n", base(func(o *Options) { o.Groups = map[string]string{"g": "a,q"} }), `group "g": column "q" not found`},
+		{"unknown group column", "a,y\n1,2\n", base(func(o *Options) { o.Groups = map[string]string{"g": "a,q"} }), `t.csv: groups.g: column "q" not found`},
 		{"group_order incomplete", "a,b,y\n1,2,3\n", base(func(o *Options) {
 			o.Groups = map[string]string{"g": "a", "h": "b"}
 			o.GroupOrder = []string{"g"}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// hostileDir holds the hostile spec corpus (issue 10): one spec per case
+// in NAME.yaml, its expected errors in NAME.err, and in data/ the tables
+// its data cases read.
+const hostileDir = "testdata/hostile"
+
+// positioned matches an error line that locates its problem: the file,
+// then a line and column, or the --set argument.
+var positioned = regexp.MustCompile(`^testdata/hostile/[^:]+\.yaml:(\d+:\d+|\s--set [^:]+): `)
+
+// TestHostileSpecs runs repro validate --data on every spec of the
+// corpus: each is refused with exit 2, every error line has a line and
+// column (or names its --set), no line is longer than a reader can take,
+// and the errors are those of NAME.err (go test -run TestHostileSpecs
+// -update rewrites them).
+func TestHostileSpecs(t *testing.T) {
+	specs, err := filepath.Glob(filepath.Join(hostileDir, "*.yaml"))
+	if err != nil || len(specs) == 0 {
+		t.Fatalf("no hostile specs: %v", err)
+	}
+	for _, spec := range specs {
+		name := strings.TrimSuffix(filepath.Base(spec), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			code, stdout, stderr := cli(t, "validate", "--data", filepath.Join(hostileDir, "data"), spec)
+			if code != exitUsage {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, exitUsage, stdout, stderr)
+			}
+			lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+			for i, l := range lines {
+				if i == len(lines)-1 && strings.HasPrefix(l, "… and ") {
+					continue
+				}
+				if !positioned.MatchString(l) {
+					t.Errorf("error without a line and column: %s", l)
+				}
+				if n := len([]rune(l)); n > 600 {
+					t.Errorf("an error line of %d characters: %.200s…", n, l)
+				}
+			}
+			if len(lines) > 51 {
+				t.Errorf("%d error lines; want at most 50 and a count of the rest", len(lines))
+			}
+			golden(t, filepath.Join("hostile", name+".err"), stderr)
+		})
+	}
+}
+
+// TestHostileDataField: a CSV field of a megabyte (the issue's was 20 MB)
+// is not echoed whole by validate or run: the error is cut to a readable
+// length and keeps its start and end.
+func TestHostileDataField(t *testing.T) {
+	data := t.TempDir()
+	csv := "a,b,label\n1,2,x\n3," + strings.Repeat("9", 1<<20) + "x,y\n4,5,x\n"
+	if err := os.WriteFile(filepath.Join(data, "big.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(t.TempDir(), "big.yaml")
+	if err := os.WriteFile(spec, []byte(`name: big-field
+datasets:
+  - name: csv
+    params: {file: big.csv, label: label}
+    split: {kind: holdout, test: 1}
+methods:
+  - name: logreg-l2
+curve: {sizes: [1], trials: 1}
+metrics: [accuracy]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr := mustCLI(t, exitUsage, "validate", "--data", data, spec)
+	if len(stderr) > 1000 || !strings.Contains(stderr, spec+":3:5: datasets[0]: ") || !strings.Contains(stderr, "characters cut") {
+		t.Errorf("validate: %d bytes of errors: %.600s", len(stderr), stderr)
+	}
+	_, stderr = mustCLI(t, exitFailed, "run", "--data", data, "-o", filepath.Join(t.TempDir(), "out"), "-q", spec)
+	if len(stderr) > 1000 || !strings.Contains(stderr, "characters cut") {
+		t.Errorf("run: %d bytes of errors: %.600s", len(stderr), stderr)
+	}
+}
+
+// TestValidateDataFromEnv: $REPRO_DATA turns the data checks on as
+// --data does, and without either the spec alone is checked.
+func TestValidateDataFromEnv(t *testing.T) {
+	spec := filepath.Join(hostileDir, "11-kfold-folds.yaml") // a csv of 30 rows, 40 folds
+	t.Setenv("REPRO_DATA", "")
+	mustCLI(t, exitOK, "validate", spec)
+	t.Setenv("REPRO_DATA", filepath.Join(hostileDir, "data"))
+	_, stderr := mustCLI(t, exitUsage, "validate", spec)
+	if !strings.Contains(stderr, spec+":6:33: datasets[0].split.folds: 40 folds") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+}

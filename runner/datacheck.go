@@ -1,0 +1,298 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/param"
+)
+
+// What a spec asks of its data can only partly be checked without it: a
+// training size larger than the pool, a holdout test set larger than the
+// dataset, split: given on a dataset without a split of its own, more
+// folds than rows, two sizes that resolve to one row count, a column name
+// that is not in the table. CheckData (repro validate with the data) and
+// Run (before any trial runs) check them once the datasets are loaded,
+// and report each at the line of the field that asks for it.
+
+// maxCheckedTrials bounds the partitions CheckData draws per dataset (a
+// kfold split's trials).
+const maxCheckedTrials = 1000
+
+// CheckData loads the datasets of spec from env, as a run does (corpus
+// transforms included, fits not), and checks the spec against them. It
+// returns the datasets it could not check because their files are
+// missing (a *datasets.MissingFileError each), and a *SpecError listing
+// the problems found, each at its field's position. infos describes the
+// datasets that loaded, by id.
+func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[string]DatasetInfo, skipped []error, err error) {
+	infos = map[string]DatasetInfo{}
+	var errs []FieldError
+	for i := range spec.Datasets {
+		ds := &spec.Datasets[i]
+		d, err := LoadDataset(ctx, env, ds)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			var missing *datasets.MissingFileError
+			if errors.As(err, &missing) {
+				skipped = append(skipped, err)
+				continue
+			}
+			errs = append(errs, loadErrors(spec, i, err)...)
+			continue
+		}
+		infos[ds.ID] = infoOf(ds, d)
+		errs = append(errs, checkDataset(spec, i, d)...)
+	}
+	return infos, skipped, specError(errs)
+}
+
+// specError returns errs as a *SpecError, each once and in file order, or
+// nil.
+func specError(errs []FieldError) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	d := newDecoder("")
+	for _, fe := range errs {
+		d.add(fe)
+	}
+	return d.err()
+}
+
+// dataError returns the error of loading dataset i of spec: a *SpecError
+// when the dataset plugin says which param is wrong, else err.
+func dataError(spec *Spec, i int, err error) error {
+	if len(invalids(err)) == 0 {
+		return err
+	}
+	return specError(loadErrors(spec, i, err))
+}
+
+// loadErrors locates the error of loading dataset i of spec: each
+// *param.InvalidError in it at its param's value (a misspelt group column
+// at the group's line), anything else at the dataset's entry.
+func loadErrors(spec *Spec, i int, err error) []FieldError {
+	path := index("datasets", i)
+	ies := invalids(err)
+	if len(ies) == 0 {
+		return []FieldError{spec.errorAt(path, "%v", err)}
+	}
+	out := make([]FieldError, 0, len(ies))
+	for _, ie := range ies {
+		p := sub(sub(path, "params"), ie.Param)
+		switch {
+		case ie.Key != "":
+			p = sub(p, ie.Key)
+		case ie.Elem >= 0:
+			p = index(p, ie.Elem)
+		}
+		out = append(out, spec.errorAt(p, "dataset %s: %v", param.Quote(spec.Datasets[i].ID), ie.Err))
+	}
+	return out
+}
+
+// invalids returns the *param.InvalidError values in err's tree.
+func invalids(err error) []*param.InvalidError {
+	var out []*param.InvalidError
+	var walk func(error)
+	walk = func(err error) {
+		switch e := err.(type) {
+		case nil:
+		case *param.InvalidError:
+			out = append(out, e)
+		case interface{ Unwrap() []error }:
+			for _, c := range e.Unwrap() {
+				walk(c)
+			}
+		case interface{ Unwrap() error }:
+			walk(e.Unwrap())
+		}
+	}
+	walk(err)
+	return out
+}
+
+// checkLoaded checks spec against the datasets Run loaded.
+func checkLoaded(spec *Spec, loaded map[string]*loadedData) error {
+	var errs []FieldError
+	for i := range spec.Datasets {
+		if ld := loaded[spec.Datasets[i].ID]; ld != nil && ld.data != nil {
+			errs = append(errs, checkDataset(spec, i, ld.data)...)
+		}
+	}
+	return specError(errs)
+}
+
+// checkDataset checks what spec asks of dataset i against its data d.
+func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
+	ds := &spec.Datasets[i]
+	path := index("datasets", i)
+	id := param.Quote(ds.ID)
+	rows := d.Rows()
+	var errs []FieldError
+	fail := func(p, format string, args ...any) {
+		errs = append(errs, spec.errorAt(p, format, args...))
+	}
+
+	// The problem kind: methods, metrics and one-vs-rest tasks.
+	kind := metric.Regression
+	if d.IsClassification() {
+		kind = metric.Classification
+	}
+	if ds.Tasks == "one-vs-rest" && kind != metric.Classification {
+		fail(sub(path, "tasks"), "dataset %s is a regression dataset; want tasks: one-vs-rest only for classes", id)
+	}
+	for k, m := range spec.Methods {
+		if p, err := methods.Lookup(m.Name); err == nil && p.Kinds != 0 && p.Kinds&kind == 0 {
+			fail(sub(index("methods", k), "name"), "method %s handles %s but dataset %s is %s; want a method for %s", m.Name, p.Kinds, id, kind, kind)
+		}
+	}
+	for k, name := range spec.Metrics {
+		if mt, err := metric.Lookup(name); err == nil && mt.Kinds != 0 && mt.Kinds&kind == 0 {
+			fail(index("metrics", k), "metric %s applies to %s but dataset %s is %s; want a metric for %s", name, mt.Kinds, id, kind, kind)
+		}
+	}
+
+	// The split, with the messages of its kind, then each trial's
+	// partition as the run draws it.
+	split := sub(path, "split")
+	kindName := ds.Split.KindName()
+	switch kindName {
+	case "given":
+		if d.Split == nil {
+			fail(sub(split, "kind"), "dataset %s has no train/test split of its own; want holdout, kfold or rest", id)
+			return errs
+		}
+	case "holdout":
+		if t, ok := ds.Split.Params["test"].(float64); ok {
+			n := int(t)
+			if t < 1 {
+				n = int(math.Round(t * float64(rows)))
+			}
+			switch {
+			case t >= 1 && t >= float64(rows):
+				fail(sub(split, "test"), "a test set of %s rows, but dataset %s has %d rows; want fewer than %d, or a fraction in (0, 1)", param.Format(t), id, rows, rows)
+				return errs
+			case n < 1 || n >= rows:
+				fail(sub(split, "test"), "%s of the %d rows of dataset %s is %d test rows; want a fraction that leaves at least one row for each part", param.Format(t), rows, id, n)
+				return errs
+			}
+		}
+		if s, _ := ds.Split.Params["stratify"].(bool); s && kind != metric.Classification {
+			fail(sub(split, "stratify"), "dataset %s is a regression dataset; want stratify: false (it needs classes)", id)
+			return errs
+		}
+	case "kfold":
+		if k, ok := ds.Split.Params["folds"].(int); ok && k > rows {
+			fail(sub(split, "folds"), "%d folds, but dataset %s has %d rows; want at most %d folds", k, id, rows, rows)
+			return errs
+		}
+	}
+	splitter, err := Splitters.Lookup(kindName)
+	if err != nil {
+		return errs // reported by Load
+	}
+	trials := 1
+	if splitter.Replicates != nil {
+		trials = min(splitter.Replicates(ds.Split.Params), maxCheckedTrials)
+	}
+	pool, test := math.MaxInt, math.MaxInt
+	var first *Partition
+	for t := 0; t < trials; t++ {
+		at := SplitAt{Trial: t, Sample: Derive(spec.Seed, "sample", ds.ID, itoa(t)), Dataset: Derive(spec.Seed, "split", ds.ID)}
+		part, err := splitter.Split(d, ds.Split.Params, at)
+		if err != nil {
+			fail(split, "dataset %s (%d rows): %v", id, rows, err)
+			return errs
+		}
+		if first == nil {
+			first = part
+		}
+		pool = min(pool, len(part.Pool))
+		if part.TestOf == nil {
+			test = min(test, len(part.Test))
+		}
+	}
+	if pool == 0 {
+		fail(split, "split %s leaves no training rows of the %d of dataset %s", kindName, rows, id)
+		return errs
+	}
+	if test == 0 {
+		fail(split, "split %s leaves no test rows of the %d of dataset %s", kindName, rows, id)
+		return errs
+	}
+	where := fmt.Sprintf("the %d rows of dataset %s (split %s)", rows, id, kindName)
+	if pool != rows {
+		where = fmt.Sprintf("the pool of %d rows of dataset %s (%d rows; split %s)", pool, id, rows, describeSplit(ds.Split))
+	}
+
+	// Sampling by class needs classes.
+	if s := datasets.Sampling(spec.Curve.Sampling); s != datasets.Random && s != "" && kind != metric.Classification {
+		fail(sub("curve", "sampling"), "%s sampling needs classes, but dataset %s is a regression dataset; want sampling: random", s, id)
+	}
+
+	// The training sizes of the curve protocol.
+	proto, err := Protocols.Lookup(spec.Protocol.ProtocolName())
+	if err != nil {
+		return errs
+	}
+	smallest := pool
+	if proto.PerSize {
+		seen := map[int]int{}
+		for j, s := range spec.Curve.Sizes {
+			p := index(sub("curve", "sizes"), j)
+			n, err := resolveSize(s, pool)
+			switch {
+			case err != nil && s > 1:
+				fail(p, "training size %s exceeds %s; want at most %d", param.Format(s), where, pool)
+				continue
+			case err != nil:
+				fail(p, "%v (%s)", err, where)
+				continue
+			}
+			if first.TestOf != nil && !first.InSample && n >= pool {
+				fail(p, "training size %s takes all %d rows of the pool of dataset %s (split %s), which leaves no test rows; want fewer than %d", param.Format(s), pool, id, describeSplit(ds.Split), pool)
+				continue
+			}
+			if k, dup := seen[n]; dup {
+				fail(p, "training size %s resolves to %d rows of %s, as size %s (curve.sizes[%d]) does; want sizes of distinct row counts",
+					param.Format(s), n, where, param.Format(spec.Curve.Sizes[k]), k)
+				continue
+			}
+			seen[n] = j
+			smallest = min(smallest, n)
+		}
+	} else if spec.Protocol.ProtocolName() == "active" {
+		if initial, ok := spec.Protocol.Params["initial"].(int); ok && initial > pool {
+			fail(sub("protocol", "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
+		}
+	}
+
+	// Cross-validation folds within the smallest training set.
+	for k, m := range spec.Methods {
+		if m.Select.RuleName() == "cv" && len(m.Grid) > 1 && m.Select.Folds > smallest {
+			fail(sub(sub(index("methods", k), "select"), "folds"), "%d-fold cross-validation, but the smallest training set of dataset %s has %d rows; want at most %d folds, or larger sizes",
+				m.Select.Folds, id, smallest, smallest)
+		}
+	}
+	return errs
+}
+
+// describeSplit says what a split is: "holdout test 50", "kfold {folds=5 …}".
+func describeSplit(s Split) string {
+	switch {
+	case s.Kind == "holdout":
+		return "holdout test " + param.Format(s.Params.Float("test"))
+	case len(s.Params) > 0:
+		return s.KindName() + " {" + s.Params.Label() + "}"
+	}
+	return s.KindName()
+}
