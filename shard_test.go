@@ -58,7 +58,11 @@ func TestShardCLI(t *testing.T) {
 	if err := os.Remove(shard2); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr = mustCLI(t, exitOK, "check", dir)
+	// check judges no partial run as whole: the expectation's row fails.
+	stdout, stderr = mustCLI(t, exitFailed, "check", dir)
+	if !strings.Contains(stdout, "incomplete: ") || !strings.Contains(stdout, "not run yet") {
+		t.Errorf("check with a lost shard passes its rows:\n%s", stdout)
+	}
 	want := "shard 2/3: 0 of " + itoa(lines) + " trials finished, 0 failed, " + itoa(lines) + " missing; rerun it alone: repro run " +
 		filepath.Join(dir, runner.SpecFile) + " --shard 2/3 -o " + dir
 	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "2 of 3 shards complete") {

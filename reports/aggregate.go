@@ -89,7 +89,16 @@ type series struct {
 	wholeFailed int
 	// unsized counts failed trials whose size could not be resolved.
 	unsized int
+	// notRunAt counts, per x, the series' planned trials that have no
+	// result at all (an interrupted run, a shard still missing);
+	// notRunAll those whose x is not known (a whole-curve trial, or a
+	// fraction no stored trial resolved), which count at every x.
+	notRunAt  map[float64]int
+	notRunAll int
 }
+
+// notRun returns the number of planned trials of s at x without a result.
+func (s *series) notRun(x float64) int { return s.notRunAll + s.notRunAt[x] }
 
 // display is the series name as reports show it: oracle choices flagged.
 func (s *series) display() string {
@@ -271,6 +280,45 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 		for i, p := range pts {
 			s.cell(p.X).add(observation{trial: r.Trial, metrics: p.Metrics, extras: p.Extras, res: r, last: i == len(pts)-1})
 		}
+	}
+	// Planned trials with no stored line: a check on what is there would
+	// judge a partial run as if it were whole.
+	// Results whose keys the plan does not know (hand-made or from an
+	// older spec) leave nothing to compare with.
+	have := make(map[string]bool, len(results))
+	known := false
+	for i := range results {
+		have[results[i].Key] = true
+		known = known || planned[results[i].Key] != nil
+	}
+	for _, t := range planned {
+		if have[t.Key] || !known {
+			continue
+		}
+		label := t.Method.Label
+		if label == "" {
+			label = t.Method.Name
+		}
+		id := t.Dataset.ID
+		if id == "" {
+			id = t.Dataset.Name
+		}
+		s := index[id][runner.SeriesName(label, t.Variant())]
+		if s == nil {
+			continue
+		}
+		x := float64(resolved[specSize{id, t.Size}])
+		if x == 0 && t.Size > 1 {
+			x = math.Trunc(t.Size)
+		}
+		if x == 0 {
+			s.notRunAll++
+			continue
+		}
+		if s.notRunAt == nil {
+			s.notRunAt = map[float64]int{}
+		}
+		s.notRunAt[x]++
 	}
 	for _, d := range m.datasets {
 		seen := map[float64]bool{}

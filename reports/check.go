@@ -215,6 +215,11 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 			}
 			sts = append(sts, st)
 		}
+		for _, s := range ss {
+			if n := s.notRun(x); n > 0 && missing == "" {
+				missing = fmt.Sprintf("incomplete: %s of %s at size %s not run yet (finish the run first)", plural(n, "planned trial"), s.name, fmtX(x))
+			}
+		}
 		if missing != "" {
 			r.Measured = missing
 			rows = append(rows, r)
