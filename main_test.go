@@ -198,6 +198,9 @@ metrics: [accuracy]
 }
 
 func TestValidate(t *testing.T) {
+	// The plan alone: without a data directory validate checks no data
+	// (CI sets $REPRO_DATA).
+	t.Setenv(datasets.DataDirEnv, "")
 	stdout, _ := mustCLI(t, exitOK, "validate", irisSpec)
 	golden(t, "validate.golden", stdout)
 	stdout, _ = mustCLI(t, exitOK, "validate", irisSpec, "--set", "curve.trials=3", "--set", "methods.LR.params.C=[0.1,1,10]")
