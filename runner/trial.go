@@ -35,6 +35,10 @@ type TrialRun struct {
 	ld     *loadedData
 	dataID string         // identity of Data's content; "" until asked for
 	state  *methods.State // carried by the trial's successive fits
+	// fitted is the Info the last fit's model reported when Fit
+	// returned: a transductive model (lgc) does its iterations in
+	// Predict, which adds what they grew by.
+	fitted methods.Info
 	// unlabelledX is the protocol's unlabelled pool for Env.Unlabelled of
 	// its next fit (set by the active protocol), or nil.
 	unlabelledX matrix.Matrix
@@ -152,6 +156,7 @@ func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (meth
 	info, ok := fitInfo(model)
 	res.Iterations += info.Iterations
 	res.NotConverged = ok && !info.Converged
+	t.fitted = info
 	return model, nil
 }
 
@@ -172,6 +177,15 @@ func (t *TrialRun) Predict(model methods.Model, set *datasets.Dataset) (*methods
 	p := model.Predict(set.X)
 	if p == nil {
 		return nil, errors.New("model returned no prediction")
+	}
+	if info, ok := fitInfo(model); ok && info != t.fitted {
+		// Iterations the model ran while predicting (a transductive
+		// method's propagation) count with its fit's.
+		if info.Iterations > t.fitted.Iterations {
+			t.Result.Iterations += info.Iterations - t.fitted.Iterations
+		}
+		t.Result.NotConverged = !info.Converged
+		t.fitted = info
 	}
 	if err := checkPrediction(p, set, t.OneVsRest()); err != nil {
 		return nil, fmt.Errorf("method %q: %w", t.Trial.Method.Label, err)

@@ -1,0 +1,59 @@
+package runner
+
+import (
+	"context"
+	"testing"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/param"
+)
+
+func init() {
+	methods.Register("fake-transductive", &methods.Plugin{
+		Doc:   "does its iterations in Predict, as lgc does (test fixture)",
+		Kinds: methods.Classification,
+		New:   func(param.Values) (methods.Method, error) { return transductive{}, nil },
+	})
+}
+
+type transductive struct{}
+
+// transductiveModel reports no iterations and no convergence until
+// Predict has run its 7 iterations on the rows it is given.
+type transductiveModel struct {
+	k    int
+	info methods.Info
+}
+
+func (transductive) Fit(_ context.Context, train *datasets.Dataset, _ *methods.Env) (methods.Model, error) {
+	return &transductiveModel{k: len(train.Classes)}, nil
+}
+
+func (m *transductiveModel) Predict(X matrix.Matrix) *methods.Prediction {
+	n, _ := X.Dims()
+	m.info = methods.Info{Iterations: 7, Converged: true}
+	return &methods.Prediction{Scores: make([]float64, n*m.k), K: m.k}
+}
+
+func (m *transductiveModel) Info() methods.Info { return m.info }
+
+// A model that iterates while predicting has those iterations recorded,
+// and is not flagged as stopped at its cap by the zero Info it reports
+// before (lgc's iterations went missing from results.jsonl in the
+// redesign, which read them between Fit and Predict).
+func TestIterationsDuringPredict(t *testing.T) {
+	spec := blobsSpec()
+	spec.Methods = []MethodSpec{method("fake-transductive", "tr", "fixed", nil)}
+	spec.Baseline = ""
+	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	if len(sum.Results) == 0 {
+		t.Fatal("no results")
+	}
+	for _, r := range sum.Results {
+		if r.Error != "" || r.Iterations != 7 || r.NotConverged {
+			t.Errorf("trial %s: error %q, iterations %d, not converged %v; want 7 iterations, converged", r.Key, r.Error, r.Iterations, r.NotConverged)
+		}
+	}
+}
