@@ -28,7 +28,8 @@ func init() {
 		Run: runActive,
 		Steps: func(p param.Values) int {
 			initial, batch, budget := p.Int("initial"), p.Int("batch"), p.Int("budget")
-			for _, s := range p.Map("budgets") {
+			budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
+			for _, s := range budgets {
 				if b, err := strconv.Atoi(s); err == nil {
 					budget = max(budget, b)
 				}
@@ -70,7 +71,8 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 	}
 	initial, batch := p.Int("initial"), p.Int("batch")
 	budget := p.Int("budget")
-	if s, ok := p.Map("budgets")[t.Trial.Dataset.ID]; ok {
+	budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
+	if s, ok := budgets[t.Trial.Dataset.ID]; ok {
 		b, err := strconv.Atoi(s)
 		if err != nil || b < 1 {
 			return nil, fmt.Errorf("protocol active: budgets: %s: %q is not a positive whole number of labels", t.Trial.Dataset.ID, s)
@@ -126,7 +128,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 			if err := t.SaveArtifacts(model); err != nil {
 				return nil, err
 			}
-			if p.Bool("full") {
+			if full, _ := p["full"].(bool); full {
 				if err := t.scoreFullPool(ctx, &obs[len(obs)-1]); err != nil {
 					return nil, err
 				}
