@@ -98,13 +98,13 @@ func TestActivePCARotationInvariance(t *testing.T) {
 	}
 }
 
-// With full: true the last observation records full_<metric>, the score of
+// With full: [L2] the last observation records full_<metric>, the score of
 // the learner trained on the whole pool; when the budget is the whole pool
 // the last batch trains on exactly those rows, so the two agree.
 func TestActiveFullPool(t *testing.T) {
 	for _, budget := range []int{46, 180} {
 		spec := bilgicSpec("random", false)
-		spec.Protocol.Params["full"] = true
+		spec.Protocol.Params["full"] = []string{"L2"}
 		spec.Protocol.Params["budget"] = budget
 		// At tol 1e-8, max_iter 2000, logreg-l2's L-BFGS did not return
 		// within 5 minutes on the whole 180-row pool (not investigated; the
