@@ -165,7 +165,7 @@ func (m *model) writeReach(w *bytes.Buffer, mn string, higher bool) {
 		recorded = recorded || !math.IsNaN(best)
 	}
 	if !recorded {
-		fmt.Fprintf(w, "Not computed: no trial recorded %s%s (protocol param full: true fits each trial's method on its whole pool once and records it).\n\n", runner.FullPrefix, mn)
+		fmt.Fprintf(w, "Not computed: no trial recorded %s%s (the protocol's full: [label, …] fits those methods on each trial's whole pool once and records it).\n\n", runner.FullPrefix, mn)
 		return
 	}
 	header, rows := m.seriesGrid(func(d *dataSet, s *series) string {
@@ -202,7 +202,7 @@ func (m *model) writeReach(w *bytes.Buffer, mn string, higher bool) {
 	}
 	rows = append(rows, full)
 	writeTable(w, header, rows, "l"+strings.Repeat("r", len(m.datasets)))
-	fmt.Fprintf(w, "\nThe fewest labelled rows at which a series' mean %s over trials comes within %s of the dataset's full-pool %s: the best series' mean over trials of its method trained on the whole pool (the protocol's full: true), the last row.\n\n", mn, num((1-ReachFraction)*100)+"%", mn)
+	fmt.Fprintf(w, "\nThe fewest labelled rows at which a series' mean %s over trials comes within %s of the dataset's full-pool %s: the best series' mean over trials of its method trained on the whole pool (the methods the protocol's full names), the last row.\n\n", mn, num((1-ReachFraction)*100)+"%", mn)
 }
 
 // wtl counts the iterations where a beats b (win), loses (loss) or
@@ -265,11 +265,15 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 				continue
 			}
 			win, tie, loss := d.wtl(bases[d.id], s, mn, higher)
+			if win+tie+loss == 0 {
+				rows = append(rows, []string{mdText(d.id), "—", "—", "—"})
+				continue
+			}
 			rows = append(rows, []string{mdText(d.id), fmt.Sprint(win), fmt.Sprint(tie), fmt.Sprint(loss)})
 		}
 		st := mdText(strategy)
 		writeTable(w, []string{"dataset", st + " W", st + " T", st + " L"}, rows, "lrrr")
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: two-sided paired t-test over the trials at each iteration, p < 0.05 (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).\n\n", mdText(m.spec.Baseline), mn)
+	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: two-sided paired t-test over the trials at each iteration, p < 0.05; — : no iteration with two paired trials (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).\n\n", mdText(m.spec.Baseline), mn)
 }

@@ -138,3 +138,20 @@ func TestAULC(t *testing.T) {
 		}
 	}
 }
+
+// With one trial per series no iteration has two pairs: W/T/L is "—",
+// not 0/0/0.
+func TestActiveWTLUntested(t *testing.T) {
+	spec, results := activeFixture()
+	var one []runner.Result
+	for _, r := range results {
+		if r.Trial == 0 {
+			one = append(one, r)
+		}
+	}
+	var w bytes.Buffer
+	build(spec, one).writeActive(&w)
+	if !strings.Contains(w.String(), "| citeseer |        — |        — |        — |") {
+		t.Errorf("one trial: want — rows:\n%s", w.String())
+	}
+}
