@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -36,6 +37,13 @@ func (m *model) writeActive(w *bytes.Buffer) {
 	fmt.Fprintf(w, "## Active learning summary\n\n")
 	strategy := fmt.Sprint(m.spec.Protocol.Params["strategy"])
 	fmt.Fprintf(w, "Query strategy: %s. A curve point is the mean over the trials — (fold, repeat) pairs of the split — at one number of labelled rows.\n\n", mdText(strategy))
+	for _, mn := range m.spec.Metrics {
+		// The averaging a multi-class metric uses (auc: the mean of the
+		// one-vs-rest AUCs) is part of what the numbers mean.
+		if mt, err := metric.Lookup(mn); err == nil {
+			fmt.Fprintf(w, "Metric %s: %s.\n\n", mn, mt.Doc)
+		}
+	}
 	for _, mn := range m.spec.Metrics {
 		higher, known := direction(mn)
 		if !known {
