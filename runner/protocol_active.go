@@ -21,7 +21,7 @@ func init() {
 			{Name: "batch", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labels bought per query"},
 			{Name: "budget", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "labelled rows at the end (capped by the pool)"},
 			{Name: "strategy", Type: param.String, Default: "random", Doc: "the query strategy (repro list strategies)"},
-			{Name: "budgets", Type: param.Map, Default: map[string]string{}, Doc: "budgets of single datasets by dataset id, over budget (Bilgic: {cora: 400})"},
+			{Name: "budgets", Type: param.Map, Default: map[string]string{}, Check: positiveCounts, Doc: "budgets of single datasets by dataset id, over budget (Bilgic: {cora: 400})"},
 			{Name: "full", Type: param.StringList, Default: []string{}, Doc: "labels of the methods (all: every method) also fitted on the whole pool once, after the last batch, " +
 				"their metrics recorded as extras full_<metric> of the last observation: the full-pool score reports measure the labels needed against"},
 		},
@@ -149,6 +149,16 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 			labelled = append(labelled, cands[i])
 		}
 	}
+}
+
+// positiveCounts accepts a map whose values are whole numbers ≥ 1.
+func positiveCounts(v any) error {
+	for k, s := range v.(map[string]string) {
+		if n, err := strconv.Atoi(s); err != nil || n < 1 {
+			return fmt.Errorf("%s: %q is not a whole number of labels ≥ 1", k, s)
+		}
+	}
+	return nil
 }
 
 // FullPrefix prefixes the extras of the active protocol's fit on the
