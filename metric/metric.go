@@ -195,7 +195,7 @@ func init() {
 			a, err := accuracy(p, d)
 			return 100 - a, err
 		}})
-	Register("auc", &Metric{Doc: "area under the ROC curve; multi-class: mean of one-vs-rest AUCs",
+	Register("auc", &Metric{Doc: "area under the ROC curve; multi-class: the unweighted mean of the one-vs-rest AUCs of the classes present in the test set",
 		Kinds: Classification, HigherIsBetter: true, Eval: auc, Digits: 3, Min: bound(0), Max: bound(1)})
 	Register("binary_errors", &Metric{Doc: "one-vs-rest binary errors summed over all tasks (Jebara 2004's metric); per-task errors recorded as binary_errors/<class>",
 		Kinds: Classification, NeedsOneVsRest: true, Eval: binaryErrors, Detail: taskErrors, Digits: 1, Min: bound(0)})

@@ -166,6 +166,7 @@ func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]runn
 			return err
 		}
 	}
+	m.writeActive(w)
 	if len(spec.Expect) > 0 {
 		fmt.Fprintf(w, "## Expectations\n\n")
 		writeCheckTable(w, checked, true)

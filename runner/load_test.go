@@ -305,6 +305,15 @@ methods: [{name: fake-centroid}]
 curve: {sizes: [10]}
 metrics: [accuracy]
 `, `t.yaml:4:19: datasets[0].split.kind: unknown value "holdut" (did you mean "holdout"?); want one of given, holdout, kfold, rest, train`},
+		{"active budgets not a count", `name: t
+datasets:
+  - name: fake-blobs
+    split: {kind: holdout, test: 50}
+methods: [{name: fake-centroid}]
+protocol: {name: active, budgets: {fake-blobs: ten}}
+curve: {sampling: random}
+metrics: [accuracy]
+`, `t.yaml:6:35: protocol.budgets: a mapping fake-blobs: "ten" is not a whole number of labels ≥ 1`},
 		{"holdout without test", `name: t
 datasets:
   - name: fake-blobs

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strconv"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/param"
@@ -20,10 +21,19 @@ func init() {
 			{Name: "batch", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labels bought per query"},
 			{Name: "budget", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "labelled rows at the end (capped by the pool)"},
 			{Name: "strategy", Type: param.String, Default: "random", Doc: "the query strategy (repro list strategies)"},
+			{Name: "budgets", Type: param.Map, Default: map[string]string{}, Check: positiveCounts, Doc: "budgets of single datasets by dataset id, over budget (Bilgic: {cora: 400})"},
+			{Name: "full", Type: param.StringList, Default: []string{}, Doc: "labels of the methods (all: every method) also fitted on the whole pool once, after the last batch, " +
+				"their metrics recorded as extras full_<metric> of the last observation: the full-pool score reports measure the labels needed against"},
 		},
 		Run: runActive,
 		Steps: func(p param.Values) int {
 			initial, batch, budget := p.Int("initial"), p.Int("batch"), p.Int("budget")
+			budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
+			for _, s := range budgets {
+				if b, err := strconv.Atoi(s); err == nil {
+					budget = max(budget, b)
+				}
+			}
 			if budget <= initial {
 				return 1
 			}
@@ -60,7 +70,16 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		return nil, err
 	}
 	initial, batch := p.Int("initial"), p.Int("batch")
-	budget := min(p.Int("budget"), len(order))
+	budget := p.Int("budget")
+	budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
+	if s, ok := budgets[t.Trial.Dataset.ID]; ok {
+		b, err := strconv.Atoi(s)
+		if err != nil || b < 1 {
+			return nil, fmt.Errorf("protocol active: budgets: %s: %q is not a positive whole number of labels", t.Trial.Dataset.ID, s)
+		}
+		budget = b
+	}
+	budget = min(budget, len(order))
 	if initial > budget {
 		return nil, fmt.Errorf("protocol active: initial %d exceeds the budget %d (or the pool of %d rows)", initial, budget, len(order))
 	}
@@ -104,12 +123,17 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		}
 		obs = append(obs, Observation{X: float64(len(rows)), Metrics: metrics, Extras: Extras(model)})
 		res.Size, res.TrainRows = len(rows), len(rows)
-		if len(labelled) >= budget {
-			return obs, t.SaveArtifacts(model)
-		}
 		q := &Query{N: min(batch, budget-len(labelled), len(cands)), Candidates: cands, Rand: rng}
-		if q.N == 0 {
-			return obs, t.SaveArtifacts(model)
+		if len(labelled) >= budget || q.N == 0 {
+			if err := t.SaveArtifacts(model); err != nil {
+				return nil, err
+			}
+			if full, _ := p["full"].([]string); slices.Contains(full, "all") || slices.Contains(full, t.Trial.Method.Label) { // absent in a spec built in code
+				if err := t.scoreFullPool(ctx, &obs[len(obs)-1]); err != nil {
+					return nil, err
+				}
+			}
+			return obs, nil
 		}
 		// The strategy sees predictions on the candidates, never their
 		// labels: the candidate set is passed without Y.
@@ -125,6 +149,53 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 			labelled = append(labelled, cands[i])
 		}
 	}
+}
+
+// positiveCounts accepts a map whose values are whole numbers ≥ 1.
+func positiveCounts(v any) error {
+	for k, s := range v.(map[string]string) {
+		if n, err := strconv.Atoi(s); err != nil || n < 1 {
+			return fmt.Errorf("%s: %q is not a whole number of labels ≥ 1", k, s)
+		}
+	}
+	return nil
+}
+
+// FullPrefix prefixes the extras of the active protocol's fit on the
+// whole pool (param full): full_auc is the AUC of the learner trained on
+// every pool row.
+const FullPrefix = "full_"
+
+// scoreFullPool fits the method on every row of the pool, once, after the
+// loop, and records its metrics as extras FullPrefix+<metric> of o.
+// Env.Unlabelled is empty: nothing of the pool is unlabelled.
+func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
+	pool := slices.Clone(t.Part.Pool)
+	sort.Ints(pool)
+	train, testSet, err := t.Sets(ctx, pool, t.Part.Test)
+	if err != nil {
+		return err
+	}
+	t.unlabelledX = nil
+	model, err := t.Fit(ctx, train, testSet)
+	if err != nil {
+		return fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+	}
+	pred, err := t.Predict(model, testSet)
+	if err != nil {
+		return fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+	}
+	metrics, err := t.Score(pred, testSet)
+	if err != nil {
+		return err
+	}
+	if o.Extras == nil {
+		o.Extras = Metrics{}
+	}
+	for name, v := range metrics {
+		o.Extras[FullPrefix+name] = v
+	}
+	return nil
 }
 
 // unlabelled returns the rows cands with the fit: train transforms fitted

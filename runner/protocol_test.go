@@ -423,3 +423,43 @@ func TestRegistries(t *testing.T) {
 	}
 
 }
+
+// kfold with refold false: every repeat has the same folds, and the r
+// trials of a fold are consecutive (trial t is fold t div r), so they
+// share one pool.
+func TestKFoldSameFolds(t *testing.T) {
+	spec := blobsSpec()
+	params := param.Values{"folds": 4, "repeats": 3, "stratify": true, "refold": false}
+	d := loadBlobs(t, spec)
+	sp, _ := Splitters.Lookup("kfold")
+	seed := Derive(spec.Seed, "split", "blobs")
+	seen := make([]int, d.Rows())
+	var first [][]int
+	for tr := 0; tr < 12; tr++ {
+		part, err := sp.Split(d, params, SplitAt{Trial: tr, Dataset: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr%3 == 0 {
+			first = append(first, part.Test)
+			for _, i := range part.Test {
+				seen[i]++
+			}
+		} else if !slices.Equal(part.Test, first[tr/3]) {
+			t.Errorf("trial %d: test fold differs from trial %d's; want fold %d repeated", tr, tr/3*3, tr/3)
+		}
+	}
+	for i, n := range seen {
+		if n != 1 {
+			t.Fatalf("row %d in %d of the 4 folds; want exactly 1", i, n)
+		}
+	}
+	// The folds are those of repeat 0 with refold true, in the same order.
+	params["refold"] = true
+	for f := 0; f < 4; f++ {
+		part, _ := sp.Split(d, params, SplitAt{Trial: f, Dataset: seed})
+		if !slices.Equal(part.Test, first[f]) {
+			t.Errorf("fold %d differs from repeat 0's fold %d with refold true", f, f)
+		}
+	}
+}

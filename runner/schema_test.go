@@ -175,7 +175,7 @@ methods: [{name: fake-centroid}]
 curve: {sizes: [10], trials: 5}
 metrics: [accuracy]
 `, func(s *Spec) bool {
-			return reflect.DeepEqual(s.Datasets[0].Split.Params, param.Values{"folds": 5, "repeats": 1, "stratify": true})
+			return reflect.DeepEqual(s.Datasets[0].Split.Params, param.Values{"folds": 5, "repeats": 1, "stratify": true, "refold": true})
 		}, ""},
 		{"kfold with other trials", `name: t
 datasets: [{name: fake-blobs, split: {kind: kfold, repeats: 2}}]

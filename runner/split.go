@@ -61,8 +61,10 @@ func init() {
 		Doc: "k folds × r repeats: each (fold, repeat) is a trial whose test part is one fold and whose pool is the other folds",
 		Params: []param.Decl{
 			{Name: "folds", Type: param.Int, Default: 10, Min: param.Bound(2), Doc: "number of folds k"},
-			{Name: "repeats", Type: param.Int, Default: 1, Min: param.Bound(1), Doc: "number of repeats r, each with its own random folds"},
+			{Name: "repeats", Type: param.Int, Default: 1, Min: param.Bound(1), Doc: "number of repeats r, each with its own random folds unless refold is false"},
 			{Name: "stratify", Type: param.Bool, Default: true, Doc: "keep the class proportions in every fold (classification only; ignored for regression)"},
+			{Name: "refold", Type: param.Bool, Default: true, Doc: "draw new folds for every repeat; false repeats every fold of one partition r times " +
+				"(trial t is fold t div r, repeat t mod r: Bilgic's protocol, where a pool-fitted transform is fitted k times, not k·r)"},
 		},
 		Replicates: func(p param.Values) int { return p.Int("folds") * p.Int("repeats") },
 		Split:      kfold,
@@ -109,13 +111,19 @@ func holdout(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error
 
 // kfold returns fold Trial mod k of repeat Trial div k. The folds of a
 // repeat come from the dataset's seed and the repeat alone, so the k trials
-// of a repeat partition the rows.
+// of a repeat partition the rows. With refold false every repeat has the
+// folds of repeat 0, and trial t is fold t div r (repeat t mod r): the r
+// trials of a fold are consecutive, so they share its pool, and the pool's
+// fitted transforms, in the cache.
 func kfold(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error) {
 	k, reps := p.Int("folds"), p.Int("repeats")
 	if at.Trial < 0 || at.Trial >= k*reps {
 		return nil, fmt.Errorf("trial %d out of range for %d folds × %d repeats", at.Trial, k, reps)
 	}
 	rep, fold := at.Trial/k, at.Trial%k
+	if refold, ok := p["refold"].(bool); ok && !refold { // absent (a spec built in code): true
+		rep, fold = 0, at.Trial/reps
+	}
 	classes := 0
 	if p.Bool("stratify") && d.IsClassification() {
 		classes = len(d.Classes)

@@ -238,6 +238,7 @@ func (d *decoder) checkProtocol(s *Spec, f *fields) {
 		}
 	}
 	trials := cf.get(d, "trials")
+	counted := false
 	for i, ds := range s.Datasets {
 		sp, err := Splitters.Lookup(ds.Split.KindName())
 		if err != nil || sp.Replicates == nil || ds.Split.Params == nil {
@@ -250,6 +251,11 @@ func (d *decoder) checkProtocol(s *Spec, f *fields) {
 		}
 		if trials != nil && s.Curve.Trials != n {
 			d.errorf(trials, "curve.trials", "%d, but split %s of %s makes %d trials; want no trials, or %d", s.Curve.Trials, ds.Split.Kind, index("datasets", i), n, n)
+		}
+		if trials == nil && !counted {
+			// The split's count, so that the resolved spec (spec.yaml)
+			// reads back and reports count the trials planned.
+			s.Curve.Trials, counted = n, true
 		}
 	}
 }
