@@ -192,7 +192,7 @@ func schema(free bool) param.Decl {
 			{Name: "by", Type: param.Float, Default: 0.0, Min: param.Bound(0),
 				Doc: "Relation: the margin in the metric's units and direction; with 0 the mean must be strictly better."},
 			nonNeg("within", "Relation, instead of `by`: `better` may trail `than` by at most this (a parity claim)."),
-			str("than_dataset", "Relation: the dataset id `than` is taken from, when not `dataset`: a comparison across two dataset entries with the same test rows (one corpus under two feature transforms), paired by trial. `than` may then name the same method as `better`."),
+			str("than_dataset", "Relation: the dataset id `than` is taken from, when not `dataset`: a comparison across two dataset entries with the same test rows (one corpus under two feature transforms), trials matched by index for the t-test. Their training samples are the same rows only when a size is the whole pool: the sample seed involves the dataset id. `than` may then name the same method as `better`."),
 			str("source", "Where the paper's figure comes from: \"Szafranski 2007, Table 1\"."),
 			str("note", "Why the result may differ."),
 		},

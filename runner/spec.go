@@ -244,7 +244,9 @@ type Expectation struct {
 	Within *float64 `yaml:"within,omitempty"`
 	// ThanDataset, if set, takes Than from this dataset instead of
 	// Dataset: a comparison across feature sets of the same rows (one
-	// corpus under two transforms), paired by trial index.
+	// corpus under two transforms), trials matched by index. (Their
+	// training samples differ below the whole pool: the sample seed
+	// involves the dataset id.)
 	ThanDataset string `yaml:"than_dataset,omitempty"`
 
 	// Source cites the paper figure or table the value comes from.
