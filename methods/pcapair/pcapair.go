@@ -153,5 +153,5 @@ func (m *model) Extras() map[string]float64 {
 // Artifacts returns the scatter plot of the training rows on the chosen
 // pair of components, one series per class.
 func (m *model) Artifacts() []methods.Artifact {
-	return []methods.Artifact{{Name: "pca-pair", Title: fmt.Sprintf("training rows on principal components %d and %d (lowest logistic-regression training error of the pairs)", m.pair.I+1, m.pair.J+1), Plot: m.plot}}
+	return []methods.Artifact{{Name: "pca-pair", Title: fmt.Sprintf("PCs %d and %d (best pair)", m.pair.I+1, m.pair.J+1), Plot: m.plot}}
 }
