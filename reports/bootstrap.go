@@ -26,8 +26,23 @@ type bootSummary struct {
 // are left out; ok is false when none has them. Resamples on which a
 // trial's metric is undefined (NaN) are skipped.
 func bootOf(c *cell, name string) (bs bootSummary, ok bool) {
-	if c == nil {
+	all, n := bootMeans(c, name)
+	means := slices.DeleteFunc(all, math.IsNaN)
+	if len(means) == 0 {
 		return bs, false
+	}
+	slices.Sort(means)
+	st := summarize(means)
+	a := (1 - bootLevel) / 2
+	return bootSummary{Lo: quantile(means, a), Hi: quantile(means, 1-a), SE: st.SD, B: len(means), N: n}, true
+}
+
+// bootMeans returns resample r of the mean of metric name over c's trials
+// that stored resamples, for every r (NaN where no trial has a value), and
+// the number of those trials.
+func bootMeans(c *cell, name string) ([]float64, int) {
+	if c == nil {
+		return nil, 0
 	}
 	var per [][]float64
 	for i := range c.obs {
@@ -37,7 +52,7 @@ func bootOf(c *cell, name string) (bs bootSummary, ok bool) {
 		}
 	}
 	if len(per) == 0 {
-		return bs, false
+		return nil, 0
 	}
 	b := len(per[0])
 	for _, v := range per[1:] {
@@ -54,15 +69,46 @@ func bootOf(c *cell, name string) (bs bootSummary, ok bool) {
 		}
 		if n > 0 {
 			means = append(means, sum/float64(n))
+		} else {
+			means = append(means, math.NaN())
 		}
 	}
-	if len(means) == 0 {
-		return bs, false
+	return means, len(per)
+}
+
+// bootDiff describes the paired bootstrap distribution of a relation's
+// difference (a's mean − b's, signed so that positive favours a): its
+// 95% percentile interval and the share of resamples favouring a, as
+// "; bootstrap 95% [lo, hi], 72% of 100 resamples favour", or "" when the
+// two cells did not both store the same number of resamples.
+func (m *model) bootDiff(a, b *cell, name string, higher bool) string {
+	ma, _ := bootMeans(a, name)
+	mb, _ := bootMeans(b, name)
+	if len(ma) == 0 || len(ma) != len(mb) {
+		return ""
 	}
-	slices.Sort(means)
-	st := summarize(means)
-	a := (1 - bootLevel) / 2
-	return bootSummary{Lo: quantile(means, a), Hi: quantile(means, 1-a), SE: st.SD, B: len(means), N: len(per)}, true
+	var d []float64
+	wins := 0
+	for r := range ma {
+		v := ma[r] - mb[r]
+		if !higher {
+			v = -v
+		}
+		if math.IsNaN(v) {
+			continue
+		}
+		d = append(d, v)
+		if v > 0 {
+			wins++
+		}
+	}
+	if len(d) == 0 {
+		return ""
+	}
+	slices.Sort(d)
+	lo, hi := quantile(d, (1-bootLevel)/2), quantile(d, 1-(1-bootLevel)/2)
+	return fmt.Sprintf("; bootstrap %g%% [%s, %s], %d%% of %d resamples favour it", bootLevel*100,
+		signed(m, name, lo), signed(m, name, hi), int(math.Round(100*float64(wins)/float64(len(d)))), len(d))
 }
 
 // bootValues returns the resampled values of metric name stored with the

@@ -68,3 +68,34 @@ func TestBootstrapTable(t *testing.T) {
 		t.Errorf("bootstrap table without resamples:\n%s", md3)
 	}
 }
+
+// A relation between two series with resamples gets the paired bootstrap
+// interval of its difference: a's resample r is 80 + r/10, b's 79 + r/5
+// (r = 0 … 19), so a − b = 1 − r/10: 1.0, 0.9, …, −0.9, of which 10 of 20
+// are positive; sorted (−0.9 … 1.0 in steps of 0.1), their 2.5% and 97.5%
+// quantiles (h = 0.475 and 18.525) are −0.9 + 0.0475 = −0.8525 and
+// −0.9 + 1.8525 = 0.9525.
+func TestCheckBootstrapDifference(t *testing.T) {
+	spec, rs := twoSeries(map[string][]float64{"a": {80}, "b": {79}},
+		runner.Expectation{Dataset: "d", Metric: "accuracy", Better: "a", Than: "b"})
+	spec.Curve.Trials = 1
+	for i := range rs {
+		v := make([]float64, 20)
+		for r := range v {
+			if rs[i].Method == "a" {
+				v[r] = 80 + float64(r)/10
+			} else {
+				v[r] = 79 + float64(r)/5
+			}
+		}
+		rs[i].Bootstrap = runner.Samples{"accuracy": v}
+	}
+	got := Check(spec, rs)
+	if len(got.Rows) != 1 {
+		t.Fatalf("%d rows; want 1", len(got.Rows))
+	}
+	want := "bootstrap 95% [-0.85, +0.95], 50% of 20 resamples favour it"
+	if !strings.Contains(got.Rows[0].Measured, want) {
+		t.Errorf("measured %q; want it to contain %q", got.Rows[0].Measured, want)
+	}
+}

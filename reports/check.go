@@ -241,8 +241,8 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 			}
 			a, b := pairs(ss[0].cells[x], ss[1].cells[x], e.Metric)
 			tt := pairedTTest(a, b)
-			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs)", m.fmtNum(e.Metric, sts[0].Mean), m.fmtNum(e.Metric, sts[1].Mean),
-				signed(m, e.Metric, diff), fmtP(tt.P), tt.N)
+			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs%s)", m.fmtNum(e.Metric, sts[0].Mean), m.fmtNum(e.Metric, sts[1].Mean),
+				signed(m, e.Metric, diff), fmtP(tt.P), tt.N, m.bootDiff(ss[0].cells[x], ss[1].cells[x], e.Metric, mt.HigherIsBetter))
 			switch {
 			case e.Within != nil:
 				r.Pass = diff >= -*e.Within
