@@ -26,6 +26,7 @@ import (
 	_ "github.com/repro-ml/repro/methods/lgc"
 	_ "github.com/repro-ml/repro/methods/linear"
 	_ "github.com/repro-ml/repro/methods/med"
+	_ "github.com/repro-ml/repro/methods/pcapair"
 	_ "github.com/repro-ml/repro/methods/spectral"
 	_ "github.com/repro-ml/repro/methods/svm"
 	_ "github.com/repro-ml/repro/metric"

@@ -83,7 +83,7 @@ func (m *model) check() *Checked {
 		}
 		base := CheckRow{Expect: i, Dataset: e.Dataset, Source: e.Source, Note: e.Note}
 		if e.Better != "" {
-			base.What = e.Better + " vs " + e.Than + " " + e.Metric
+			base.What = e.Better + " vs " + thanName(e) + " " + e.Metric
 		} else {
 			base.What = e.Method + " " + e.Metric
 		}
@@ -110,12 +110,12 @@ func (m *model) expected(e *runner.Expectation) string {
 			dir = "lower"
 		}
 		if e.Within != nil {
-			return fmt.Sprintf("at par with %s (trails by ≤ %s)", e.Than, num(*e.Within))
+			return fmt.Sprintf("at par with %s (trails by ≤ %s)", thanName(e), num(*e.Within))
 		}
 		if e.By == 0 {
-			return fmt.Sprintf("%s than %s", dir, e.Than)
+			return fmt.Sprintf("%s than %s", dir, thanName(e))
 		}
-		return fmt.Sprintf("%s than %s by ≥ %s", dir, e.Than, num(e.By))
+		return fmt.Sprintf("%s than %s by ≥ %s", dir, thanName(e), num(e.By))
 	}
 	var s string
 	if e.Value != nil {
@@ -170,8 +170,14 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 	if e.Better != "" {
 		names = []string{e.Better, e.Than}
 	}
-	for _, name := range names {
-		s, err := d.find(name)
+	for i, name := range names {
+		in := d
+		if i == 1 && e.ThanDataset != "" {
+			if in = m.dataset(e.ThanDataset); in == nil {
+				return fail(fmt.Sprintf("no dataset %q in the experiment", e.ThanDataset))
+			}
+		}
+		s, err := in.find(name)
 		if err != nil {
 			return fail(err.Error())
 		}
@@ -240,8 +246,8 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 			}
 			a, b := pairs(ss[0].cells[x], ss[1].cells[x], e.Metric)
 			tt := pairedTTest(a, b)
-			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs)", m.fmtNum(e.Metric, sts[0].Mean), m.fmtNum(e.Metric, sts[1].Mean),
-				signed(m, e.Metric, diff), fmtP(tt.P), tt.N)
+			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs%s)", m.fmtNum(e.Metric, sts[0].Mean), m.fmtNum(e.Metric, sts[1].Mean),
+				signed(m, e.Metric, diff), fmtP(tt.P), tt.N, m.bootDiff(ss[0].cells[x], ss[1].cells[x], e.Metric, mt.HigherIsBetter))
 			switch {
 			case e.Within != nil:
 				r.Pass = diff >= -*e.Within

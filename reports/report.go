@@ -358,6 +358,7 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 			return err
 		}
 		m.writeMetricTable(w, d, q)
+		m.writeBootstrap(w, d, q)
 		m.writeWTL(w, d, mn, q.higher, q.known)
 	}
 	for _, name := range m.extras() {

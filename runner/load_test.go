@@ -426,6 +426,30 @@ metrics: [accuracy]
 expect:
   - {method: fake-centroid, metric: accuracy, min: 50, within: 1}
 `, `t.yaml:7:64: expect[0].within: within belongs to a relation; want better and than with it, or no within`},
+		{"expect than_dataset unknown", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+expect:
+  - {dataset: a, better: fake-centroid, than: fake-centroid, than_dataset: c, metric: accuracy}
+`, `t.yaml:7:76: expect[0].than_dataset: unknown dataset "c"`},
+		{"expect than_dataset is the own dataset", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid, label: x}, {name: fake-centroid, label: y}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+expect:
+  - {dataset: a, better: x, than: y, than_dataset: a, metric: accuracy}
+`, `t.yaml:7:52: expect[0].than_dataset: "a" is the expectation's own dataset`},
+		{"expect than_dataset on a value check", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+expect:
+  - {dataset: a, method: fake-centroid, metric: accuracy, min: 50, than_dataset: b}
+`, `t.yaml:7:82: expect[0].than_dataset: than_dataset belongs to a relation`},
 		{"select over with rule fixed", `name: t
 datasets: [{name: fake-blobs}]
 methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}, select: {rule: fixed, over: [shrink]}}]

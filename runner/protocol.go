@@ -114,6 +114,9 @@ type Observation struct {
 	X       float64 `json:"x"`
 	Metrics Metrics `json:"metrics"`
 	Extras  Metrics `json:"extras,omitempty"`
+	// Bootstrap holds the metrics on resamples of the test set
+	// (report.bootstrap), or nil.
+	Bootstrap Samples `json:"bootstrap,omitempty"`
 }
 
 // Strategy is a query strategy of the active protocol: which unlabelled

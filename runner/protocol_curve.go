@@ -58,10 +58,14 @@ func runCurve(ctx context.Context, t *TrialRun, _ param.Values) ([]Observation, 
 	if err != nil {
 		return nil, err
 	}
+	boot, err := t.bootstrap(p, testSet)
+	if err != nil {
+		return nil, err
+	}
 	if err := t.SaveArtifacts(model); err != nil {
 		return nil, err
 	}
-	return []Observation{{X: float64(n), Metrics: metrics, Extras: Extras(model)}}, nil
+	return []Observation{{X: float64(n), Metrics: metrics, Extras: Extras(model), Bootstrap: boot}}, nil
 }
 
 // resolveSize turns a spec size into a row count for a pool of m rows.

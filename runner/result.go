@@ -32,6 +32,9 @@ type Result struct {
 	// Extras holds named values the trial recorded besides its metrics
 	// (a transform's dictionary size, a method's chosen dimension).
 	Extras Metrics `json:"extras,omitempty"`
+	// Bootstrap holds each metric on the report.bootstrap resamples of
+	// the test set (nil when the spec asks for none).
+	Bootstrap Samples `json:"bootstrap,omitempty"`
 	// Observations holds the points of a protocol that yields several per
 	// trial (active: one per batch). A trial with one observation stores
 	// it in Size, Metrics and Extras instead.
@@ -63,7 +66,7 @@ func (r *Result) Points() []Observation {
 	if len(r.Observations) > 0 {
 		return r.Observations
 	}
-	return []Observation{{X: float64(r.Size), Metrics: r.Metrics, Extras: r.Extras}}
+	return []Observation{{X: float64(r.Size), Metrics: r.Metrics, Extras: r.Extras, Bootstrap: r.Bootstrap}}
 }
 
 // Seeds records the seeds a trial used.
@@ -122,24 +125,32 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 		}
 		b.Write(kb)
 		b.WriteByte(':')
-		v := m[k]
-		switch {
-		case math.IsNaN(v):
-			b.WriteString(`"NaN"`)
-		case math.IsInf(v, 1):
-			b.WriteString(`"+Inf"`)
-		case math.IsInf(v, -1):
-			b.WriteString(`"-Inf"`)
-		default:
-			vb, err := json.Marshal(v)
-			if err != nil {
-				return nil, err
-			}
-			b.Write(vb)
+		if err := writeValue(&b, m[k]); err != nil {
+			return nil, err
 		}
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// writeValue writes v as a JSON number, or a non-finite v as the string
+// "NaN", "+Inf" or "-Inf".
+func writeValue(b *bytes.Buffer, v float64) error {
+	switch {
+	case math.IsNaN(v):
+		b.WriteString(`"NaN"`)
+	case math.IsInf(v, 1):
+		b.WriteString(`"+Inf"`)
+	case math.IsInf(v, -1):
+		b.WriteString(`"-Inf"`)
+	default:
+		vb, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		b.Write(vb)
+	}
+	return nil
 }
 
 // UnmarshalJSON reads numbers and the strings "NaN", "+Inf", "Inf" and

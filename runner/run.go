@@ -465,13 +465,13 @@ func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *
 	res.Seeds.Method = Derive(spec.Seed, "method", t.Dataset.ID, t.seedName(), param.Format(t.Size), itoa(t.Index))
 	defer func() {
 		if p := recover(); p != nil {
-			res.Metrics, res.Extras, res.Observations = nil, nil, nil
+			res.Metrics, res.Extras, res.Observations, res.Bootstrap = nil, nil, nil, nil
 			res.Error = fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack()))
 		}
 	}()
 	if err := x.run(ctx, t, ld, res); err != nil {
 		res.Error = clipText(err.Error(), maxResultError)
-		res.Metrics, res.Extras, res.Observations = nil, nil, nil
+		res.Metrics, res.Extras, res.Observations, res.Bootstrap = nil, nil, nil, nil
 	}
 	return res
 }
@@ -534,7 +534,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 	case len(obs) == 0:
 		return fmt.Errorf("protocol %s yielded no observation", x.spec.Protocol.ProtocolName())
 	case proto.PerSize && len(obs) == 1:
-		res.Metrics, res.Extras = obs[0].Metrics, obs[0].Extras
+		res.Metrics, res.Extras, res.Bootstrap = obs[0].Metrics, obs[0].Extras, obs[0].Bootstrap
 	default:
 		res.Observations = obs
 		last := obs[len(obs)-1]

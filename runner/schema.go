@@ -160,6 +160,8 @@ func schema(free bool) param.Decl {
 				Doc: "Decimals per metric or extra, over `digits` and the metric's own: `{auc: 4, accuracy: 1}`. A key is one of `metrics:` or of `y`."},
 			{Name: "artifacts", Type: param.Enum, Choices: []string{"all", "plots", "tables", "none"}, Optional: true, DefaultDoc: "`all`",
 				Doc: "The method artifacts (weight tables, fitted curves) report.md shows: `all`, `plots`, `tables` or `none`. Those left out stay in `artifacts/` and the report says how many."},
+			{Name: "bootstrap", Type: param.Int, Optional: true, Min: param.Bound(0), Max: param.Bound(MaxBootstrap), DefaultDoc: "`0` (none)",
+				Doc: "Resamples of each trial's test set (rows drawn with replacement, the fitted model fixed) on which the runner also computes the metrics; the report shows their 95% percentile interval beside mean ± sd. The resamples derive from the experiment seed alone, the same for every method, dataset entry and trial, so differences are paired. Not part of trial keys: results stored without it keep none."},
 		},
 	}
 
@@ -190,6 +192,7 @@ func schema(free bool) param.Decl {
 			{Name: "by", Type: param.Float, Default: 0.0, Min: param.Bound(0),
 				Doc: "Relation: the margin in the metric's units and direction; with 0 the mean must be strictly better."},
 			nonNeg("within", "Relation, instead of `by`: `better` may trail `than` by at most this (a parity claim)."),
+			str("than_dataset", "Relation: the dataset id `than` is taken from, when not `dataset`: a comparison across two dataset entries with the same test rows (one corpus under two feature transforms), trials matched by index for the t-test. Their training samples are the same rows only when a size is the whole pool: the sample seed involves the dataset id. `than` may then name the same method as `better`."),
 			str("source", "Where the paper's figure comes from: \"Szafranski 2007, Table 1\"."),
 			str("note", "Why the result may differ."),
 		},

@@ -197,6 +197,10 @@ type ReportSpec struct {
 	// Artifacts says which method artifacts report.md shows: "" or
 	// "all", "plots", "tables" or "none".
 	Artifacts string `yaml:"artifacts,omitempty"`
+	// Bootstrap, if positive, is the number of resamples of each trial's
+	// test set its metrics are also computed on (stored in
+	// Result.Bootstrap), for the report's bootstrap intervals.
+	Bootstrap int `yaml:"bootstrap,omitempty"`
 }
 
 // DigitsFor returns the decimals report.metric_digits or report.digits
@@ -272,6 +276,12 @@ type Expectation struct {
 	// Better may trail Than by at most Within, in the metric's units — the
 	// form of a paper's "at par with" claim. Exclusive with By.
 	Within *float64 `yaml:"within,omitempty"`
+	// ThanDataset, if set, takes Than from this dataset instead of
+	// Dataset: a comparison across feature sets of the same rows (one
+	// corpus under two transforms), trials matched by index. (Their
+	// training samples differ below the whole pool: the sample seed
+	// involves the dataset id.)
+	ThanDataset string `yaml:"than_dataset,omitempty"`
 
 	// Source cites the paper figure or table the value comes from.
 	Source string `yaml:"source,omitempty"`

@@ -197,7 +197,7 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 		if x.Min != nil && x.Max != nil && *x.Min > *x.Max {
 			d.errorf(f.get(d, "min"), sub(path, "min"), "min %s is above max %s; want min ≤ max", param.Format(*x.Min), param.Format(*x.Max))
 		}
-		for _, k := range []string{"by", "within"} {
+		for _, k := range []string{"by", "within", "than_dataset"} {
 			if has(k) {
 				d.errorf(f.get(d, k), sub(path, k), "%s belongs to a relation; want better and than with it, or no %s", k, k)
 			}
@@ -209,10 +209,13 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 		if !has("than") {
 			d.errorf(f.node, sub(path, "than"), "missing; want the method label it should beat")
 		}
+		if has("than_dataset") && x.ThanDataset == x.Dataset {
+			d.errorf(f.get(d, "than_dataset"), sub(path, "than_dataset"), "%q is the expectation's own dataset; want another dataset id, or no than_dataset", x.ThanDataset)
+		}
 		if has("by") && has("within") {
 			d.errorf(f.get(d, "within"), sub(path, "within"), "both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them")
 		}
-		if x.Better != "" && x.Better == x.Than {
+		if x.Better != "" && x.Better == x.Than && (x.ThanDataset == "" || x.ThanDataset == x.Dataset) {
 			d.errorf(f.get(d, "than"), sub(path, "than"), "%s is compared with itself; want two different methods", param.Quote(x.Than))
 		}
 	}
@@ -327,6 +330,13 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 				msg += fmt.Sprintf(" (did you mean %q?)", c)
 			}
 			d.errorf(node("dataset"), sub(path, "dataset"), "%s; want a dataset id: %s", msg, strings.Join(ids, ", "))
+		}
+		if x.ThanDataset != "" && datasetsOK && !contains(ids, x.ThanDataset) {
+			msg := "unknown dataset " + param.Quote(x.ThanDataset)
+			if c := param.Closest(x.ThanDataset, ids); c != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", c)
+			}
+			d.errorf(node("than_dataset"), sub(path, "than_dataset"), "%s; want a dataset id: %s", msg, strings.Join(ids, ", "))
 		}
 		if x.Metric != "" && len(s.Metrics) > 0 && !metrics[x.Metric] {
 			d.errorf(node("metric"), sub(path, "metric"), "%s is not computed by this experiment; want one of metrics: %s", param.Quote(x.Metric), strings.Join(s.Metrics, ", "))

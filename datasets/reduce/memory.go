@@ -31,3 +31,8 @@ func pcaMemory(n, d, nnz int, _ param.Values) int64 {
 	}
 	return int64(b)
 }
+
+// FitMemory estimates the bytes FitPCA allocates on n rows of d columns
+// with nnz stored entries, for the memory estimate of a method that fits
+// a PCA inside its own fit (methods.Plugin.Memory).
+func FitMemory(n, d, nnz int) int64 { return pcaMemory(n, d, nnz, nil) }

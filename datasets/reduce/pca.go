@@ -112,7 +112,14 @@ func FitPCA(ctx context.Context, X matrix.Matrix, o Options) (*PCA, error) {
 	if d <= n {
 		vals, V = p.covarianceEigen(X)
 	} else {
-		vals, V = p.gramEigen(X)
+		// Only the directions kept are mapped back to feature space: all
+		// n of them would be a dense d×n matrix (8 GB for a million
+		// 5-gram columns and a thousand rows).
+		limit := 0
+		if !(o.Variance > 0 && o.Variance < 1) {
+			limit = o.Components
+		}
+		vals, V = p.gramEigen(X, limit)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -186,8 +193,9 @@ func (p *PCA) covarianceEigen(X matrix.Matrix) ([]float64, *mat.Dense) {
 
 // gramEigen returns the eigenvalues of the n×n Gram matrix of the centred,
 // scaled rows, decreasing, and the corresponding unit directions in
-// feature space.
-func (p *PCA) gramEigen(X matrix.Matrix) ([]float64, *mat.Dense) {
+// feature space: the first limit of them when limit is positive, all of
+// non-negligible variance otherwise.
+func (p *PCA) gramEigen(X matrix.Matrix, limit int) ([]float64, *mat.Dense) {
 	n, d := X.Dims()
 	G := mat.NewSymDense(n, nil)
 	var Xc *mat.Dense
@@ -238,6 +246,9 @@ func (p *PCA) gramEigen(X matrix.Matrix) ([]float64, *mat.Dense) {
 	m := 0
 	for m < len(vals) && vals[m] > relTol*vals[0] {
 		m++
+	}
+	if limit > 0 {
+		m = min(m, limit)
 	}
 	// v = Xcᵀu = diag(Scale)(Xᵀu − μ·Σu), normalized.
 	V := mat.NewDense(d, max(m, 1), nil)

@@ -164,6 +164,8 @@ func TestMemoryEstimates(t *testing.T) {
 		{method: "normalized-laplacian", n: 60, d: 20000, nnz: 8, steps: true},
 		{method: "lle-lr", n: 60, d: 400, nnz: 8, steps: true},
 		{method: "kernel-hp", n: 100, d: 1, nnz: 1, dense: true, reg: true},
+		{method: "pca-pair", n: 100, d: 300, nnz: 10, steps: true},
+		{method: "pca-pair", n: 200, d: 40, nnz: 40, dense: true, steps: true},
 	}
 	// Every method declares an estimate and is measured here.
 	measured := map[string]bool{}
