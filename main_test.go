@@ -301,6 +301,49 @@ func TestSmoke(t *testing.T) {
 	}
 }
 
+// An experiment's smoke: assignments apply to --smoke runs only, before
+// the command line's, and validate checks that they apply.
+func TestSmokeAssignments(t *testing.T) {
+	tmp := t.TempDir()
+	b, err := os.ReadFile(irisSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(tmp, "iris.yaml")
+	write := func(smoke string) {
+		if err := os.WriteFile(spec, append(b, []byte(smoke)...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("smoke: [\"curve.sizes=[12, 30]\", \"curve.trials=1\"]\n")
+	mustCLI(t, exitOK, "validate", spec)
+	dir := filepath.Join(tmp, "smoke")
+	stdout, _ := mustCLI(t, exitOK, "run", spec, "--smoke", "-o", dir, "-q")
+	if !strings.Contains(stdout, "smoke run of 2 of its 4 trials") {
+		t.Errorf("smoke run with smoke: assignments:\n%s", stdout)
+	}
+	results, _, err := runner.ReadResults(filepath.Join(dir, runner.ResultsFile))
+	if err != nil || len(results) != 2 || results[0].Size != 12 || results[1].Size != 12 {
+		t.Fatalf("results %+v, %v; want two trials at size 12", results, err)
+	}
+	// The command line comes after them.
+	dir2 := filepath.Join(tmp, "smoke2")
+	mustCLI(t, exitOK, "run", spec, "--smoke", "-o", dir2, "-q", "--set", "curve.sizes=[20]")
+	if results, _, err = runner.ReadResults(filepath.Join(dir2, runner.ResultsFile)); err != nil || len(results) != 2 || results[0].Size != 20 {
+		t.Errorf("results %+v, %v; want two trials at size 20", results, err)
+	}
+	// A normal run ignores them.
+	stdout, _ = mustCLI(t, exitOK, "validate", spec)
+	if !strings.Contains(stdout, "8 trials") {
+		t.Errorf("validate without --smoke:\n%s", stdout)
+	}
+	write("smoke: [\"curve.sizes=[-3]\"]\n")
+	_, stderr := mustCLI(t, exitUsage, "validate", spec)
+	if !strings.Contains(stderr, "curve.sizes") || !strings.Contains(stderr, "smoke: do not apply") {
+		t.Errorf("validate with a bad smoke: assignment:\n%s", stderr)
+	}
+}
+
 // TestRunReportCheck runs the tiny spec, re-renders its report and checks
 // its expectations by directory and by file.
 func TestRunReportCheck(t *testing.T) {

@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -208,6 +209,13 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	spec, err := loadSpec(arg, sets, stderr)
 	if err != nil {
 		return exitUsage
+	}
+	if *smoke && len(spec.Smoke) > 0 {
+		// The experiment's own smoke reductions, then the command line's.
+		if spec, err = loadSpec(arg, append(slices.Clone(spec.Smoke), sets...), stderr); err != nil {
+			fmt.Fprintf(stderr, "repro run --smoke: %s: the assignments of smoke: do not apply\n", arg)
+			return exitUsage
+		}
 	}
 	dir := outDir(*out, spec)
 	if *smoke && *out == "" {
@@ -502,6 +510,13 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 	spec, err := loadSpec(arg, sets, stderr)
 	if err != nil {
 		return exitUsage
+	}
+	if len(spec.Smoke) > 0 {
+		// The smoke reductions must apply too: CI runs them.
+		if _, err := loadSpec(arg, append(slices.Clone(spec.Smoke), sets...), stderr); err != nil {
+			fmt.Fprintf(stderr, "repro validate: %s: the assignments of smoke: do not apply\n", arg)
+			return exitUsage
+		}
 	}
 	plan, err := runner.NewPlan(spec)
 	if err != nil {

@@ -219,6 +219,9 @@ func schema(free bool) param.Decl {
 			str("baseline", "A method label or series name (`\"label (p=v)\"`) that reports compare the others against (Win/Tie/Loss)."),
 			report,
 			expect,
+			{Name: "smoke", Type: param.StringList, Optional: true,
+				Want: "a list of --set assignments, key.path=value",
+				Doc:  "Assignments, as `--set` takes them, that `repro run --smoke` applies before it runs the first trial at the smallest size of every series: the reductions (a smaller budget, a slice of the corpus) that keep the smoke run CI makes of every experiment within a minute or two. Ignored by a normal run; `--set` given with `--smoke` comes after them."},
 		}}
 }
 

@@ -27,6 +27,10 @@ type Spec struct {
 	Baseline string        `yaml:"baseline,omitempty"`
 	Report   ReportSpec    `yaml:"report,omitempty"`
 	Expect   []Expectation `yaml:"expect,omitempty"`
+	// Smoke holds the --set assignments `repro run --smoke` applies
+	// before it runs the first trial of each series: the reductions
+	// (budget, corpus) that keep an experiment's smoke run short.
+	Smoke []string `yaml:"smoke,omitempty"`
 
 	// places holds the position of each decoded value by field path
 	// ("curve.sizes[2]", "datasets[0].split.test"), for the problems
