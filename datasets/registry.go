@@ -55,6 +55,9 @@ type Transform struct {
 	Fit func(ctx context.Context, env Env, d *Dataset, p param.Values) (Fitted, error)
 	// Supervised declares that the transform reads labels.
 	Supervised bool
+	// Rows declares that a corpus-level transform keeps only some of
+	// the rows (a subsample, a filter); every other keeps them all.
+	Rows bool
 	// Version is part of the cache key: bump it when the output changes.
 	Version int
 	// Validate, if set, checks resolved params beyond the declarations.

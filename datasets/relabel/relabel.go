@@ -24,6 +24,7 @@ func init() {
 			{Name: "rest", Type: param.String, Default: "", Doc: "class of the rows no pattern matches; empty drops them"},
 		},
 		Supervised: true,
+		Rows:       true, // rows of unmatched classes are dropped when rest is empty
 		Version:    1,
 		Apply:      apply,
 		Validate:   validate,
