@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/metric"
@@ -95,38 +94,19 @@ type Samples map[string][]float64
 // MarshalJSON writes s with its keys sorted and non-finite values as
 // strings ("NaN", "+Inf", "-Inf").
 func (s Samples) MarshalJSON() ([]byte, error) {
-	if s == nil {
-		return []byte("null"), nil
-	}
-	keys := make([]string, 0, len(s))
-	for k := range s {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		kb, err := json.Marshal(k)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(kb)
-		b.WriteString(":[")
-		for j, v := range s[k] {
+	return marshalSorted(s, func(b *bytes.Buffer, vs []float64) error {
+		b.WriteByte('[')
+		for j, v := range vs {
 			if j > 0 {
 				b.WriteByte(',')
 			}
-			if err := writeValue(&b, v); err != nil {
-				return nil, err
+			if err := writeValue(b, v); err != nil {
+				return err
 			}
 		}
 		b.WriteByte(']')
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+		return nil
+	})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.

@@ -104,7 +104,11 @@ type Metrics map[string]float64
 
 // MarshalJSON writes m with its keys sorted and non-finite values as
 // strings.
-func (m Metrics) MarshalJSON() ([]byte, error) {
+func (m Metrics) MarshalJSON() ([]byte, error) { return marshalSorted(m, writeValue) }
+
+// marshalSorted writes m as a JSON object with its keys sorted, each value
+// by write; a nil map is null.
+func marshalSorted[V any](m map[string]V, write func(*bytes.Buffer, V) error) ([]byte, error) {
 	if m == nil {
 		return []byte("null"), nil
 	}
@@ -125,7 +129,7 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 		}
 		b.Write(kb)
 		b.WriteByte(':')
-		if err := writeValue(&b, m[k]); err != nil {
+		if err := write(&b, m[k]); err != nil {
 			return nil, err
 		}
 	}
