@@ -105,13 +105,11 @@ func FitPCA(ctx context.Context, X matrix.Matrix, o Options) (*PCA, error) {
 			}
 		}
 	}
-	var (
-		vals []float64  // eigenvalues, decreasing
-		V    *mat.Dense // d×m directions
-	)
-	if d <= n {
-		vals, V = p.covarianceEigen(X)
-	} else {
+	// vals are the eigenvalues, decreasing; V the d×m directions.
+	vals, V, err := cancellable(ctx, func() ([]float64, *mat.Dense) {
+		if d <= n {
+			return p.covarianceEigen(X)
+		}
 		// Only the directions kept are mapped back to feature space: all
 		// n of them would be a dense d×n matrix (8 GB for a million
 		// 5-gram columns and a thousand rows).
@@ -119,9 +117,9 @@ func FitPCA(ctx context.Context, X matrix.Matrix, o Options) (*PCA, error) {
 		if !(o.Variance > 0 && o.Variance < 1) {
 			limit = o.Components
 		}
-		vals, V = p.gramEigen(X, limit)
-	}
-	if err := ctx.Err(); err != nil {
+		return p.gramEigen(X, limit)
+	})
+	if err != nil {
 		return nil, err
 	}
 	if len(vals) == 0 || !(vals[0] > 0) {
@@ -393,4 +391,39 @@ func (p *PCA) Transform(d *datasets.Dataset) (*datasets.Dataset, error) {
 	}
 	out.Groups, out.Graphs = nil, nil
 	return &out, nil
+}
+
+// cancellable runs f, which cannot be interrupted (gonum's
+// eigendecomposition: a minute and more on a large pool), in a goroutine
+// and returns as soon as ctx is done: an interrupted run then stops at
+// once rather than after the factorization, which finishes unobserved. A
+// panic in f is raised again in the caller's goroutine, where the runner
+// recovers it as a failed trial.
+func cancellable(ctx context.Context, f func() ([]float64, *mat.Dense)) ([]float64, *mat.Dense, error) {
+	type result struct {
+		vals  []float64
+		V     *mat.Dense
+		panic any
+	}
+	done := make(chan result, 1)
+	go func() {
+		var r result
+		defer func() {
+			r.panic = recover()
+			done <- r
+		}()
+		r.vals, r.V = f()
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, nil, ctx.Err()
+	case r := <-done:
+		if r.panic != nil {
+			panic(r.panic)
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		return r.vals, r.V, nil
+	}
 }

@@ -2,9 +2,11 @@ package reduce
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
@@ -252,4 +254,46 @@ func TestPCATransform(t *testing.T) {
 	if _, err := f.Transform(&datasets.Dataset{X: matrix.NewDense(2, 5, nil), Y: []float64{0, 0}}); err == nil {
 		t.Error("Transform of rows with other columns: no error")
 	}
+}
+
+// An interrupted run does not wait for the eigendecomposition: FitPCA
+// returns the context's error long before the factorization would end.
+func TestFitPCACancelDuringFactorization(t *testing.T) {
+	const n, d = 700, 600
+	r := rand.New(rand.NewPCG(1, 2))
+	X := matrix.NewDense(n, d, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < d; j++ {
+			X.Set(i, j, r.NormFloat64())
+		}
+	}
+	start := time.Now()
+	if _, err := FitPCA(context.Background(), X, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	whole := time.Since(start)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(whole/20, cancel)
+	start = time.Now()
+	_, err := FitPCA(ctx, X, Options{})
+	cancelled := time.Since(start)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v; want context.Canceled", err)
+	}
+	if cancelled > whole/2 {
+		t.Errorf("cancelled at %v, returned after %v; a whole fit takes %v", whole/20, cancelled, whole)
+	}
+}
+
+// A panic inside the factorization reaches the caller, where the runner
+// recovers it as a failed trial.
+func TestCancellablePanics(t *testing.T) {
+	defer func() {
+		if r := recover(); r != "boom" {
+			t.Errorf("recovered %v; want boom", r)
+		}
+	}()
+	cancellable(context.Background(), func() ([]float64, *mat.Dense) { panic("boom") })
+	t.Error("no panic")
 }
