@@ -159,7 +159,7 @@ func (t *TrialRun) validate(ctx context.Context, g int, fit, val *datasets.Datas
 	if err != nil {
 		return 0, err
 	}
-	p, err := t.Predict(model, val)
+	p, err := t.predict(model, val)
 	if err != nil {
 		return 0, err
 	}

@@ -57,3 +57,21 @@ func TestIterationsDuringPredict(t *testing.T) {
 		}
 	}
 }
+
+// The iterations recorded are the final fit's: the models a select rule
+// fits and scores on its folds do not add theirs (fake-centroid reports
+// one iteration per fit).
+func TestIterationsOfTheFinalFitOnly(t *testing.T) {
+	spec := blobsSpec()
+	spec.Methods = []MethodSpec{method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3, 0.9}, []any{0.0})}
+	spec.Baseline = ""
+	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	if len(sum.Results) == 0 {
+		t.Fatal("no results")
+	}
+	for _, r := range sum.Results {
+		if r.Error != "" || r.Iterations != 1 {
+			t.Errorf("trial %s: error %q, iterations %d; want the final fit's 1", r.Key, r.Error, r.Iterations)
+		}
+	}
+}

@@ -170,22 +170,33 @@ func (t *TrialRun) fitPoint(ctx context.Context, g int, train *datasets.Dataset,
 	return fitTasks(ctx, meth, train, t.OneVsRest(), env)
 }
 
-// Predict returns model's prediction on set, checked: the shape the
-// dataset calls for, and no NaN score or value (a NaN is a failed fit,
-// never a stored number).
+// Predict returns the prediction on set of the model Fit returned,
+// checked: the shape the dataset calls for, and no NaN score or value (a
+// NaN is a failed fit, never a stored number). Iterations the model runs
+// while predicting count with its fit's.
 func (t *TrialRun) Predict(model methods.Model, set *datasets.Dataset) (*methods.Prediction, error) {
-	p := model.Predict(set.X)
-	if p == nil {
-		return nil, errors.New("model returned no prediction")
+	p, err := t.predict(model, set)
+	if err != nil {
+		return nil, err
 	}
 	if info, ok := fitInfo(model); ok && info != t.fitted {
-		// Iterations the model ran while predicting (a transductive
-		// method's propagation) count with its fit's.
+		// Iterations the fitted model ran while predicting (a
+		// transductive method's propagation) count with its fit's.
 		if info.Iterations > t.fitted.Iterations {
 			t.Result.Iterations += info.Iterations - t.fitted.Iterations
 		}
 		t.Result.NotConverged = !info.Converged
 		t.fitted = info
+	}
+	return p, nil
+}
+
+// predict is Predict without the bookkeeping of the fitted model's
+// iterations: for the models a select rule scores on its folds.
+func (t *TrialRun) predict(model methods.Model, set *datasets.Dataset) (*methods.Prediction, error) {
+	p := model.Predict(set.X)
+	if p == nil {
+		return nil, errors.New("model returned no prediction")
 	}
 	if err := checkPrediction(p, set, t.OneVsRest()); err != nil {
 		return nil, fmt.Errorf("method %q: %w", t.Trial.Method.Label, err)
