@@ -771,3 +771,20 @@ func TestOneVsRestReport(t *testing.T) {
 		}
 	}
 }
+
+// TestCPUProfile checks that run --cpuprofile writes a profile pprof
+// reads (gzip-compressed protocol buffers), and that an unwritable path
+// is a usage error before anything runs.
+func TestCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	prof := filepath.Join(dir, "cpu.prof")
+	mustCLI(t, exitOK, "run", irisSpec, "--smoke", "-o", filepath.Join(dir, "out"), "-q", "--cpuprofile", prof)
+	b, err := os.ReadFile(prof)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile %q: %d bytes, %v; want a gzip-compressed pprof profile", prof, len(b), err)
+	}
+	_, stderr := mustCLI(t, exitUsage, "run", irisSpec, "--smoke", "-o", filepath.Join(dir, "out2"), "-q", "--cpuprofile", filepath.Join(dir, "no", "such", "dir", "p"))
+	if !strings.Contains(stderr, "--cpuprofile") {
+		t.Errorf("stderr %q, want it to name --cpuprofile", stderr)
+	}
+}

@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -180,6 +181,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
 	var shard runner.Shard
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (read it with go tool pprof)")
 	fs.Func("shard", "run only shard I (from 0) of N of the trials, e.g. --shard 2/4 (in a job array: --shard $SLURM_ARRAY_TASK_ID/4)", func(v string) (err error) {
 		shard, err = runner.ParseShard(v)
 		return err
@@ -239,6 +241,14 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	if *smoke {
 		opts.Only = smokeTrial(spec)
+	}
+	if *cpuprofile != "" {
+		stop, err := startCPUProfile(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(stderr, "repro run: --cpuprofile: %v\n", err)
+			return exitUsage
+		}
+		defer stop()
 	}
 	sum, err := runner.Run(ctx, spec, opts)
 	if err != nil {
@@ -555,4 +565,18 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 	fmt.Fprintf(stdout, "%s: valid%s\n", arg, checked)
 	plan.Describe(stdout)
 	return exitOK
+}
+
+// startCPUProfile starts writing a CPU profile to path; the returned
+// function stops it and closes the file.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
@@ -33,9 +34,10 @@ const maxCheckedTrials = 1000
 func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[string]DatasetInfo, skipped []error, err error) {
 	infos = map[string]DatasetInfo{}
 	var errs []FieldError
+	got := loadAll(ctx, env, spec, nil, true, NoMemLimit, runtime.GOMAXPROCS(0))
 	for i := range spec.Datasets {
 		ds := &spec.Datasets[i]
-		d, err := LoadDataset(ctx, env, ds)
+		d, err := got[i].data, got[i].err
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()

@@ -212,16 +212,13 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if infos == nil {
 		infos = map[string]DatasetInfo{}
 	}
+	got := loadAll(ctx, env, spec, pending, rebuild, memLimit, opts.Workers)
 	for i := range spec.Datasets {
 		ds := &spec.Datasets[i]
-		need := rebuild
-		for _, t := range pending {
-			need = need || t.Dataset == ds
-		}
-		if !need {
+		if got[i] == nil {
 			continue
 		}
-		d, err := loadDataset(ctx, env, ds, memLimit)
+		d, err := got[i].data, got[i].err
 		var mem *MemoryError
 		if errors.As(err, &mem) {
 			// A transform refused for its memory fails the dataset's
@@ -313,6 +310,43 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		}
 	}
 	return sum, nil
+}
+
+// loadOutcome is one dataset's outcome of loadAll.
+type loadOutcome struct {
+	data *datasets.Dataset
+	err  error
+}
+
+// loadAll loads, at most workers at once, the datasets of spec that the
+// pending trials use (every dataset if all is set), and returns their
+// outcomes by index in spec.Datasets (nil where not needed). Loading and
+// the transforms of one dataset are independent of the others', so a
+// run with several datasets does not wait for them one after the other.
+func loadAll(ctx context.Context, env datasets.Env, spec *Spec, pending []*Trial, all bool, memLimit int64, workers int) []*loadOutcome {
+	out := make([]*loadOutcome, len(spec.Datasets))
+	used := map[*DatasetSpec]bool{}
+	for _, t := range pending {
+		used[t.Dataset] = true
+	}
+	sem := make(chan struct{}, max(workers, 1))
+	var wg sync.WaitGroup
+	for i := range spec.Datasets {
+		ds := &spec.Datasets[i]
+		if !all && !used[ds] {
+			continue
+		}
+		out[i] = &loadOutcome{}
+		wg.Add(1)
+		go func(o *loadOutcome) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			o.data, o.err = loadDataset(ctx, env, ds, memLimit)
+		}(out[i])
+	}
+	wg.Wait()
+	return out
 }
 
 // workersPerCPU bounds the workers of a run: trials are CPU-bound, and
