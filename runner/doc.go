@@ -13,7 +13,11 @@
 // and appends each result durably as it finishes (run.go, store.go). Seeds
 // derive from the experiment seed and a trial's identity only (seed.go), so
 // results do not depend on the number of workers or on the order trials
-// finish in. Plan.Shards partitions a plan for `repro run --shard I/N`
+// finish in. The datasets load at once before the first trial; a worker
+// with no trial left lends itself to the cv folds of the trials still
+// running (eachFold in select.go: each fold's grid points in grid order on
+// one goroutine, warm-starting each other through methods.Env.Warm), so
+// the last trials of a run keep every core busy. Plan.Shards partitions a plan for `repro run --shard I/N`
 // (shard.go): each shard stores its results in its own file under its own
 // lock, and ReadAllResults merges them.
 //

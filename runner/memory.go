@@ -234,6 +234,17 @@ func (b *memBudget) acquire(ctx context.Context, n int64) error {
 	}
 }
 
+// tryAcquire takes n bytes if they fit under the limit now.
+func (b *memBudget) tryAcquire(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.used+n > b.limit {
+		return false
+	}
+	b.used += n
+	return true
+}
+
 // release gives back n bytes.
 func (b *memBudget) release(n int64) {
 	if n == 0 {

@@ -188,7 +188,11 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		}
 	}
 	sharePartitions(pending)
+	// Workers without a trial to run lend themselves to the folds of
+	// those that run (executor.idle).
+	lend := 0
 	if opts.Workers > len(pending) {
+		lend = opts.Workers - max(len(pending), 1)
 		opts.Workers = max(len(pending), 1)
 	}
 
@@ -245,7 +249,11 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if opts.Progress != nil {
 		opts.Progress.Start(len(pending), sum.Skipped)
 	}
-	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2), memLimit: memLimit}
+	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2), memLimit: memLimit,
+		idle: make(chan struct{}, opts.Workers+lend)}
+	for range lend {
+		x.idle <- struct{}{}
+	}
 	if x.memLimit > 0 {
 		x.budget = newMemBudget(x.memLimit)
 	}
@@ -268,6 +276,9 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 				}
 				results <- r
 			}
+			// No trial left to start: this worker's CPU is free for
+			// the folds of the trials still running (chooseCV).
+			x.idle <- struct{}{}
 		}()
 	}
 	go func() {
@@ -486,6 +497,38 @@ type executor struct {
 	fits     *fitCache
 	memLimit int64      // bytes a fit may need; ≤ 0: no check
 	budget   *memBudget // memLimit shared by the trials running at once; nil without a limit
+	// idle holds a token for each worker that has no trial left to
+	// start; a running trial may borrow one to fit a fold at once with
+	// its others (borrow), so that the last trials of a run keep every
+	// worker busy.
+	idle chan struct{}
+}
+
+// borrow takes an idle worker's token, and need bytes of the memory
+// budget for the work it will run, if both are free now; giveBack
+// returns them.
+func (x *executor) borrow(need int64) bool {
+	if x == nil || x.idle == nil {
+		return false
+	}
+	select {
+	case <-x.idle:
+	default:
+		return false
+	}
+	if x.budget != nil && !x.budget.tryAcquire(need) {
+		x.idle <- struct{}{}
+		return false
+	}
+	return true
+}
+
+// giveBack returns what borrow(need) took.
+func (x *executor) giveBack(need int64) {
+	if x.budget != nil {
+		x.budget.release(need)
+	}
+	x.idle <- struct{}{}
 }
 
 // execute runs one trial and returns its result; it never panics.

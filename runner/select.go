@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
+	"sync/atomic"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
@@ -114,26 +116,52 @@ func chooseCV(ctx context.Context, c *Choice) (int, error) {
 	if err != nil {
 		return 0, fmt.Errorf("method %q: %w", m.Label, err)
 	}
+	// Each fold's fits run in grid order and share the fold's Warm: a
+	// solver may start from the previous grid point's solution.
 	type foldData struct {
 		fit, val *datasets.Dataset
 		memo     *methods.Memo
+		warm     *methods.State
 	}
 	fd := make([]foldData, len(folds))
 	for f, held := range folds {
-		fd[f] = foldData{fit: train.Subset(datasets.Complement(rows, held)), val: train.Subset(held), memo: &methods.Memo{}}
+		fd[f] = foldData{fit: train.Subset(datasets.Complement(rows, held)), val: train.Subset(held), memo: &methods.Memo{}, warm: &methods.State{}}
 	}
+	// Each fold's fits run in grid order on one goroutine; the folds run
+	// at once when workers of the run are idle (the last trials).
+	type score struct {
+		v   float64
+		err error
+	}
+	scores := make([][]score, len(fd))
+	pos := map[int]int{}
+	for i, g := range c.Candidates {
+		pos[g] = i
+	}
+	runFold := func(f int) {
+		scores[f] = make([]score, len(c.Candidates))
+		for i, g := range c.Candidates {
+			if err := ctx.Err(); err != nil {
+				scores[f][i].err = err
+				continue
+			}
+			env := &methods.Env{Seed: Derive(t.Seeds.Method, "cv", itoa(f)), Memo: fd[f].memo, Warm: fd[f].warm}
+			v, err := t.validate(ctx, g, fd[f].fit, fd[f].val, env)
+			scores[f][i] = score{v, err}
+		}
+	}
+	eachFold(t.x, len(fd), t.reserved, runFold)
 	return best(ctx, c, m.Select.Metric, func(g int) (float64, error) {
 		// The score is the mean over the folds where the metric is
 		// defined: a fold whose validation rows hold one class has no AUC.
 		sum, defined := 0.0, 0
 		for f := range fd {
-			env := &methods.Env{Seed: Derive(t.Seeds.Method, "cv", itoa(f)), Memo: fd[f].memo}
-			v, err := t.validate(ctx, g, fd[f].fit, fd[f].val, env)
-			if err != nil {
-				return 0, fmt.Errorf("fold %d: %w", f, err)
+			s := scores[f][pos[g]]
+			if s.err != nil {
+				return 0, fmt.Errorf("fold %d: %w", f, s.err)
 			}
-			if !math.IsNaN(v) {
-				sum += v
+			if !math.IsNaN(s.v) {
+				sum += s.v
 				defined++
 			}
 		}
@@ -142,6 +170,56 @@ func chooseCV(ctx context.Context, c *Choice) (int, error) {
 		}
 		return sum / float64(defined), nil
 	})
+}
+
+// eachFold calls run(f) for every f < n: on the calling goroutine, and on
+// as many more as x has idle workers to lend (each borrowing need bytes
+// of the memory budget) when a fold starts. A panic in a borrowed
+// goroutine is raised again on the caller's, where the trial's recover
+// reports it.
+func eachFold(x *executor, n int, need int64, run func(f int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var panicked any
+	work := func() {
+		for {
+			f := int(next.Add(1)) - 1
+			if f >= n {
+				return
+			}
+			run(f)
+		}
+	}
+	for int(next.Load()) < n {
+		for int(next.Load()) < n-1 && x.borrow(need) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer x.giveBack(need)
+				defer func() {
+					if p := recover(); p != nil {
+						mu.Lock()
+						if panicked == nil {
+							panicked = p
+						}
+						mu.Unlock()
+						next.Store(int64(n)) // start no more folds
+					}
+				}()
+				work()
+			}()
+		}
+		f := int(next.Add(1)) - 1
+		if f >= n {
+			break
+		}
+		run(f)
+	}
+	wg.Wait()
+	if panicked != nil {
+		panic(panicked)
+	}
 }
 
 // chooseTest scores each candidate on the test set: the oracle choice.

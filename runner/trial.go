@@ -294,6 +294,10 @@ func fitTasks(ctx context.Context, meth methods.Method, train *datasets.Dataset,
 		}
 		return mt.FitTasks(ctx, train.X, Y, train, env)
 	}
+	// A task does not start from another task's solution.
+	cold := *env
+	cold.Warm = nil
+	env = &cold
 	ovrm := &ovrModel{classes: train.Classes, models: make([]methods.Model, k)}
 	for c := 0; c < k; c++ {
 		bin := *train

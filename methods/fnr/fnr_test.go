@@ -471,3 +471,40 @@ func Example() {
 	fmt.Println("document with only word 2 is", train.Classes[pred.Label(0)])
 	// Output: document with only word 2 is pos
 }
+
+// TestWarmStart: a fit that finds the previous grid point's weights in
+// env.Warm converges to the cold fit's optimum (same objective within the
+// tolerance) in fewer iterations, and stores its own weights for the next.
+func TestWarmStart(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	const n, d, K = 300, 80, 4
+	X := randCSR(r, n, d, 0.1)
+	y := toFloat(labels(r, n, K))
+	train := &datasets.Dataset{Name: "warm", X: X, Y: y, Classes: []string{"a", "b", "c", "d"},
+		Graphs: map[string]*matrix.CSR{"feature": randGraph(r, d, d, 5)}}
+	fit := func(alpha, beta float64, warm *methods.State) *logistic.Model {
+		m := &Method{kind: kindNetwork, Alpha: alpha, Beta: beta, Graph: "feature", MaxIter: 1000, Tol: 1e-9}
+		mod, err := m.Fit(context.Background(), train, &methods.Env{Memo: &methods.Memo{}, Warm: warm})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mod.(*logistic.Model)
+	}
+	cold := fit(1, 0.02, nil)
+	warm := &methods.State{}
+	fit(1, 0.01, warm) // the previous grid point
+	hot := fit(1, 0.02, warm)
+	ci, hi := cold.Info(), hot.Info()
+	if !ci.Converged || !hi.Converged {
+		t.Fatalf("converged cold %v warm %v", ci.Converged, hi.Converged)
+	}
+	if rel := math.Abs(hi.Objective-ci.Objective) / ci.Objective; rel > 1e-7 {
+		t.Errorf("warm objective %.12g, cold %.12g: relative gap %.1e, want ≤ 1e-7", hi.Objective, ci.Objective, rel)
+	}
+	if hi.Iterations >= ci.Iterations {
+		t.Errorf("warm start took %d iterations, cold %d: want fewer", hi.Iterations, ci.Iterations)
+	}
+	if w, ok := methods.Load[[]float64](warm, "fnr.weights fnr graph=feature K=4 D=80"); !ok || &w[0] != &hot.W[0] {
+		t.Errorf("the warm fit did not store its weights for the next grid point")
+	}
+}

@@ -9,6 +9,7 @@ package logistic
 import (
 	"context"
 	"fmt"
+	"gonum.org/v1/gonum/floats"
 	"math"
 
 	"github.com/repro-ml/repro/matrix"
@@ -222,28 +223,14 @@ func (p *Problem) penalty(W, grad []float64) float64 {
 			}
 			clear(ri)
 			for k, j := range ind {
-				v := val[k]
-				w := W[j*C : j*C+C : j*C+C]
-				w = w[:len(ri)]
-				for c, wc := range w {
-					ri[c] += v * wc
-				}
+				floats.AddScaled(ri, val[k], W[j*C:j*C+C])
 			}
-			s := 0.0
-			for _, v := range ri {
-				s += v * v
-			}
-			f += t.Coef * s
+			f += t.Coef * floats.Dot(ri, ri)
 			if gW == nil {
 				continue
 			}
 			for k, j := range ind {
-				v := two * val[k]
-				g := gW[j*C : j*C+C : j*C+C]
-				g = g[:len(ri)]
-				for c, rc := range ri {
-					g[c] += v * rc
-				}
+				floats.AddScaled(gW[j*C:j*C+C], two*val[k], ri)
 			}
 		}
 	}
@@ -323,9 +310,20 @@ func Bytes(n, D, K int, s optim.Settings) int64 {
 // Train minimizes p's objective from zero with L-BFGS and returns the model.
 // Reaching the iteration cap is not an error (Info().Converged is false).
 func Train(ctx context.Context, p *Problem, s optim.Settings) (*Model, error) {
+	return TrainFrom(ctx, p, nil, s)
+}
+
+// TrainFrom is Train starting L-BFGS from x0 (weights then intercepts, as
+// Model.W holds them; not modified) instead of zero, a warm start from a
+// nearby problem's solution. An x0 of the wrong length (or nil) starts
+// from zero.
+func TrainFrom(ctx context.Context, p *Problem, x0 []float64, s optim.Settings) (*Model, error) {
 	p.check()
 	_, d := p.X.Dims()
-	res, err := optim.Minimize(ctx, p.Eval, make([]float64, p.NumParams()), s)
+	if len(x0) != p.NumParams() {
+		x0 = make([]float64, p.NumParams())
+	}
+	res, err := optim.Minimize(ctx, p.Eval, x0, s)
 	if err != nil {
 		return nil, fmt.Errorf("logistic: L-BFGS: %w", err)
 	}

@@ -87,3 +87,23 @@ func TestMinimizeCancelled(t *testing.T) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
 }
+
+func TestMaxAbs(t *testing.T) {
+	for _, tc := range []struct {
+		x    []float64
+		want float64
+	}{
+		{nil, 0},
+		{[]float64{0}, 0},
+		{[]float64{1, -3, 2}, 3},
+		{[]float64{-0.5}, 0.5},
+		{[]float64{math.Inf(-1), 1}, math.Inf(1)},
+	} {
+		if got := maxAbs(tc.x); got != tc.want {
+			t.Errorf("maxAbs(%v) = %v, want %v", tc.x, got, tc.want)
+		}
+	}
+	if got := maxAbs([]float64{1, math.NaN(), 2}); !math.IsNaN(got) {
+		t.Errorf("maxAbs with a NaN = %v, want NaN (a NaN gradient never converges)", got)
+	}
+}
