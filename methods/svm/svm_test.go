@@ -68,7 +68,7 @@ func TestSMOKKT(t *testing.T) {
 	}
 	for _, tc := range tests {
 		k, _ := kernel.Parse(tc.kern)
-		s := &SVM{C: tc.C, Kernel: k, Normalize: tc.norm, Bias: true, Tol: 1e-6, MaxIter: 1e7}
+		s := &SVM{C: tc.C, Kernel: k, Normalize: tc.norm, Bias: true, Tol: 1e-6, MaxIter: 1e7, Solver: "kernel"}
 		m, err := s.FitBinary(context.Background(), X, y, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -163,7 +163,8 @@ func TestFitDatasetDeterministic(t *testing.T) {
 		}
 	}
 	ds := &datasets.Dataset{Name: "blobs", X: X, Y: lab, Classes: []string{"a", "b"}}
-	meth, err := methods.New("svm", map[string]any{"C": 1.0, "kernel": "rbf", "degree": 2, "sigma": 2.0, "normalize": false, "bias": true, "tol": 1e-3, "max_iter": 100000})
+	meth, err := methods.New("svm", map[string]any{"C": 1.0, "kernel": "rbf", "degree": 2, "sigma": 2.0, "normalize": false, "bias": true, "tol": 1e-3, "max_iter": 100000,
+		"solver": "auto", "cache_mb": 200.0, "shrinking": true})
 	if err != nil {
 		t.Fatal(err)
 	}
