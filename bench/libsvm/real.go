@@ -156,11 +156,10 @@ type outcome struct {
 }
 
 var (
-	reObj  = regexp.MustCompile(`obj = (-?[0-9.e+-]+)`)
+	reObj  = regexp.MustCompile(`(?:obj|Objective value) = (-?[0-9.e+-]+)`)
 	reNSV  = regexp.MustCompile(`nSV = ([0-9]+)`)
-	reIter = regexp.MustCompile(`#iter = ([0-9]+)`)
+	reIter = regexp.MustCompile(`#iter = ([0-9]+)|(?m)^iter ([0-9]+)`)
 	reRSS  = regexp.MustCompile(`Maximum resident set size \(kbytes\): ([0-9]+)`)
-	reLLIt = regexp.MustCompile(`(?m)^iter ([0-9]+)|optimization finished, #iter = ([0-9]+)`)
 )
 
 // peer runs a training command under /usr/bin/time -v and its predict
@@ -185,8 +184,8 @@ func peer(train, predict []string, testFile string, ytest []float64) (outcome, e
 	if m := reNSV.FindStringSubmatch(s); m != nil {
 		o.NSV, _ = strconv.Atoi(m[1])
 	}
-	if m := reIter.FindStringSubmatch(s); m != nil {
-		o.Iter, _ = strconv.Atoi(m[1])
+	for _, m := range reIter.FindAllStringSubmatch(s, -1) {
+		o.Iter, _ = strconv.Atoi(m[1] + m[2]) // the last one printed
 	}
 	o.Converged = !strings.Contains(s, "reaching max number of iterations")
 	pout, err := exec.Command(predict[0], predict[1:]...).CombinedOutput()

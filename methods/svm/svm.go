@@ -1,21 +1,38 @@
 // Package svm registers "svm", a plain soft-margin support vector machine
 // (C-SVC), the baseline of Jebara (2004).
 //
-// With bias (the default) it solves libsvm's dual
+// With bias (the default) the kernel solver solves libsvm's dual
 //
 //	min ½ αᵀQα − Σα  s.t. 0 ≤ α ≤ C, yᵀα = 0,  Q_ij = y_i y_j k(x_i, x_j),
 //
-// by SMO with libsvm's second-order working-set selection (Fan, Chen & Lin
-// 2005), stopping when the maximal KKT violation m(α) − M(α) ≤ tol (libsvm's
-// -e). Without bias the equality constraint disappears and the dual is
-// solved by coordinate descent with exact clipped steps (Hsieh et al. 2008),
-// stopping when every projected gradient is ≤ tol in absolute value.
+// by libsvm's SMO: second-order working-set selection (Fan, Chen & Lin
+// 2005) and shrinking, stopping when the maximal KKT violation
+// m(α) − M(α) < tol (libsvm's -e). Without bias the equality constraint
+// disappears and the dual is solved by coordinate descent with exact
+// clipped steps (Hsieh et al. 2008), stopping when every projected
+// gradient is ≤ tol in absolute value.
+//
+// Memory is bounded like libsvm's: the training Gram matrix (with the
+// inner products it is computed from) is precomputed, and shared through
+// methods.Remember by every grid point on one training set, only when both
+// fit in cache_mb (libsvm's -m; 200 MB by default, as libsvm's 100 MB of
+// float32 columns); otherwise kernel columns are computed on demand
+// (kernel.Columns) and kept in a least-recently-used cache of cache_mb
+// (kernel.Cache), over the active set only under shrinking.
+//
+// The unnormalized linear kernel uses, by default (solver auto), the
+// linear solver: dual coordinate descent on the primal weights, one pass
+// over a row per step (liblinear's -s 3, Hsieh et al. 2008), with shrinking
+// and a seeded random order. Its bias is the weight of a constant feature
+// 1, regularized like the others (liblinear's -B 1), where libsvm's is
+// not: the two solutions differ slightly (docs in bench/README.md). Its tol
+// bounds the spread of the projected gradients over an epoch (liblinear's
+// -e, default 0.1 there). solver: kernel gives libsvm's problem exactly.
+// A fit that stops at max_iter reports Converged false (not_converged in
+// the results).
 //
 // Kernels are those of package kernel; the RBF convention is
-// k = exp(−‖x−x'‖²/(2σ²)), so libsvm's gamma = 1/(2σ²). The Gram matrix of
-// the training set is cached through methods.Remember and shared by every grid
-// point on one training set when n ≤ 8000; larger problems compute kernel
-// columns on demand.
+// k = exp(−‖x−x'‖²/(2σ²)), so libsvm's gamma = 1/(2σ²).
 package svm
 
 import (

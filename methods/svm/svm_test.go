@@ -12,6 +12,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/kernel"
 	"github.com/repro-ml/repro/methods/plugintest"
+	"github.com/repro-ml/repro/param"
 )
 
 // blobs returns two noisy Gaussian classes in d dimensions.
@@ -67,27 +68,70 @@ func TestSMOKKT(t *testing.T) {
 		{"poly:3", 1, true}, {"rbf:2", 10, false}, {"rbf:0.5", 1, false},
 	}
 	for _, tc := range tests {
-		k, _ := kernel.Parse(tc.kern)
-		s := &SVM{C: tc.C, Kernel: k, Normalize: tc.norm, Bias: true, Tol: 1e-6, MaxIter: 1e7, Solver: "kernel"}
+		for _, cache := range []float64{0, 0.005} { // the Gram matrix; a cache of 8 columns with shrinking
+			k, _ := kernel.Parse(tc.kern)
+			s := &SVM{C: tc.C, Kernel: k, Normalize: tc.norm, Bias: true, Tol: 1e-6, MaxIter: 1e7, Solver: "kernel", CacheMB: cache}
+			m, err := s.FitBinary(context.Background(), X, y, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			K := kernel.Gram(k, X, tc.norm)
+			viol, box, eq := kktViolation(K, y, m.Alpha, tc.C)
+			if viol > 1e-6 || box > 0 || eq > 1e-9 {
+				t.Errorf("%s C=%g: KKT violation %g, box %g, equality %g", tc.kern, tc.C, viol, box, eq)
+			}
+			// Free support vectors lie on the margin: y f(x) = 1.
+			f := m.Decision(X)
+			for i, a := range m.Alpha {
+				if a > 1e-8 && a < tc.C-1e-8 && math.Abs(y[i]*f[i]-1) > 1e-5 {
+					t.Errorf("%s C=%g: free vector %d has margin %g", tc.kern, tc.C, i, y[i]*f[i])
+				}
+			}
+			if !m.Info().Converged {
+				t.Errorf("%s: not converged", tc.kern)
+			}
+		}
+	}
+}
+
+// TestCapFlagged: a fit stopped at max_iter says it did not converge (the
+// runner records not_converged), for both solvers.
+func TestCapFlagged(t *testing.T) {
+	X, y := blobs(200, 5, 6)
+	for _, solver := range []string{"kernel", "linear"} {
+		s := &SVM{C: 100, Bias: true, Tol: 1e-6, MaxIter: 50, Solver: solver}
 		m, err := s.FitBinary(context.Background(), X, y, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		K := kernel.Gram(k, X, tc.norm)
-		viol, box, eq := kktViolation(K, y, m.Alpha, tc.C)
-		if viol > 1e-6 || box > 0 || eq > 1e-9 {
-			t.Errorf("%s C=%g: KKT violation %g, box %g, equality %g", tc.kern, tc.C, viol, box, eq)
+		if m.Info().Converged {
+			t.Errorf("%s: 50 steps on 200 rows reported as converged", solver)
 		}
-		// Free support vectors lie on the margin: y f(x) = 1.
-		f := m.Decision(X)
-		for i, a := range m.Alpha {
-			if a > 1e-8 && a < tc.C-1e-8 && math.Abs(y[i]*f[i]-1) > 1e-5 {
-				t.Errorf("%s C=%g: free vector %d has margin %g", tc.kern, tc.C, i, y[i]*f[i])
-			}
+		s.MaxIter = 1e7
+		if m, _ = s.FitBinary(context.Background(), X, y, nil); !m.Info().Converged {
+			t.Errorf("%s: not converged in 1e7 steps", solver)
 		}
-		if !m.Info().Converged {
-			t.Errorf("%s: not converged", tc.kern)
-		}
+	}
+}
+
+// TestMemoryLargeRBF: the estimate of an RBF fit on 20,000 dense rows of
+// 617 columns (ISOLET's width), predicting 1,559, stays under 1 GB at the
+// default cache: the kernel matrix (3.2 GB) is never held.
+func TestMemoryLargeRBF(t *testing.T) {
+	pl, err := methods.Lookup("svm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := param.Values{}
+	for _, d := range Params {
+		p[d.Name] = d.Default
+	}
+	p["kernel"] = "rbf"
+	s := methods.Shape{Rows: 20000, Cols: 617, NNZ: 20000 * 617, Dense: true, Classes: 2, Test: 1559}
+	if est := pl.MemoryOf(s, p); est > 1<<30 {
+		t.Errorf("estimate %d MB for 20,000 rows, want under 1 GB", est>>20)
+	} else {
+		t.Logf("estimate %d MB", est>>20)
 	}
 }
 
