@@ -57,6 +57,8 @@ func main() {
 	flag.IntVar(&rc.Rows, "rows", 0, "isolet: training rows (0: the 6238 of isolet1-4; more repeats them, perturbed)")
 	flag.StringVar(&rc.Path, "csv", "/tmp/spam.csv", "spam: kernlab's spam table as CSV (write.csv(spam))")
 	flag.StringVar(&rc.Solver, "svm-solver", "auto", "isolet, spam: repro svm's solver (auto, kernel, linear)")
+	flag.IntVar(&rc.MaxIter, "max-iter", 0, "isolet, spam: repro's max_iter (0: its default, 10,000,000)")
+	flag.BoolVar(&rc.NoPeers, "no-peers", false, "isolet, spam: run repro only")
 	repeat := flag.Int("repeat", 3, "isolet, spam: runs of each solver (medians are printed)")
 	if childMain() {
 		return

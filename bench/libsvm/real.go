@@ -45,6 +45,8 @@ type realConfig struct {
 	Tol     float64 // repro's tol (libsvm -e 0.001 and liblinear -e 0.1 are the peers' defaults)
 	Rows    int     // isolet: training rows used (0: all 6238), repeated rows beyond
 	Solver  string  // repro's solver
+	MaxIter int     // repro's max_iter (0: 10,000,000)
+	NoPeers bool    // run repro only
 }
 
 // problem is a loaded problem: training and test rows with labels ±1.
@@ -147,6 +149,7 @@ func writeMatrix(path string, X matrix.Matrix, y []float64) error {
 // outcome is one fit's measurements.
 type outcome struct {
 	Seconds   float64 // fit (repro) or process (peer) seconds
+	CPU       float64 // user + system CPU seconds of the fit (repro) or process (peer)
 	MaxRSSMB  float64 // peak resident memory of the process
 	Accuracy  float64 // test accuracy, %
 	Objective float64 // dual objective ½αᵀQα − Σα (peer: as printed)
@@ -160,6 +163,7 @@ var (
 	reNSV  = regexp.MustCompile(`nSV = ([0-9]+)`)
 	reIter = regexp.MustCompile(`#iter = ([0-9]+)|(?m)^iter ([0-9]+)`)
 	reRSS  = regexp.MustCompile(`Maximum resident set size \(kbytes\): ([0-9]+)`)
+	reCPU  = regexp.MustCompile(`(?:User|System) time \(seconds\): ([0-9.]+)`)
 )
 
 // peer runs a training command under /usr/bin/time -v and its predict
@@ -177,6 +181,10 @@ func peer(train, predict []string, testFile string, ytest []float64) (outcome, e
 	if m := reRSS.FindStringSubmatch(s); m != nil {
 		kb, _ := strconv.ParseFloat(m[1], 64)
 		o.MaxRSSMB = kb / 1024
+	}
+	for _, m := range reCPU.FindAllStringSubmatch(s, -1) {
+		v, _ := strconv.ParseFloat(m[1], 64)
+		o.CPU += v
 	}
 	if m := reObj.FindStringSubmatch(s); m != nil {
 		o.Objective, _ = strconv.ParseFloat(m[1], 64)
@@ -222,16 +230,20 @@ func reproFit(c realConfig) (outcome, error) {
 	if err != nil {
 		return outcome{}, err
 	}
-	s := &svm.SVM{C: c.C, Bias: true, Tol: c.Tol, MaxIter: 10000000, CacheMB: c.CacheMB, Solver: c.Solver, Seed: 1}
+	s := &svm.SVM{C: c.C, Bias: true, Tol: c.Tol, MaxIter: c.MaxIter, CacheMB: c.CacheMB, Solver: c.Solver, Seed: 1}
+	if s.MaxIter <= 0 {
+		s.MaxIter = 10000000
+	}
 	if c.Problem == "isolet" {
 		s.Kernel = kernel.Kernel{Kind: kernel.RBF, Sigma: math.Sqrt(1 / (2 * c.Gamma))}
 	}
+	cpu0 := cpuSeconds()
 	start := time.Now()
 	m, err := s.FitBinary(context.Background(), p.train, p.ytrain, nil)
 	if err != nil {
 		return outcome{}, err
 	}
-	o := outcome{Seconds: time.Since(start).Seconds()}
+	o := outcome{Seconds: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu0}
 	info := m.Info()
 	o.Objective, o.Iter, o.Converged, o.NSV = info.Objective, info.Iterations, info.Converged, len(m.Coef)
 	o.Accuracy = acc(m.Decision(p.test), p.ytest)
@@ -240,6 +252,15 @@ func reproFit(c realConfig) (outcome, error) {
 		o.MaxRSSMB = float64(ru.Maxrss) / 1024
 	}
 	return o, nil
+}
+
+// cpuSeconds returns the process's user and system CPU seconds.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return math.NaN()
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // childEnv names the environment variable that makes this program a child
@@ -296,15 +317,15 @@ func median(xs []float64) float64 {
 // median seconds and peak memory, and every time.
 func series(repeat int, f func() (outcome, error)) (outcome, []float64, error) {
 	var o outcome
-	var secs, rss []float64
+	var secs, cpu, rss []float64
 	for r := 0; r < repeat; r++ {
 		var err error
 		if o, err = f(); err != nil {
 			return o, nil, err
 		}
-		secs, rss = append(secs, o.Seconds), append(rss, o.MaxRSSMB)
+		secs, cpu, rss = append(secs, o.Seconds), append(cpu, o.CPU), append(rss, o.MaxRSSMB)
 	}
-	o.Seconds, o.MaxRSSMB = median(secs), median(rss)
+	o.Seconds, o.CPU, o.MaxRSSMB = median(secs), median(cpu), median(rss)
 	return o, secs, nil
 }
 
@@ -341,13 +362,19 @@ func realSize(c realConfig, repeat int) error {
 		rows = append(rows, row{name, o, secs})
 		return nil
 	}
+	addPeer := func(name string, f func() (outcome, error)) error {
+		if c.NoPeers {
+			return nil
+		}
+		return add(name, f)
+	}
 	predict := func(bin string) []string { return []string{bin, tef, trf + ".model", tef + ".out"} }
 	fmt.Printf("%s; C = %s", p.description, C)
 	switch c.Problem {
 	case "isolet":
 		g := strconv.FormatFloat(c.Gamma, 'g', -1, 64)
 		fmt.Printf(", RBF γ = %s (repro sigma %.6g), libsvm -m %s -e 0.001, repro cache_mb %s tol %g; medians of %d runs\n\n", g, math.Sqrt(1/(2*c.Gamma)), m, m, c.Tol, repeat)
-		if err := add("libsvm -t 2", func() (outcome, error) {
+		if err := addPeer("libsvm -t 2", func() (outcome, error) {
 			return peer([]string{"svm-train", "-s", "0", "-t", "2", "-g", g, "-c", C, "-m", m, "-e", "0.001", trf, trf + ".model"}, predict("svm-predict"), tef, p.ytest)
 		}); err != nil {
 			return err
@@ -356,13 +383,13 @@ func realSize(c realConfig, repeat int) error {
 			return err
 		}
 	case "spam":
-		fmt.Printf(", linear, bias; liblinear -s 3 -B 1 (default -e 0.1), libsvm -t 0 -e 0.001, repro solver %s tol %g; medians of %d runs\n\n", c.Solver, c.Tol, repeat)
-		if err := add("liblinear -s 3 -B 1", func() (outcome, error) {
+		fmt.Printf(", linear, bias; liblinear -s 3 -B 1 (default -e 0.1), libsvm -t 0 -e 0.001, repro solver %s tol %g max_iter %d; medians of %d runs\n\n", c.Solver, c.Tol, c.MaxIter, repeat)
+		if err := addPeer("liblinear -s 3 -B 1", func() (outcome, error) {
 			return peer([]string{"liblinear-train", "-s", "3", "-B", "1", "-c", C, trf, trf + ".model"}, predict("liblinear-predict"), tef, p.ytest)
 		}); err != nil {
 			return err
 		}
-		if err := add("libsvm -t 0", func() (outcome, error) {
+		if err := addPeer("libsvm -t 0", func() (outcome, error) {
 			return peer([]string{"svm-train", "-s", "0", "-t", "0", "-c", C, "-m", m, "-e", "0.001", trf, trf + ".model"}, predict("svm-predict"), tef, p.ytest)
 		}); err != nil {
 			return err
@@ -371,15 +398,15 @@ func realSize(c realConfig, repeat int) error {
 			return err
 		}
 	}
-	fmt.Println("| solver | accuracy % | dual objective | SVs | iterations | converged | seconds (median) | all seconds | peak RSS MB | time / first peer |")
-	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Println("| solver | accuracy % | dual objective | SVs | iterations | converged | seconds (median) | all seconds | CPU s (median) | peak RSS MB | time / first peer | CPU / first peer |")
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		var all []string
 		for _, s := range r.secs {
 			all = append(all, strconv.FormatFloat(s, 'f', 2, 64))
 		}
-		fmt.Printf("| %s | %.2f | %.4f | %d | %d | %v | %.3f | %s | %.0f | %.2f |\n", r.name, r.o.Accuracy, r.o.Objective, r.o.NSV, r.o.Iter, r.o.Converged,
-			r.o.Seconds, strings.Join(all, ", "), r.o.MaxRSSMB, r.o.Seconds/rows[0].o.Seconds)
+		fmt.Printf("| %s | %.2f | %.4f | %d | %d | %v | %.3f | %s | %.3f | %.0f | %.2f | %.2f |\n", r.name, r.o.Accuracy, r.o.Objective, r.o.NSV, r.o.Iter, r.o.Converged,
+			r.o.Seconds, strings.Join(all, ", "), r.o.CPU, r.o.MaxRSSMB, r.o.Seconds/rows[0].o.Seconds, r.o.CPU/rows[0].o.CPU)
 	}
 	return nil
 }

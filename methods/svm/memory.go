@@ -13,7 +13,8 @@ import (
 // and a dense row; the linear solver holds the weights and its
 // coordinates' order and norms. Both hold the solver's vectors; per task
 // the support vectors (at most every row, with their indices and
-// coefficients) and the linear kernel's weights; and Predict's inner
+// coefficients) and the linear kernel's weights (and the linear solver's
+// sparse copy of dense rows mostly zero); and Predict's inner
 // products and kernel between a block of predicted rows and the support
 // vectors (predictBlock).
 func memory(s methods.Shape, p param.Values) int64 {
@@ -31,7 +32,7 @@ func memory(s methods.Shape, p param.Values) int64 {
 	var work int64
 	switch {
 	case fit.linear():
-		work = methods.Floats(3, n)
+		work = methods.Bytes(methods.Floats(3, n), s.CSRCopy())
 	case gramFits(n, fit.cacheBytes()):
 		work = methods.Bytes(methods.Floats(2, n, n), kernel.DotsWork(s), methods.Floats(3, n))
 	default:

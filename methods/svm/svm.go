@@ -189,7 +189,7 @@ func (s *SVM) fitLinear(ctx context.Context, X matrix.Matrix, y []float64, env *
 	if s.Bias {
 		bias = 1
 	}
-	res, w, wb, err := linearDCD(ctx, X, y, s.C, bias, s.Tol, s.MaxIter, rand.New(rand.NewPCG(seed, 0x5f3)))
+	res, w, wb, err := linearDCD(ctx, sparseIfSparse(X), y, s.C, bias, s.Tol, s.MaxIter, rand.New(rand.NewPCG(seed, 0x5f3)))
 	if err != nil {
 		return nil, fmt.Errorf("svm: %w", err)
 	}
@@ -197,6 +197,26 @@ func (s *SVM) fitLinear(ctx context.Context, X matrix.Matrix, y []float64, env *
 	m := s.model(X, y, res)
 	m.W = w
 	return m, nil
+}
+
+// sparseIfSparse returns a dense X with at most half its entries non-zero
+// as a CSR copy, on whose rows the linear solver's steps pass over the
+// non-zeros only, and any other X as it is.
+func sparseIfSparse(X matrix.Matrix) matrix.Matrix {
+	D, ok := X.(*matrix.Dense)
+	if !ok {
+		return X
+	}
+	nz := 0
+	for _, v := range D.RawData() {
+		if v != 0 {
+			nz++
+		}
+	}
+	if 2*nz > len(D.RawData()) {
+		return X
+	}
+	return matrix.ToCSR(D)
 }
 
 // model returns the model of a dual solution: its support vectors are the
