@@ -302,7 +302,7 @@ func run(dir, csList string, splits int, seed uint64) error {
 			for k, i := range train {
 				ytr[k] = y[i]
 			}
-			sv := &svm.SVM{C: C, Kernel: kernel.Kernel{Kind: kernel.Linear}, Bias: true, Tol: 1e-3, MaxIter: 10000000}
+			sv := &svm.SVM{C: C, Kernel: kernel.Kernel{Kind: kernel.Linear}, Bias: true, Tol: 1e-3, MaxIter: 10000000, Solver: "kernel"}
 			start = time.Now()
 			sm, err := sv.FitBinary(ctx, Xtr, ytr, nil)
 			if err != nil {
