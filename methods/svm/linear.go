@@ -21,13 +21,19 @@ import (
 // a bound whose projected gradient keeps them there are shrunk from the
 // epoch as liblinear does. It stops when the spread of the projected
 // gradients over an epoch (over every variable, after unshrinking) is
-// ≤ tol, or after maxSteps coordinate steps. It returns the solution, w
-// and the weight of the constant feature.
-func linearDCD(ctx context.Context, X matrix.Matrix, y []float64, C, bias, tol float64, maxSteps int, rng *rand.Rand) (*solution, []float64, float64, error) {
+// ≤ tol, or after maxSteps coordinate steps. It starts from alpha0 (clipped
+// to the box) when not nil, else from zero. It returns the solution, w and
+// the weight of the constant feature.
+func linearDCD(ctx context.Context, X matrix.Matrix, y []float64, C, bias, tol float64, maxSteps int, rng *rand.Rand, alpha0 []float64) (*solution, []float64, float64, error) {
 	n, d := X.Dims()
 	alpha := make([]float64, n)
 	w := make([]float64, d)
 	wb := 0.0
+	for i, a := range alpha0 {
+		alpha[i] = math.Min(math.Max(a, 0), C)
+		X.AddRow(w, i, alpha[i]*y[i])
+		wb += alpha[i] * y[i] * bias
+	}
 	qd := make([]float64, n)
 	index := make([]int, n)
 	for i := range qd {

@@ -11,12 +11,13 @@ import (
 // else the cache's columns (at most the cache, at most n×n), four spare
 // columns it recycles, the positions, norms and diagonal of the columns
 // and a dense row; the linear solver holds the weights and its
-// coordinates' order and norms. Both hold the solver's vectors; per task
+// coordinates' order and norms, and, when useIPM, the
+// interior-point start's vectors and p×p matrices. Both hold the solver's vectors; per task
 // the support vectors (at most every row, with their indices and
 // coefficients) and the linear kernel's weights (and the linear solver's
 // sparse copy of dense rows mostly zero); and Predict's inner
 // products and kernel between a block of predicted rows and the support
-// vectors (predictBlock).
+// vectors (predictRows).
 func memory(s methods.Shape, p param.Values) int64 {
 	n, d := s.Rows, s.Cols
 	sv := methods.Bytes(methods.CSRBytes(n, s.NNZ), methods.Floats(4, n))
@@ -33,6 +34,9 @@ func memory(s methods.Shape, p param.Values) int64 {
 	switch {
 	case fit.linear():
 		work = methods.Bytes(methods.Floats(3, n), s.CSRCopy())
+		if useIPM(n, d) { // the interior-point start
+			work = methods.Bytes(work, methods.Floats(13, n), methods.Floats(3, d+1, d+1), methods.Floats(5, d+1))
+		}
 	case gramFits(n, fit.cacheBytes()):
 		work = methods.Bytes(methods.Floats(2, n, n), kernel.DotsWork(s), methods.Floats(3, n))
 	default:
