@@ -151,6 +151,7 @@ func TestMemoryEstimates(t *testing.T) {
 		{method: "group-lasso", n: 200, d: 100, nnz: 100, dense: true, reg: true},
 		{method: "hp", n: 200, d: 100, nnz: 100, dense: true, reg: true, steps: true},
 		{method: "svm", n: 60, d: 20000, nnz: 8},
+		{method: "svm", n: 400, d: 20, nnz: 20, dense: true}, // the linear solver's interior-point start
 		{method: "svm", params: map[string]any{"kernel": "rbf"}, n: 400, d: 20, nnz: 20, dense: true},
 		// A cache of 0.05 MB (2.6 columns of 2,500 rows) under the Gram
 		// matrix's 100 MB: columns on demand, shrinking; the cache drops
