@@ -56,7 +56,10 @@ func CachedGram(env *methods.Env, X matrix.Matrix, k Kernel, normalize bool) ([]
 // in every cached column. A column returned by Column stays valid until a
 // later call to Column evicts it; the budget always holds two full
 // columns, so the column asked for just before the current one survives.
-// A Cache is not safe for concurrent use.
+// Beside the budget it keeps the storage of up to four evicted columns
+// for reuse. Without Swap, positions are the rows of X: Column(i, n) is
+// column i of the kernel matrix (what a solver without shrinking, such
+// as MED's, asks for). A Cache is not safe for concurrent use.
 type Cache struct {
 	cols       *Columns
 	free       int64 // floats the budget still allows
