@@ -308,7 +308,16 @@ func (m *Model) Decision(X matrix.Matrix) []float64 {
 		}
 		return out
 	}
-	rows := make([]int, 0, predictRows(ns))
+	m.decisionBlocks(X, out, predictRows(ns))
+	return out
+}
+
+// decisionBlocks sets out to f(x) for the rows of X, scored against the
+// support vectors per block of at most per rows.
+func (m *Model) decisionBlocks(X matrix.Matrix, out []float64, per int) {
+	n, _ := X.Dims()
+	ns, _ := m.SV.Dims()
+	rows := make([]int, 0, per)
 	for lo := 0; lo < n; lo += cap(rows) {
 		rows = rows[:0]
 		for i := lo; i < min(n, lo+cap(rows)); i++ {
@@ -328,7 +337,6 @@ func (m *Model) Decision(X matrix.Matrix) []float64 {
 			out[i] = v
 		}
 	}
-	return out
 }
 
 // predictRows returns how many rows Decision scores at once against ns

@@ -292,3 +292,24 @@ func TestLinearBadlyScaled(t *testing.T) {
 		t.Errorf("projected gradient up to %g", worst)
 	}
 }
+
+// TestDecisionBlocks: scoring in blocks of rows gives the values of one
+// block.
+func TestDecisionBlocks(t *testing.T) {
+	X, y := blobs(60, 4, 9)
+	s := &SVM{C: 1, Kernel: kernel.Kernel{Kind: kernel.RBF, Sigma: 2}, Bias: true, Tol: 1e-3, MaxIter: 1e6}
+	m, err := s.FitBinary(context.Background(), X, y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.Decision(X)
+	for _, per := range []int{1, 7, 60, 100} {
+		got := make([]float64, 60)
+		m.decisionBlocks(X, got, per)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("blocks of %d: row %d scored %v, want %v", per, i, got[i], want[i])
+			}
+		}
+	}
+}
