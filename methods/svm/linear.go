@@ -82,13 +82,19 @@ func linearDCD(ctx context.Context, X matrix.Matrix, y []float64, C, bias, tol f
 				pg = g
 			}
 			pgMax, pgMin = math.Max(pgMax, pg), math.Min(pgMin, pg)
-			if math.Abs(pg) > 1e-12 && qd[i] > 0 {
+			switch {
+			case math.Abs(pg) <= 1e-12:
+			case qd[i] > 0:
 				old := alpha[i]
 				alpha[i] = math.Min(math.Max(old-g/qd[i], 0), C)
 				if dd := (alpha[i] - old) * yi; dd != 0 {
 					X.AddRow(w, i, dd)
 					wb += dd * bias
 				}
+			case g < 0: // a zero row: the objective is linear in α_i, and w does not move
+				alpha[i] = C
+			default:
+				alpha[i] = 0
 			}
 		}
 		if s < active {

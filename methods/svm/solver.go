@@ -426,6 +426,13 @@ func dcd(ctx context.Context, k kmatrix, n int, y []float64, C, tol float64, max
 			}
 			Kii := k.diag(i)
 			if Kii <= 0 {
+				// k(x_i, x_i) = 0: column i of the (positive
+				// semi-definite) kernel matrix is zero, the objective
+				// linear in α_i, and G does not move.
+				alpha[i] = 0
+				if G[i] < 0 {
+					alpha[i] = C
+				}
 				continue
 			}
 			old := alpha[i]

@@ -44,6 +44,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/repro-ml/repro/datasets"
@@ -200,6 +201,12 @@ func (s *SVM) fitLinear(ctx context.Context, X matrix.Matrix, y []float64, env *
 		var err error
 		if alpha0, err = ipmStart(ctx, Xs, y, s.C, bias, 100); err != nil {
 			return nil, fmt.Errorf("svm: %w", err)
+		}
+		for _, a := range alpha0 {
+			if math.IsNaN(a) || math.IsInf(a, 0) {
+				alpha0 = nil // a failed start: coordinate descent from zero
+				break
+			}
 		}
 	}
 	res, w, wb, err := linearDCD(ctx, Xs, y, s.C, bias, s.Tol, s.MaxIter, rand.New(rand.NewPCG(seed, 0x5f3)), alpha0)

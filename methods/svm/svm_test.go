@@ -280,16 +280,21 @@ func TestLinearBadlyScaled(t *testing.T) {
 		X.Set(i, 3, math.Abs(X.At(i, 3))*500)
 	}
 	const C, tol = 10, 1e-3
-	s := &SVM{C: C, Kernel: kernel.Kernel{}, Bias: true, Tol: tol, MaxIter: 100 * 400}
-	m, err := s.FitBinary(context.Background(), X, y, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !m.Info().Converged {
-		t.Fatalf("not converged in 100 epochs (%d)", m.Info().Iterations)
-	}
-	if worst := projGrad(m, X, y, C); worst > 2*tol {
-		t.Errorf("projected gradient up to %g", worst)
+	for _, bias := range []bool{true, false} {
+		s := &SVM{C: C, Kernel: kernel.Kernel{}, Bias: bias, Tol: tol, MaxIter: 100 * 400}
+		m, err := s.FitBinary(context.Background(), X, y, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.Info().Converged {
+			t.Fatalf("bias %v: not converged in 100 epochs (%d)", bias, m.Info().Iterations)
+		}
+		if worst := projGrad(m, X, y, C); worst > 2*tol {
+			t.Errorf("bias %v: projected gradient up to %g", bias, worst)
+		}
+		if !bias && m.B != 0 {
+			t.Errorf("bias %g without bias", m.B)
+		}
 	}
 }
 
@@ -309,6 +314,39 @@ func TestDecisionBlocks(t *testing.T) {
 		for i := range got {
 			if got[i] != want[i] {
 				t.Fatalf("blocks of %d: row %d scored %v, want %v", per, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestLinearDegenerate: zero rows, one class, and identical rows with
+// opposite labels converge to finite solutions, with both solvers.
+func TestLinearDegenerate(t *testing.T) {
+	same := matrix.NewDense(6, 2, []float64{1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2})
+	for _, tc := range []struct {
+		name string
+		X    *matrix.Dense
+		y    []float64
+	}{
+		{"zero rows", matrix.NewDense(6, 3, nil), []float64{1, -1, 1, -1, 1, 1}},
+		{"one class", same, []float64{1, 1, 1, 1, 1, 1}},
+		{"identical rows, opposite labels", same, []float64{1, -1, 1, -1, 1, -1}},
+	} {
+		for _, v := range []struct {
+			bias   bool
+			solver string
+		}{{true, "linear"}, {false, "linear"}, {true, "kernel"}, {false, "kernel"}} {
+			bias := v.bias
+			s := &SVM{C: 2, Bias: bias, Tol: 1e-6, MaxIter: 1e6, Solver: v.solver}
+			m, err := s.FitBinary(context.Background(), tc.X, tc.y, nil)
+			if err != nil {
+				t.Fatalf("%s bias %v: %v", tc.name, bias, err)
+			}
+			if !m.Info().Converged || math.IsNaN(m.B) || math.IsNaN(m.Info().Objective) {
+				t.Errorf("%s bias %v: converged %v, b %v, objective %v", tc.name, bias, m.Info().Converged, m.B, m.Info().Objective)
+			}
+			if worst := projGrad(m, tc.X, tc.y, 2); worst > 1e-5 {
+				t.Errorf("%s bias %v: projected gradient %g", tc.name, bias, worst)
 			}
 		}
 	}
