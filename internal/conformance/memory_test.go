@@ -151,7 +151,12 @@ func TestMemoryEstimates(t *testing.T) {
 		{method: "group-lasso", n: 200, d: 100, nnz: 100, dense: true, reg: true},
 		{method: "hp", n: 200, d: 100, nnz: 100, dense: true, reg: true, steps: true},
 		{method: "svm", n: 60, d: 20000, nnz: 8},
+		{method: "svm", n: 400, d: 20, nnz: 20, dense: true}, // the linear solver's interior-point start
 		{method: "svm", params: map[string]any{"kernel": "rbf"}, n: 400, d: 20, nnz: 20, dense: true},
+		// A cache of 0.05 MB (2.6 columns of 2,500 rows) under the Gram
+		// matrix's 100 MB: columns on demand, shrinking; the cache drops
+		// and allocates columns as it goes (held to its live peak).
+		{method: "svm", params: map[string]any{"kernel": "rbf", "cache_mb": 0.05}, n: 2500, d: 20, nnz: 20, dense: true, steps: true},
 		{method: "med", n: 200, d: 20, nnz: 20, dense: true},
 		{method: "lgc", n: 200, d: 20, nnz: 20, dense: true, steps: true},
 		{method: "pcr", n: 60, d: 20000, nnz: 8},

@@ -12,6 +12,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/kernel"
 	"github.com/repro-ml/repro/methods/plugintest"
+	"github.com/repro-ml/repro/param"
 )
 
 // blobs returns two noisy Gaussian classes in d dimensions.
@@ -67,27 +68,70 @@ func TestSMOKKT(t *testing.T) {
 		{"poly:3", 1, true}, {"rbf:2", 10, false}, {"rbf:0.5", 1, false},
 	}
 	for _, tc := range tests {
-		k, _ := kernel.Parse(tc.kern)
-		s := &SVM{C: tc.C, Kernel: k, Normalize: tc.norm, Bias: true, Tol: 1e-6, MaxIter: 1e7}
+		for _, cache := range []float64{0, 0.005} { // the Gram matrix; a cache of 8 columns with shrinking
+			k, _ := kernel.Parse(tc.kern)
+			s := &SVM{C: tc.C, Kernel: k, Normalize: tc.norm, Bias: true, Tol: 1e-6, MaxIter: 1e7, Solver: "kernel", CacheMB: cache}
+			m, err := s.FitBinary(context.Background(), X, y, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			K := kernel.Gram(k, X, tc.norm)
+			viol, box, eq := kktViolation(K, y, m.Alpha, tc.C)
+			if viol > 1e-6 || box > 0 || eq > 1e-9 {
+				t.Errorf("%s C=%g: KKT violation %g, box %g, equality %g", tc.kern, tc.C, viol, box, eq)
+			}
+			// Free support vectors lie on the margin: y f(x) = 1.
+			f := m.Decision(X)
+			for i, a := range m.Alpha {
+				if a > 1e-8 && a < tc.C-1e-8 && math.Abs(y[i]*f[i]-1) > 1e-5 {
+					t.Errorf("%s C=%g: free vector %d has margin %g", tc.kern, tc.C, i, y[i]*f[i])
+				}
+			}
+			if !m.Info().Converged {
+				t.Errorf("%s: not converged", tc.kern)
+			}
+		}
+	}
+}
+
+// TestCapFlagged: a fit stopped at max_iter says it did not converge (the
+// runner records not_converged), for both solvers.
+func TestCapFlagged(t *testing.T) {
+	X, y := blobs(200, 5, 6)
+	for _, solver := range []string{"kernel", "linear"} {
+		s := &SVM{C: 100, Bias: true, Tol: 1e-6, MaxIter: 50, Solver: solver}
 		m, err := s.FitBinary(context.Background(), X, y, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		K := kernel.Gram(k, X, tc.norm)
-		viol, box, eq := kktViolation(K, y, m.Alpha, tc.C)
-		if viol > 1e-6 || box > 0 || eq > 1e-9 {
-			t.Errorf("%s C=%g: KKT violation %g, box %g, equality %g", tc.kern, tc.C, viol, box, eq)
+		if m.Info().Converged {
+			t.Errorf("%s: 50 steps on 200 rows reported as converged", solver)
 		}
-		// Free support vectors lie on the margin: y f(x) = 1.
-		f := m.Decision(X)
-		for i, a := range m.Alpha {
-			if a > 1e-8 && a < tc.C-1e-8 && math.Abs(y[i]*f[i]-1) > 1e-5 {
-				t.Errorf("%s C=%g: free vector %d has margin %g", tc.kern, tc.C, i, y[i]*f[i])
-			}
+		s.MaxIter = 1e7
+		if m, _ = s.FitBinary(context.Background(), X, y, nil); !m.Info().Converged {
+			t.Errorf("%s: not converged in 1e7 steps", solver)
 		}
-		if !m.Info().Converged {
-			t.Errorf("%s: not converged", tc.kern)
-		}
+	}
+}
+
+// TestMemoryLargeRBF: the estimate of an RBF fit on 20,000 dense rows of
+// 617 columns (ISOLET's width), predicting 1,559, stays under 1 GB at the
+// default cache: the kernel matrix (3.2 GB) is never held.
+func TestMemoryLargeRBF(t *testing.T) {
+	pl, err := methods.Lookup("svm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := param.Values{}
+	for _, d := range Params {
+		p[d.Name] = d.Default
+	}
+	p["kernel"] = "rbf"
+	s := methods.Shape{Rows: 20000, Cols: 617, NNZ: 20000 * 617, Dense: true, Classes: 2, Test: 1559}
+	if est := pl.MemoryOf(s, p); est > 1<<30 {
+		t.Errorf("estimate %d MB for 20,000 rows, want under 1 GB", est>>20)
+	} else {
+		t.Logf("estimate %d MB", est>>20)
 	}
 }
 
@@ -163,7 +207,8 @@ func TestFitDatasetDeterministic(t *testing.T) {
 		}
 	}
 	ds := &datasets.Dataset{Name: "blobs", X: X, Y: lab, Classes: []string{"a", "b"}}
-	meth, err := methods.New("svm", map[string]any{"C": 1.0, "kernel": "rbf", "degree": 2, "sigma": 2.0, "normalize": false, "bias": true, "tol": 1e-3, "max_iter": 100000})
+	meth, err := methods.New("svm", map[string]any{"C": 1.0, "kernel": "rbf", "degree": 2, "sigma": 2.0, "normalize": false, "bias": true, "tol": 1e-3, "max_iter": 100000,
+		"solver": "auto", "cache_mb": 200.0, "shrinking": true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,4 +266,88 @@ func TestValidate(t *testing.T) {
 		{Name: "sigma 0", Set: map[string]any{"sigma": 0}, Want: []string{"sigma"}},
 		{Name: "C 0 and tol 0", Set: map[string]any{"C": 0, "tol": 0}, Want: []string{"C", "tol"}},
 	})
+}
+
+// TestLinearBadlyScaled: on columns scaled from 1e-3 to 1e4 (as unscaled
+// tables are), where coordinate descent alone crawls, the linear solver
+// (interior-point start, coordinate-descent polish) converges within a
+// few epochs and its projected gradients are within tol of zero.
+func TestLinearBadlyScaled(t *testing.T) {
+	X, y := blobs(400, 5, 8)
+	for i := 0; i < 400; i++ {
+		X.Set(i, 0, 1e4*X.At(i, 0))
+		X.Set(i, 1, 1e-3*X.At(i, 1))
+		X.Set(i, 3, math.Abs(X.At(i, 3))*500)
+	}
+	const C, tol = 10, 1e-3
+	for _, bias := range []bool{true, false} {
+		s := &SVM{C: C, Kernel: kernel.Kernel{}, Bias: bias, Tol: tol, MaxIter: 100 * 400}
+		m, err := s.FitBinary(context.Background(), X, y, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !m.Info().Converged {
+			t.Fatalf("bias %v: not converged in 100 epochs (%d)", bias, m.Info().Iterations)
+		}
+		if worst := projGrad(m, X, y, C); worst > 2*tol {
+			t.Errorf("bias %v: projected gradient up to %g", bias, worst)
+		}
+		if !bias && m.B != 0 {
+			t.Errorf("bias %g without bias", m.B)
+		}
+	}
+}
+
+// TestDecisionBlocks: scoring in blocks of rows gives the values of one
+// block.
+func TestDecisionBlocks(t *testing.T) {
+	X, y := blobs(60, 4, 9)
+	s := &SVM{C: 1, Kernel: kernel.Kernel{Kind: kernel.RBF, Sigma: 2}, Bias: true, Tol: 1e-3, MaxIter: 1e6}
+	m, err := s.FitBinary(context.Background(), X, y, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := m.Decision(X)
+	for _, per := range []int{1, 7, 60, 100} {
+		got := make([]float64, 60)
+		m.decisionBlocks(X, got, per)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("blocks of %d: row %d scored %v, want %v", per, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// TestLinearDegenerate: zero rows, one class, and identical rows with
+// opposite labels converge to finite solutions, with both solvers.
+func TestLinearDegenerate(t *testing.T) {
+	same := matrix.NewDense(6, 2, []float64{1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2})
+	for _, tc := range []struct {
+		name string
+		X    *matrix.Dense
+		y    []float64
+	}{
+		{"zero rows", matrix.NewDense(6, 3, nil), []float64{1, -1, 1, -1, 1, 1}},
+		{"one class", same, []float64{1, 1, 1, 1, 1, 1}},
+		{"identical rows, opposite labels", same, []float64{1, -1, 1, -1, 1, -1}},
+	} {
+		for _, v := range []struct {
+			bias   bool
+			solver string
+		}{{true, "linear"}, {false, "linear"}, {true, "kernel"}, {false, "kernel"}} {
+			bias := v.bias
+			s := &SVM{C: 2, Bias: bias, Tol: 1e-6, MaxIter: 1e6, Solver: v.solver}
+			m, err := s.FitBinary(context.Background(), tc.X, tc.y, nil)
+			if err != nil {
+				t.Fatalf("%s bias %v: %v", tc.name, bias, err)
+			}
+			if !m.Info().Converged || math.IsNaN(m.B) || math.IsNaN(m.Info().Objective) {
+				t.Errorf("%s bias %v: converged %v, b %v, objective %v", tc.name, bias, m.Info().Converged, m.B, m.Info().Objective)
+			}
+			if worst := projGrad(m, tc.X, tc.y, 2); worst > 1e-5 {
+				t.Errorf("%s bias %v: projected gradient %g", tc.name, bias, worst)
+			}
+		}
+	}
 }
