@@ -2,6 +2,7 @@ package med
 
 import (
 	"context"
+	"errors"
 	"math"
 )
 
@@ -17,71 +18,14 @@ func smoothHinge(m, c float64) (l, d1, d2 float64) {
 	return z - 1 - math.Log(z), -c + c/z, c * c / (z * z)
 }
 
-// lowRank returns rows L_t, stored as entries over the columns of L, with
-// K = L Lᵀ up to a remaining diagonal of at most 1e-13 times K's largest:
-// a Cholesky factorization with diagonal pivoting that stops at the
-// numerical rank of K (T×T, positive semidefinite).
-func lowRank(K []float64, T int) [][]entry {
-	diag := make([]float64, T)
-	var maxd float64
-	for i := range diag {
-		diag[i] = K[i*T+i]
-		maxd = math.Max(maxd, diag[i])
-	}
-	var cols [][]float64
-	done := make([]bool, T)
-	for len(cols) < T {
-		j, dj := -1, 0.0
-		for i, d := range diag {
-			if !done[i] && d > dj {
-				j, dj = i, d
-			}
-		}
-		if j < 0 || dj <= 1e-13*maxd {
-			break
-		}
-		s := math.Sqrt(dj)
-		col := make([]float64, T)
-		for i := 0; i < T; i++ {
-			if done[i] {
-				continue
-			}
-			v := K[i*T+j]
-			for _, c := range cols {
-				v -= c[i] * c[j]
-			}
-			col[i] = v / s
-		}
-		col[j] = s
-		done[j] = true
-		for i := range diag {
-			if !done[i] {
-				diag[i] -= col[i] * col[i]
-			}
-		}
-		cols = append(cols, col)
-	}
-	rows := make([][]entry, T)
-	for t := range rows {
-		for k, c := range cols {
-			if c[t] != 0 {
-				rows[t] = append(rows[t], entry{k, c[t]})
-			}
-		}
-	}
-	return rows
-}
-
 // solvePrimal maximizes J at ρ = 1 (every switch one: J is concave and
 // the tasks separate) through its primal, one task at a time:
 //
 //	min_{w,b} ½‖w‖² + b²/(2σ²) + Σ_t ℓ(y_t(w·x_t + b)),
 //
 // with ℓ the smoothed hinge (smoothHinge), x_t the training row (select
-// features) or row t of a factor L of the Gram matrix K = L Lᵀ (lowRank;
-// select kernels or none, whose ρ = 1 problem has the summed Gram matrix
-// only), and b fixed at p.bias[m] when the flat prior's outer loop holds
-// it (σ² = 0). The minimization is Newton's method with the Newton system
+// features only), and b fixed at p.bias[m] when the flat prior's outer
+// loop holds it (σ² = 0). The minimization is Newton's method with the Newton system
 // solved by conjugate gradients (the Hessian I + Σ_t ℓ”_t x_t x_tᵀ is
 // never formed: each product is one pass over the rows, as in
 // liblinear's TRON) and Armijo backtracking. Unlike the dual, whose
@@ -98,19 +42,10 @@ func (p *problem) solvePrimal(ctx context.Context, tol float64, maxIter int) (it
 	if !warm {
 		p.init()
 	}
-	rows, r := p.rows, p.D
 	if !p.features() {
-		if p.lowRows == nil {
-			p.lowRows = lowRank(p.K[0], p.T)
-		}
-		rows = p.lowRows
-		r = 0
-		for _, row := range rows {
-			for _, e := range row {
-				r = max(r, e.j+1)
-			}
-		}
+		return 0, false, errors.New("the primal solver is for select features only")
 	}
+	rows, r := p.rows, p.D
 	converged = true
 	for m := 0; m < p.M; m++ {
 		it, ok, err := p.primalTask(ctx, m, rows, r, warm, tol, maxIter)

@@ -59,9 +59,6 @@ type problem struct {
 
 	rows [][]entry   // features: the stored elements of every row
 	K    [][]float64 // kernels: D Gram matrices T×T
-	// lowRows, for kernels at ρ = 1, holds the rows of a factor L of
-	// K[0] = L Lᵀ (the primal solver's inputs), computed once.
-	lowRows [][]entry
 
 	// state
 	lam [][]float64   // M×T
