@@ -120,8 +120,8 @@ const onLevel = 0.5
 // artifact tables of its series at the largest training size: tables with
 // at most maxAcrossRows rows whose columns are the tasks (one switch
 // vector per task, as med's "switches" with independent switches) or one
-// column "shared" (one vector for all tasks). For each such table name it
-// writes one row per series and one column per table row: the mean entry
+// column "shared" (one vector for all tasks). For each such table name and
+// set of rows it writes one row per series and one column per table row: the mean entry
 // over the tasks and the trials, and how many tasks have an entry above
 // onLevel (mean over trials), out of the table's columns.
 func (m *model) writeAcrossTasks(w *bytes.Buffer, d *dataSet, dir string, info *runner.DatasetInfo) {
@@ -154,6 +154,7 @@ func (m *model) writeAcrossTasks(w *bytes.Buffer, d *dataSet, dir string, info *
 	}
 	size := d.xs[len(d.xs)-1]
 	type summary struct {
+		name     string
 		rows     []string
 		bySeries map[*series]*acrossCell
 	}
@@ -170,14 +171,14 @@ func (m *model) writeAcrossTasks(w *bytes.Buffer, d *dataSet, dir string, info *
 				if err != nil || !perTask(a) {
 					continue
 				}
-				sm := byName[a.Name]
+				// One summary per name and set of rows (series with
+				// other base kernels get their own table).
+				key := a.Name + "\x00" + strings.Join(a.Table.Rows, "\x00")
+				sm := byName[key]
 				if sm == nil {
-					sm = &summary{rows: a.Table.Rows, bySeries: map[*series]*acrossCell{}}
-					byName[a.Name] = sm
-					names = append(names, a.Name)
-				}
-				if !sameStrings(sm.rows, a.Table.Rows) {
-					continue
+					sm = &summary{name: a.Name, rows: a.Table.Rows, bySeries: map[*series]*acrossCell{}}
+					byName[key] = sm
+					names = append(names, key)
 				}
 				ac := sm.bySeries[s]
 				if ac == nil {
@@ -191,8 +192,9 @@ func (m *model) writeAcrossTasks(w *bytes.Buffer, d *dataSet, dir string, info *
 			}
 		}
 	}
-	for _, name := range names {
-		sm := byName[name]
+	for _, key := range names {
+		sm := byName[key]
+		name := sm.name
 		fmt.Fprintf(w, "### %s across tasks, size %s\n\n", mdText(name), fmtX(size))
 		header := append([]string{"series"}, sm.rows...)
 		var rows [][]string
