@@ -34,11 +34,15 @@
 // MED's c is comparable with an SVM's C only for c well above one.
 //
 // Solver: solver auto (the default) solves feature selection at ρ = 1
-// (every switch one) with the Gaussian bias prior through its primal, a smoothed-hinge linear SVM
+// (every switch one) with the Gaussian bias prior by coordinate ascent on
+// the dual for up to 500 sweeps (enough on splice) and, if that has not
+// converged, through the primal, a smoothed-hinge linear SVM
 // min ½‖w‖² + b²/(2σ²) + Σ_t ℓ(y_t f(x_t)), by Newton's method with
-// conjugate gradients and an exact line search, stopped by the dual's test
-// below; it is well conditioned on any data, where coordinate ascent on the
-// dual stalls at its cap on standardized continuous inputs. Kernels at
+// conjugate gradients and an exact line search from the multipliers
+// reached, stopped by the dual's test below: the primal is well
+// conditioned on any data, where coordinate ascent stalls at its cap on
+// standardized continuous inputs (and the primal alone is slow on
+// separable data at large c). Kernels at
 // ρ = 1 (solved exactly with the summed Gram matrix), the flat prior and
 // every ρ < 1 use projected Newton on the dual. solver: newton is projected Newton
 // (Bertsekas 1982)
@@ -96,7 +100,7 @@ var Params = []param.Decl{
 	{Name: "normalize", Type: param.Bool, Default: true, Doc: "normalize base kernels to k(x,x) = 1 (select kernels|none)"},
 	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), MinExclusive: true, Doc: "stop when every projected slope ∂J/∂λ over a sweep is ≤ tol"},
 	{Name: "max_iter", Type: param.Int, Default: 20000, Min: param.Bound(1), Doc: "maximal number of solver iterations (Newton passes over the tasks, or coordinate sweeps)"},
-	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: for select features at ρ = 1 with bias gaussian Newton on the primal smoothed-hinge SVM, else newton; newton: projected Newton on the dual per task block; cd: coordinate ascent with exact 1-D Newton steps"},
+	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: for select features at ρ = 1 with bias gaussian up to 500 cd sweeps, then Newton on the primal smoothed-hinge SVM, else newton; newton: projected Newton on the dual per task block; cd: coordinate ascent with exact 1-D Newton steps"},
 }
 
 // MED is one configured MED SVM.
@@ -111,8 +115,9 @@ type MED struct {
 	Normalize bool
 	Tol       float64
 	MaxIter   int
-	// Solver is "auto" (the default when empty: the primal Newton solver
-	// for select features at ρ = 1 with the Gaussian prior, else "newton"),
+	// Solver is "auto" (the default when empty: coordinate ascent then the
+	// primal Newton solver for select features at ρ = 1 with the Gaussian
+	// prior, else "newton"),
 	// "newton" (projected Newton per task block) or "cd" (cyclic
 	// coordinate ascent).
 	Solver string
@@ -257,10 +262,10 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 }
 
 // solver returns the solver used for p: the configured one, or for auto
-// (or empty) at ρ = 1 (every switch one: ρ = 1 or select none) the primal
-// Newton solver for select features with the Gaussian bias prior (J is
-// then the dual of a smoothed-hinge linear SVM whose primal is well
-// conditioned on any data) and projected Newton on the dual otherwise: for
+// (or empty) at ρ = 1 (every switch one: ρ = 1 or select none) coordinate
+// ascent then the primal Newton solver (solveRhoOne) for select features
+// with the Gaussian bias prior (J is then the dual of a smoothed-hinge
+// linear SVM whose primal is well conditioned on any data) and projected Newton on the dual otherwise: for
 // kernels at ρ = 1 (one summed Gram matrix), for the flat prior (whose
 // inner solves, to slope 1e-9 at a series of fixed biases, took the
 // primal 8,000–10,000 iterations on splice at c = 101) and at ρ < 1.

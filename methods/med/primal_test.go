@@ -65,10 +65,10 @@ func correlated(n, d, k int, noise float64, seed uint64) (*matrix.Dense, []float
 	return X, y
 }
 
-// TestRhoOneConvergesOnStandardizedFeatures: at ρ = 1 solver auto (the
-// primal Newton solver) converges on 300 rows × 36 standardized,
-// correlated continuous inputs at every c, in a few hundred iterations at
-// most, where coordinate ascent on the dual stopped at its 20,000-sweep cap
+// TestRhoOneConvergesOnStandardizedFeatures: at ρ = 1 solver auto (500
+// coordinate-ascent sweeps, then the primal Newton solver) converges on 300
+// rows × 36 standardized, correlated continuous inputs at every c, in
+// 500 sweeps and at most a few hundred Newton iterations, where coordinate ascent on the dual stopped at its 20,000-sweep cap
 // after 9–13 s (issue 13). J equals projected Newton on the dual (to 1e-7
 // relative). (With the flat prior solver auto is projected Newton, which
 // converges here too but takes 0.9–13 s: not tested here.)
