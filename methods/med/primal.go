@@ -25,25 +25,28 @@ func smoothHinge(m, c float64) (l, d1, d2 float64) {
 //
 // with ℓ the smoothed hinge (smoothHinge), x_t the training row (select
 // features only), and b fixed at p.bias[m] when the flat prior's outer
-// loop holds it (σ² = 0). The minimization is Newton's method with the Newton system
-// solved by conjugate gradients (the Hessian I + Σ_t ℓ”_t x_t x_tᵀ is
-// never formed: each product is one pass over the rows, as in
-// liblinear's TRON) and Armijo backtracking. Unlike the dual, whose
-// curvature along the null space of X is only the barrier's 1/(c − λ)²,
-// the primal is well conditioned whatever the scaling of the data, so it
-// needs tens of iterations where coordinate ascent on the dual needed
-// thousands of sweeps (issue 13: standardized continuous features).
-// The multipliers are λ_t = −ℓ'(y_t f(x_t)); the stopping test is the
-// dual's: every projected slope ∂J/∂λ_t at those λ is at most tol. It
+// loop holds it (σ² = 0). The minimization is Newton's method with the
+// Newton system solved by conjugate gradients (the Hessian
+// I + Σ_t ℓ”_t x_t x_tᵀ is never formed: each product is one pass over the
+// rows, as in liblinear's TRON) and an exact line search. Unlike the dual,
+// whose curvature along the null space of X is only the barrier's
+// 1/(c − λ)², the primal is well conditioned whatever the scaling of the
+// data: tens to hundreds of iterations where coordinate ascent on the dual
+// stalls (issue 13: standardized continuous inputs). Its weakness is the
+// kink of ℓ at z = 1, sharp for large c: on separable data (splice,
+// c = 101) it needs thousands of iterations, so solveRhoOne tries
+// coordinate ascent first. It starts from the current multipliers when
+// p.warm. The multipliers are λ_t = −ℓ'(y_t f(x_t)); the stopping test is
+// the dual's: every projected slope ∂J/∂λ_t at those λ is at most tol. It
 // returns the largest number of Newton iterations of a task and whether
 // every task met the test.
 func (p *problem) solvePrimal(ctx context.Context, tol float64, maxIter int) (iters int, converged bool, err error) {
+	if !p.features() {
+		return 0, false, errors.New("the primal solver is for select features only")
+	}
 	warm := p.warm
 	if !warm {
 		p.init()
-	}
-	if !p.features() {
-		return 0, false, errors.New("the primal solver is for select features only")
 	}
 	rows, r := p.rows, p.D
 	converged = true
