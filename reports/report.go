@@ -373,6 +373,7 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 		info = &in
 	}
 	m.writeTasks(w, d, info)
+	m.writeAcrossTasks(w, d, dir, info)
 	m.writeChosen(w, d)
 	m.writeTimes(w, d)
 	return m.writeArtifacts(w, d, dir, files)

@@ -102,3 +102,75 @@ func TestTasksTable(t *testing.T) {
 		})
 	}
 }
+
+// writeSwitches writes result i's "switches" table: one column per task
+// (or the single column "shared"), one row per kernel.
+func writeSwitches(t *testing.T, dir string, i int, cols, rows []string, values [][]any) string {
+	t.Helper()
+	rel := "artifacts/" + keyOf(i) + "/switches.json"
+	a := map[string]any{"Name": "switches", "Title": "MED kernel switches",
+		"Table": map[string]any{"Columns": cols, "Rows": rows, "Values": values}}
+	b, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "artifacts", keyOf(i)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, rel), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return rel
+}
+
+// TestAcrossTasksTable: the per-task switch tables of the one-vs-rest MED
+// series are summarized across tasks at the largest size (mean ŝ over tasks
+// and trials · tasks above ½ out of the columns); a table with one
+// "shared" column is summarized alike; a series with other kernels (rows)
+// gets a table of its own; tables whose columns are not the tasks (LR's
+// coefficients) are not summarized.
+func TestAcrossTasksTable(t *testing.T) {
+	dir := t.TempDir()
+	spec, results := ovrFixture(t, dir, "one-vs-rest", []int{10, 20})
+	// A third series, with other kernels.
+	spec.Methods = append(spec.Methods, runner.MethodSpec{Name: "med", Label: "MED2", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}})
+	for _, r := range results {
+		if r.Method == "MED" {
+			r.Method, r.Key = "MED2", keyOf(len(results))
+			results = append(results, r)
+		}
+	}
+	tasks := []string{"setosa", "versicolor", "virginica"}
+	kernels := []string{"poly:1", "rbf:1"}
+	for i := range results {
+		r := &results[i]
+		tr := float64(r.Trial)
+		switch r.Method {
+		case "MED":
+			// poly:1 on for one task in trial 0 and two in trial 1; rbf:1
+			// off everywhere, one entry null.
+			r.Artifacts = []string{writeSwitches(t, dir, i, tasks, kernels, [][]any{{0.9, 0.2 + 0.6*tr, 0.1}, {0.01, nil, 0.3}})}
+		case "MED2":
+			r.Artifacts = []string{writeSwitches(t, dir, i, tasks, []string{"rbf:2"}, [][]any{{0.6, 0.7, 0.1 * tr}})}
+		case "LR":
+			r.Artifacts = append(writeArtifacts(t, dir, i, r.Trial), writeSwitches(t, dir, i, []string{"shared"}, kernels, [][]any{{0.75}, {0.25 * tr}}))
+		}
+	}
+	files, err := Render(dir, spec, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(files[ReportFile])
+	i := strings.Index(md, "### switches across tasks")
+	if i < 0 {
+		t.Fatalf("no across-tasks section in\n%s", md)
+	}
+	got := md[i:]
+	if j := strings.Index(got, "\n### Fit time"); j >= 0 {
+		got = got[:j+1]
+	}
+	if strings.Contains(md, "coefficients across tasks") {
+		t.Errorf("the coefficients table (columns weight, se) is summarized across tasks")
+	}
+	golden(t, "across-tasks.md", []byte(got))
+}

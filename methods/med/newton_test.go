@@ -128,7 +128,7 @@ func TestGramsSharedAcrossGrid(t *testing.T) {
 }
 
 // TestRhoOneKernelsSummed: at ρ = 1 select kernels is solved with the
-// summed Gram matrix by coordinate ascent (solver auto); its decisions and
+// summed Gram matrix by projected Newton (solver auto); its decisions and
 // J equal projected Newton on the 8 separate Gram matrices, and every
 // reported switch is one.
 func TestRhoOneKernelsSummed(t *testing.T) {
@@ -149,8 +149,8 @@ func TestRhoOneKernelsSummed(t *testing.T) {
 		if _, ok, err := p.solveNewton(context.Background(), 1e-8, 1000); err != nil || !ok {
 			t.Fatalf("shared=%v: reference newton converged %v, %v", shared, ok, err)
 		}
-		if got := e.solver(p); got != "cd" {
-			t.Errorf("auto solver at ρ = 1: %q, want cd", got)
+		if got := e.solver(p); got != "newton" {
+			t.Errorf("auto solver at ρ = 1: %q, want newton", got)
 		}
 		if d := math.Abs(m.Info().Objective - p.Objective()); d > 1e-8*(1+math.Abs(p.Objective())) {
 			t.Errorf("shared=%v: J summed %.12g, separate %.12g", shared, m.Info().Objective, p.Objective())
