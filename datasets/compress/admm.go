@@ -21,8 +21,7 @@ import (
 type solver struct {
 	p       *problem
 	lambda  float64
-	d       []float64 // per slot: the reweighting D_jj; nil while D = I
-	w, z, y []float64 // per slot
+	v       []slot    // per slot: w, z, y and D_jj side by side
 	beta    []float64 // per word: the z-step's dual, ρ-free (α/ρ), warm start
 	chol    []float64 // per word, k each: cached factor of H_FF for F = {β > 0}
 	tau     []float64 // per string with several pointers: its last w-step level
@@ -55,7 +54,7 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 	m := len(p.str)
 	s := &solver{
 		p: p, lambda: lambda, rho: 1, workers: workers,
-		w: make([]float64, m), z: make([]float64, m), y: make([]float64, m),
+		v:     make([]slot, m),
 		beta:  make([]float64, len(p.words)),
 		chol:  make([]float64, p.k*len(p.words)),
 		valid: make([]bool, p.docs()),
@@ -64,10 +63,17 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 		wScratch: make([][]float64, workers),
 		zWork:    make([]*work, workers),
 	}
+	for j := range s.v {
+		s.v[j].d = 1
+	}
 	for i := 0; i < p.docs(); i++ {
 		s.maxDoc = max(s.maxDoc, p.start[i+1]-p.start[i])
 	}
-	s.docChunk = max(1, min(64, p.docs()/(8*workers)))
+	// The chunks of the z-step do not depend on the number of workers:
+	// its sums are reduced chunk by chunk, and ρ's adaptation depends on
+	// them continuously, so a partition by workers would change the
+	// iterates in their last bits.
+	s.docChunk = max(1, min(64, p.docs()/16))
 	const slotChunk = 1 << 15
 	for lo := 0; lo < m; lo += slotChunk {
 		s.wTasks = append(s.wTasks, wTask{lo: lo, hi: min(m, lo+slotChunk)})
@@ -84,12 +90,24 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 	return s
 }
 
+// slot holds the ADMM variables of one candidate pointer side by side:
+// the w-step reads a string's pointers scattered over the corpus, and one
+// cache line then brings all four of a pointer.
+type slot struct {
+	w, z, y float64
+	d       float64 // the reweighting D_jj (1 while D = I)
+}
+
 // weight returns D_jj of slot j.
-func (s *solver) weight(j int) float64 {
-	if s.d == nil {
-		return 1
+func (s *solver) weight(j int) float64 { return s.v[j].d }
+
+// w returns a copy of the w of every slot.
+func (s *solver) wvec() []float64 {
+	out := make([]float64, len(s.v))
+	for j := range s.v {
+		out[j] = s.v[j].w
 	}
-	return s.d[j]
+	return out
 }
 
 // run calls fn(task, worker) for task = 0 … n−1 on s.workers goroutines
@@ -160,9 +178,9 @@ func (s *solver) wSingles(lo, hi int) {
 		if str < nm {
 			continue // dead or in a group
 		}
-		d := s.weight(j)
+		v := &s.v[j]
 		c := float64(p.strLen[str])
-		s.w[j] = max(0, s.z[j]-(s.lambda*d+s.y[j]+c*d)/s.rho)
+		v.w = max(0, v.z-(s.lambda*v.d+v.y+c*v.d)/s.rho)
 	}
 }
 
@@ -181,8 +199,9 @@ func (s *solver) wGroup(str int, scratch []float64) {
 	target := float64(p.strLen[str]) / s.rho
 	phi := 0.0
 	for i, j := range idx {
-		d := s.weight(int(j))
-		v := s.z[j] - (s.lambda*d+s.y[j])/s.rho
+		sv := &s.v[j]
+		d := sv.d
+		v := sv.z - (s.lambda*d+sv.y)/s.rho
 		id2[i] = 1 / (d * d)
 		a[i] = 0
 		if v > 0 {
@@ -192,7 +211,7 @@ func (s *solver) wGroup(str int, scratch []float64) {
 	}
 	if phi <= target {
 		for _, j := range idx {
-			s.w[j] = 0
+			s.v[j].w = 0
 		}
 		return
 	}
@@ -234,7 +253,7 @@ func (s *solver) wGroup(str int, scratch []float64) {
 	}
 	s.tau[str] = tau
 	for i, j := range idx {
-		s.w[j] = min(a[i], tau) / s.weight(int(j))
+		s.v[j].w = min(a[i], tau) / s.v[j].d
 	}
 }
 
@@ -296,7 +315,8 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 		sum := 0.0
 		for t := min(k, n-a); t >= 1; t-- {
 			j := base + t - 1
-			sum += s.w[j] + s.y[j]/rho
+			v := &s.v[j]
+			sum += v.w + v.y/rho
 			r[a+t-1] -= sum
 		}
 	}
@@ -313,12 +333,13 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 		for t := 1; t <= min(k, n-a); t++ {
 			j := base + t - 1
 			cum += beta[a+t-1]
-			w := s.w[j]
-			z := w + s.y[j]/rho + cum
-			dz := z - s.z[j]
-			s.z[j] = z
-			y := s.y[j] + rho*(w-z)
-			s.y[j] = y
+			v := &s.v[j]
+			w := v.w
+			z := w + v.y/rho + cum
+			dz := z - v.z
+			v.z = z
+			y := v.y + rho*(w-z)
+			v.y = y
 			acc.primal += (w - z) * (w - z)
 			acc.dual += dz * dz
 			acc.w += w * w
@@ -362,15 +383,15 @@ func (s *solver) admm(ctx context.Context, tol float64, maxIter int) (int, error
 	return maxIter, nil
 }
 
-// objective returns the objective of (2) at w with the weights d (nil:
-// D = I, the storage cost of problem (1)).
-func (s *solver) objective(w, d []float64) float64 {
+// objective returns the objective of (2) at w, with the weights when
+// weighted, else with D = I (the storage cost of problem (1)).
+func (s *solver) objective(weighted bool) float64 {
 	p := s.p
 	weight := func(j int) float64 {
-		if d == nil {
+		if !weighted {
 			return 1
 		}
-		return d[j]
+		return s.v[j].d
 	}
 	obj := 0.0
 	nm := int32(p.nMulti)
@@ -378,7 +399,7 @@ func (s *solver) objective(w, d []float64) float64 {
 		if str < 0 {
 			continue
 		}
-		v := weight(j) * w[j]
+		v := weight(j) * s.v[j].w
 		obj += s.lambda * v
 		if str >= nm {
 			obj += float64(p.strLen[str]) * v
@@ -387,7 +408,7 @@ func (s *solver) objective(w, d []float64) float64 {
 	for str := 0; str < p.nMulti; str++ {
 		m := 0.0
 		for _, j := range p.grpIdx[p.grpPtr[str]:p.grpPtr[str+1]] {
-			m = max(m, weight(int(j))*w[j])
+			m = max(m, weight(int(j))*s.v[j].w)
 		}
 		obj += float64(p.strLen[str]) * m
 	}
@@ -396,10 +417,8 @@ func (s *solver) objective(w, d []float64) float64 {
 
 // reweight sets D_jj = max{1, (w_j + ε)⁻¹}.
 func (s *solver) reweight(eps float64) {
-	if s.d == nil {
-		s.d = make([]float64, len(s.w))
-	}
-	for j, w := range s.w {
-		s.d[j] = max(1, 1/(max(w, 0)+eps))
+	for j := range s.v {
+		v := &s.v[j]
+		v.d = max(1, 1/(max(v.w, 0)+eps))
 	}
 }

@@ -256,11 +256,11 @@ func TestADMMMatchesLP(t *testing.T) {
 					t.Fatal(err)
 				}
 				want := lpOptimum(t, s)
-				got := s.objective(s.w, s.d)
+				got := s.objective(true)
 				if math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
 					t.Errorf("round %d: ADMM objective %.9g after %d iterations, LP optimum %.9g (docs %q)", round+1, got, it, want, docs)
 				}
-				if v := coverageViolation(p, s.w); v > 1e-6 {
+				if v := coverageViolation(p, s.wvec()); v > 1e-6 {
 					t.Errorf("round %d: Xw ≥ 1 violated by %g", round+1, v)
 				}
 			}

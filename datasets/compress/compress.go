@@ -118,10 +118,10 @@ func compress(ctx context.Context, docs []string, o Options) (*Result, *problem,
 			return nil, nil, nil, fmt.Errorf("round %d: %w", round+1, err)
 		}
 		if round == 0 {
-			res.LowerBound = s.objective(s.w, nil)
+			res.LowerBound = s.objective(false)
 		}
 	}
-	res.Relaxed = s.objective(s.w, nil)
+	res.Relaxed = s.objective(false)
 	sel := s.round()
 	for _, b := range sel {
 		if b {
@@ -200,7 +200,7 @@ func (s *solver) round() []bool {
 	sel := make([]bool, len(p.str))
 	uses := make([]int32, p.strings())
 	for j, str := range p.str {
-		if str >= 0 && s.w[j] >= 0.5 {
+		if str >= 0 && s.v[j].w >= 0.5 {
 			sel[j] = true
 			uses[str]++
 		}
@@ -233,7 +233,7 @@ func (s *solver) round() []bool {
 					if uses[p.str[j]] == 0 {
 						c += float64(p.strLen[p.str[j]])
 					}
-					if best < 0 || c < bestCost || c == bestCost && s.w[j] > s.w[best] {
+					if best < 0 || c < bestCost || c == bestCost && s.v[j].w > s.v[best].w {
 						best, bestCost = j, c
 					}
 				}
@@ -253,9 +253,9 @@ func (s *solver) round() []bool {
 		}
 		slices.SortStableFunc(mine, func(a, b int) int {
 			switch {
-			case s.w[a] < s.w[b]:
+			case s.v[a].w < s.v[b].w:
 				return -1
-			case s.w[a] > s.w[b]:
+			case s.v[a].w > s.v[b].w:
 				return 1
 			}
 			return 0

@@ -400,3 +400,37 @@ func TestPenaltyCentre(t *testing.T) {
 		}
 	}
 }
+
+// TestPathKeepsLittle checks the path's memory bound, on which the
+// estimate (memory) relies: with dense solutions (α small) every asked
+// point holds about K·d coefficients, so the path drops the least recently
+// used ones to stay within K·d, and a dropped point asked again is
+// replayed bit for bit: the fits equal those of a fresh path.
+func TestPathKeepsLittle(t *testing.T) {
+	train := synth(6, 120, 30, 3, 0)
+	p := problem(t, train, Options{Alpha: 0.05, Standardize: true, Intercept: true})
+	grid := []float64{0.3, 0.1, 0.03, 0.01, 0.003}
+	pa := newPath(p, glmnetSeq(p, 30, 0))
+	asks := []int{0, 1, 2, 3, 4, 1, 4, 0, 2, 3}
+	for _, g := range asks {
+		got, err := pa.At(context.Background(), grid[g])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pa.size > p.K*p.d && len(pa.kept) > 1 {
+			t.Fatalf("after λ=%g the path keeps %d coefficients in %d points, over K·d = %d", grid[g], pa.size, len(pa.kept), p.K*p.d)
+		}
+		fresh, err := newPath(p, glmnetSeq(p, 30, 0)).At(context.Background(), grid[g])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range got.Beta {
+			if !slices.Equal(got.Beta[k], fresh.Beta[k]) || got.Intercept[k] != fresh.Intercept[k] {
+				t.Fatalf("λ=%g: the fit differs from a fresh path's", grid[g])
+			}
+		}
+	}
+	if len(pa.kept) >= len(grid) {
+		t.Errorf("the path kept %d points of dense solutions; want fewer than the %d asked", len(pa.kept), len(grid))
+	}
+}

@@ -3,6 +3,7 @@ package elasticnet
 import (
 	"context"
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -48,34 +49,52 @@ func (p *Problem) Path(ctx context.Context, lambdas []float64) ([]*Fit, error) {
 	return out, nil
 }
 
-// point is a solved point of a path, kept sparse.
+// point is a solved point of a path, kept sparse: its non-zero
+// coefficients (indices into the K×d coefficients) and the intercepts.
 type point struct {
 	lambda float64
 	c      []float64
-	nz     []int // indices into the K×d coefficients
+	nz     []int32
 	val    []float64
 	conv   bool
 }
+
+// size returns the point's coefficient count.
+func (pt *point) size() int { return len(pt.nz) }
 
 // path is a warm-started λ path on one Problem that grows on demand and
 // answers a fit at any λ deterministically: the path visits a fixed
 // sequence of λ values (glmnet's log-spaced sequence continued
 // geometrically below its end, or a user's list), each solved from the one
-// before, and the fit at λ is solved from the stored solution at the
-// smallest sequence value ≥ λ, so it does not depend on which λ were
-// asked for before. It is safe for concurrent use.
+// before, and the fit at λ is solved from the solution at the smallest
+// sequence value ≥ λ (its from-point), so it does not depend on which λ
+// were asked for before. It is safe for concurrent use.
+//
+// Memory: the path keeps one dense state, its front (the last sequence
+// point solved), and the sparse from-points of the λ asked for, as long as
+// their coefficients together number at most K·d (the size of one dense
+// coefficient vector set); beyond that the least recently used are
+// dropped. A from-point above the front that is not kept is recomputed by
+// replaying the sequence from the null model on a scratch state: solving
+// is deterministic, so the replay reproduces it bit for bit. A selection
+// asks for its λ grid in order (decreasing, as the specs list it) and the
+// refit one λ again, so replays are rare.
 type path struct {
 	p   *Problem
 	seq func(t int) (float64, bool) // the t-th λ of the sequence
 
 	mu     sync.Mutex
-	points []point
-	front  *state // the state at the last point (the null model before any)
+	front  *state // the state at sequence point solved-1 (the null model before any)
+	solved int    // sequence points solved into front
 	w      *work
+	kept   map[int]*point // from-points by sequence index
+	used   map[int]int    // last use of each kept point (a counter)
+	clock  int
+	size   int // coefficients held by kept
 }
 
 func newPath(p *Problem, seq func(t int) (float64, bool)) *path {
-	return &path{p: p, seq: seq, front: p.null.clone(), w: p.newWork()}
+	return &path{p: p, seq: seq, front: p.null.clone(), w: p.newWork(), kept: map[int]*point{}, used: map[int]int{}}
 }
 
 // glmnetSeq returns glmnet's sequence of n values from LambdaMax down to
@@ -101,32 +120,98 @@ func listSeq(l []float64) func(int) (float64, bool) {
 	}
 }
 
+// fromIndex returns the index of the smallest sequence value ≥ lambda, or
+// −1 when the first is below it.
+func (pa *path) fromIndex(lambda float64) int {
+	T := -1
+	for t := 0; ; t++ {
+		next, ok := pa.seq(t)
+		if !ok || next < lambda*(1-1e-12) || next <= 0 {
+			return T
+		}
+		T = t
+	}
+}
+
+// advance solves the sequence points from st's (solved of them done) up
+// to index T into st and returns the passes spent.
+func (pa *path) advance(ctx context.Context, st *state, solved, T int, w *work) (int, error) {
+	passes := 0
+	for t := solved; t <= T; t++ {
+		l, _ := pa.seq(t)
+		if err := pa.p.solve(ctx, st, l, w); err != nil {
+			return passes, err
+		}
+		passes += st.passes
+	}
+	return passes, nil
+}
+
+// from returns the sparse point at sequence index T, solving the path up
+// to it as needed, and the passes spent; it keeps the point.
+func (pa *path) from(ctx context.Context, T int) (*point, int, error) {
+	pa.mu.Lock()
+	defer pa.mu.Unlock()
+	pa.clock++
+	if pt, ok := pa.kept[T]; ok {
+		pa.used[T] = pa.clock
+		return pt, 0, nil
+	}
+	var pt *point
+	passes := 0
+	if T >= pa.solved-1 {
+		n, err := pa.advance(ctx, pa.front, pa.solved, T, pa.w)
+		if err != nil {
+			// The front is part-way between two points: start over.
+			pa.front, pa.solved = pa.p.null.clone(), 0
+			return nil, 0, err
+		}
+		pa.solved = max(pa.solved, T+1)
+		passes = n
+		pt = sparsePoint(pa.front)
+	} else {
+		st := pa.p.null.clone()
+		n, err := pa.advance(ctx, st, 0, T, pa.p.newWork())
+		if err != nil {
+			return nil, 0, err
+		}
+		passes = n
+		pt = sparsePoint(st)
+	}
+	pa.keep(T, pt)
+	return pt, passes, nil
+}
+
+// keep stores pt as the point at index T, dropping the least recently used
+// others while the kept coefficients exceed K·d.
+func (pa *path) keep(T int, pt *point) {
+	pa.kept[T], pa.used[T] = pt, pa.clock
+	pa.size += pt.size()
+	for pa.size > pa.p.K*pa.p.d && len(pa.kept) > 1 {
+		old, oldUse := -1, 0
+		for t, u := range pa.used {
+			if t != T && (old < 0 || u < oldUse || (u == oldUse && t < old)) {
+				old, oldUse = t, u
+			}
+		}
+		pa.size -= pa.kept[old].size()
+		delete(pa.kept, old)
+		delete(pa.used, old)
+	}
+}
+
 // At returns the fit at lambda, with the passes spent on the path up to it
 // added to the fit's own.
 func (pa *path) At(ctx context.Context, lambda float64) (*Fit, error) {
-	pa.mu.Lock()
+	T := pa.fromIndex(lambda)
+	var from *point
 	passes := 0
-	for {
-		t := len(pa.points)
-		next, ok := pa.seq(t)
-		if !ok || next < lambda*(1-1e-12) || next <= 0 {
-			break
-		}
-		if err := pa.p.solve(ctx, pa.front, next, pa.w); err != nil {
-			pa.mu.Unlock()
+	if T >= 0 {
+		var err error
+		if from, passes, err = pa.from(ctx, T); err != nil {
 			return nil, err
 		}
-		passes += pa.front.passes
-		pa.points = append(pa.points, pa.sparse(pa.front))
 	}
-	var from *point
-	for t := len(pa.points) - 1; t >= 0; t-- {
-		if pa.points[t].lambda >= lambda*(1-1e-12) {
-			from = &pa.points[t]
-			break
-		}
-	}
-	pa.mu.Unlock()
 	st := pa.restore(from)
 	if from != nil && math.Abs(from.lambda-lambda) <= 1e-12*lambda {
 		f := pa.p.fit(st)
@@ -141,11 +226,18 @@ func (pa *path) At(ctx context.Context, lambda float64) (*Fit, error) {
 	return f, nil
 }
 
-func (pa *path) sparse(st *state) point {
-	pt := point{lambda: st.lambda, c: append([]float64(nil), st.c...), conv: st.conv}
+// sparsePoint returns st's solution as a point.
+func sparsePoint(st *state) *point {
+	nz := 0
+	for _, b := range st.beta {
+		if b != 0 {
+			nz++
+		}
+	}
+	pt := &point{lambda: st.lambda, c: slices.Clone(st.c), conv: st.conv, nz: make([]int32, 0, nz), val: make([]float64, 0, nz)}
 	for i, b := range st.beta {
 		if b != 0 {
-			pt.nz = append(pt.nz, i)
+			pt.nz = append(pt.nz, int32(i))
 			pt.val = append(pt.val, b)
 		}
 	}
@@ -168,7 +260,8 @@ func (pa *path) restore(pt *point) *state {
 			eta[i] = st.c[k]
 		}
 	}
-	for t, idx := range pt.nz {
+	for t, i32 := range pt.nz {
+		idx := int(i32)
 		k, j := idx/p.d, idx%p.d
 		b := pt.val[t]
 		st.beta[idx] = b

@@ -77,6 +77,9 @@ func NewProblem(X matrix.Matrix, y []int, classes int, opt Options) (*Problem, e
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("%d rows exceed the 32-bit row index", n)
 	}
+	if k := max(classes, 1); k > 2 && d > math.MaxInt32/k || d > math.MaxInt32 {
+		return nil, fmt.Errorf("%d columns × %d classes exceed the 32-bit coefficient index", d, classes)
+	}
 	if !(opt.Alpha >= 0 && opt.Alpha <= 1) {
 		return nil, fmt.Errorf("alpha %g outside [0, 1]", opt.Alpha)
 	}
