@@ -2,6 +2,9 @@ package runner
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -90,6 +93,14 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 	test := t.Part.Test
 	res := t.Result
 	res.TestRows = len(test)
+	// Without transforms fitted on the training rows, the test set is the
+	// same at every batch and the candidates are rows of Data: the test
+	// set is built once and the candidates are a view, not a copy.
+	fixed := !t.fitsOnTrain()
+	var testSet *datasets.Dataset
+	if fixed {
+		testSet = t.Data.Subset(test)
+	}
 	var obs []Observation
 	for {
 		if err := ctx.Err(); err != nil {
@@ -97,18 +108,23 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		}
 		rows := slices.Clone(labelled)
 		sort.Ints(rows)
-		train, testSet, err := t.Sets(ctx, rows, test)
-		if err != nil {
-			return nil, err
-		}
 		// The candidates, without labels, are the strategy's input and
 		// the fit's Env.Unlabelled (EE measures its expected error on them).
 		cands := datasets.Complement(t.Part.Pool, rows)
-		candSet, err := t.unlabelled(ctx, rows, cands)
-		if err != nil {
-			return nil, err
+		var train *datasets.Dataset
+		if fixed {
+			train = t.Data.Subset(rows)
+			t.unlabelledX = viewRows(t.Data.X, cands)
+		} else {
+			if train, testSet, err = t.Sets(ctx, rows, test); err != nil {
+				return nil, err
+			}
+			candSet, err := t.unlabelled(ctx, rows, cands)
+			if err != nil {
+				return nil, err
+			}
+			t.unlabelledX = candSet.X
 		}
-		t.unlabelledX = candSet.X
 		model, err := t.Fit(ctx, train, testSet)
 		if err != nil {
 			return nil, fmt.Errorf("at %d labels: %w", len(rows), err)
@@ -137,7 +153,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		}
 		// The strategy sees predictions on the candidates, never their
 		// labels: the candidate set is passed without Y.
-		q.Pred = model.Predict(candSet.X)
+		q.Pred = model.Predict(t.unlabelledX)
 		picked, err := strat.Query(q, sp)
 		if err != nil {
 			return nil, fmt.Errorf("query strategy %q: %w", p.String("strategy"), err)
@@ -169,23 +185,39 @@ const FullPrefix = "full_"
 // scoreFullPool fits the method on every row of the pool, once, after the
 // loop, and records its metrics as extras FullPrefix+<metric> of o.
 // Env.Unlabelled is empty: nothing of the pool is unlabelled.
+//
+// The fit depends on the pool, the test part and the method only: it
+// starts from a fresh methods.State (not the loop's) and its seed derives
+// from the pool, not from the trial. The trials of one pool — kfold's
+// repeats with refold: false, under any query strategy — therefore share
+// one fit, which the run caches: one per fold and method, not one per
+// repeat.
 func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 	pool := slices.Clone(t.Part.Pool)
 	sort.Ints(pool)
-	train, testSet, err := t.Sets(ctx, pool, t.Part.Test)
-	if err != nil {
-		return err
+	id := t.dataID
+	if id == "" {
+		id = t.ld.id()
 	}
-	t.unlabelledX = nil
-	model, err := t.Fit(ctx, train, testSet)
-	if err != nil {
-		return fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
-	}
-	pred, err := t.Predict(model, testSet)
-	if err != nil {
-		return fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
-	}
-	metrics, err := t.Score(pred, testSet)
+	key := fullPoolKey(id, pool, t.Part.Test, t.Trial.seedName(), t.Spec.Metrics)
+	metrics, err := t.x.fulls.get(key, func() (Metrics, error) {
+		train, testSet, err := t.Sets(ctx, pool, t.Part.Test)
+		if err != nil {
+			return nil, err
+		}
+		seed, state := t.Seeds.Method, t.state
+		t.Seeds.Method, t.state, t.unlabelledX = Derive(t.Spec.Seed, "full", t.Trial.Dataset.ID, key), nil, nil
+		defer func() { t.Seeds.Method, t.state = seed, state }()
+		model, err := t.Fit(ctx, train, testSet)
+		if err != nil {
+			return nil, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+		}
+		pred, err := t.Predict(model, testSet)
+		if err != nil {
+			return nil, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+		}
+		return t.Score(pred, testSet)
+	})
 	if err != nil {
 		return err
 	}
@@ -196,6 +228,34 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 		o.Extras[FullPrefix+name] = v
 	}
 	return nil
+}
+
+// fullPoolKey identifies a full-pool score: the data's content, the pool
+// and test rows, the series (method label and grid point) and the metrics.
+func fullPoolKey(dataID string, pool, test []int, series string, metrics []string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%q\x00", dataID, series, metrics)
+	var b [8]byte
+	for _, rows := range [][]int{pool, test} {
+		binary.LittleEndian.PutUint64(b[:], uint64(len(rows)))
+		h.Write(b[:])
+		for _, r := range rows {
+			binary.LittleEndian.PutUint64(b[:], uint64(r))
+			h.Write(b[:])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// fitsOnTrain reports whether the dataset has transforms fitted on the
+// training rows (fit: train), which make every batch's sets anew.
+func (t *TrialRun) fitsOnTrain() bool {
+	for _, ts := range t.Trial.Dataset.Transforms {
+		if ts.Fit == "train" {
+			return true
+		}
+	}
+	return false
 }
 
 // unlabelled returns the rows cands with the fit: train transforms fitted
