@@ -44,7 +44,8 @@ func init() {
 		},
 	})
 	Strategies.Register("random", &Strategy{
-		Doc: "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
+		Doc:   "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
+		Blind: true,
 		Query: func(q *Query, _ param.Values) ([]int, error) {
 			return q.Rand.Perm(len(q.Candidates))[:q.N], nil
 		},
@@ -153,7 +154,9 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		}
 		// The strategy sees predictions on the candidates, never their
 		// labels: the candidate set is passed without Y.
-		q.Pred = model.Predict(t.unlabelledX)
+		if !strat.Blind {
+			q.Pred = model.Predict(t.unlabelledX)
+		}
 		picked, err := strat.Query(q, sp)
 		if err != nil {
 			return nil, fmt.Errorf("query strategy %q: %w", p.String("strategy"), err)
