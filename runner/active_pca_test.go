@@ -138,3 +138,44 @@ func TestActiveFullPool(t *testing.T) {
 		}
 	}
 }
+
+// The full-pool fit depends on the pool only: with refold: false the
+// repeats of a fold record the same full_<metric>, which the run fits once
+// and caches, and a run with one repeat — its own cache, fresh fits —
+// records the same values for the same folds.
+func TestActiveFullPoolPerFold(t *testing.T) {
+	run := func(repeats int) map[int][]float64 {
+		spec := bilgicSpec("random", false)
+		spec.Datasets[0].Split.Params["refold"] = false
+		spec.Datasets[0].Split.Params["repeats"] = repeats
+		spec.Curve.Trials = 4 * repeats
+		spec.Protocol.Params["full"] = []string{"L2"}
+		spec.Methods[0].Grid[0]["tol"] = 1e-4
+		byFold := map[int][]float64{}
+		for _, r := range runSpec(t, spec, t.TempDir(), 2, nil).Results {
+			if r.Failed() {
+				t.Fatalf("repeats %d trial %d: %s", repeats, r.Trial, r.Error)
+			}
+			pts := r.Points()
+			last := pts[len(pts)-1]
+			f := r.Trial / repeats
+			byFold[f] = append(byFold[f], last.Extras[FullPrefix+"auc"], last.Extras[FullPrefix+"accuracy"])
+		}
+		return byFold
+	}
+	one, three := run(1), run(3)
+	if len(one) != 4 || len(three) != 4 {
+		t.Fatalf("folds: %d and %d, want 4", len(one), len(three))
+	}
+	for f, want := range one {
+		got := three[f]
+		if len(got) != 6 {
+			t.Fatalf("fold %d: %d values for 3 repeats", f, len(got))
+		}
+		for i, v := range got {
+			if v != want[i%2] || !(v > 0) {
+				t.Errorf("fold %d: repeat %d full-pool value %v; one repeat's run %v", f, i/2, v, want[i%2])
+			}
+		}
+	}
+}
