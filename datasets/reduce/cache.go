@@ -97,6 +97,9 @@ func writePCA(path string, p *PCA) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp's 0600: the cache is shared
+		return err
+	}
 	return os.Rename(tmp.Name(), path)
 }
 
