@@ -2,6 +2,7 @@ package runner
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	_ "github.com/repro-ml/repro/datasets/reduce" // pca
@@ -176,6 +177,32 @@ func TestActiveFullPoolPerFold(t *testing.T) {
 			if v != want[i%2] || !(v > 0) {
 				t.Errorf("fold %d: repeat %d full-pool value %v; one repeat's run %v", f, i/2, v, want[i%2])
 			}
+		}
+	}
+}
+
+// The active protocol's caches (the pool's PCA and its projection, the
+// full-pool scores) do not make results depend on the order trials run
+// in: -j 1 and -j 4 agree exactly.
+func TestActiveDeterministicAcrossWorkers(t *testing.T) {
+	spec := func() *Spec {
+		s := bilgicSpec("uncertainty", true)
+		s.Datasets[0].Split.Params["refold"] = false
+		s.Datasets[0].Split.Params["repeats"] = 2
+		s.Curve.Trials = 8
+		s.Protocol.Params["full"] = []string{"all"}
+		s.Methods[0].Grid[0]["tol"] = 1e-4
+		return s
+	}
+	a := runSpec(t, spec(), t.TempDir(), 1, nil)
+	b := runSpec(t, spec(), t.TempDir(), 4, nil)
+	if a.Failed != 0 || len(a.Results) != 16 {
+		t.Fatalf("%d results, %d failed; want 16 (2 methods × 8 trials), none failed", len(a.Results), a.Failed)
+	}
+	sa, sb := strip(a.Results), strip(b.Results)
+	for i := range sa {
+		if !reflect.DeepEqual(sa[i], sb[i]) {
+			t.Errorf("-j 1 and -j 4 gave different results: %+v\n%+v", sa[i], sb[i])
 		}
 	}
 }

@@ -203,27 +203,34 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 		id = t.ld.id()
 	}
 	key := fullPoolKey(id, pool, t.Part.Test, t.Trial.seedName(), t.Spec.Metrics)
-	metrics, err := t.x.fulls.get(key, func() (Metrics, error) {
+	res := t.Result
+	full, err := t.x.fulls.get(key, func() (fullScore, error) {
 		train, testSet, err := t.Sets(ctx, pool, t.Part.Test)
 		if err != nil {
-			return nil, err
+			return fullScore{}, err
 		}
-		seed, state := t.Seeds.Method, t.state
+		seed, state, iters := t.Seeds.Method, t.state, res.Iterations
 		t.Seeds.Method, t.state, t.unlabelledX = Derive(t.Spec.Seed, "full", t.Trial.Dataset.ID, key), nil, nil
-		defer func() { t.Seeds.Method, t.state = seed, state }()
+		// The fit's iterations go into the cached score, which every
+		// trial of the pool adds alike, whichever of them ran the fit.
+		defer func() { t.Seeds.Method, t.state, res.Iterations = seed, state, iters }()
 		model, err := t.Fit(ctx, train, testSet)
 		if err != nil {
-			return nil, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+			return fullScore{}, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
 		}
 		pred, err := t.Predict(model, testSet)
 		if err != nil {
-			return nil, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+			return fullScore{}, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
 		}
-		return t.Score(pred, testSet)
+		m, err := t.Score(pred, testSet)
+		return fullScore{Metrics: m, Iterations: res.Iterations - iters, NotConverged: res.NotConverged}, err
 	})
 	if err != nil {
 		return err
 	}
+	res.Iterations += full.Iterations
+	res.NotConverged = full.NotConverged
+	metrics := full.Metrics
 	if o.Extras == nil {
 		o.Extras = Metrics{}
 	}
@@ -231,6 +238,14 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 		o.Extras[FullPrefix+name] = v
 	}
 	return nil
+}
+
+// fullScore is a cached full-pool score: the metrics, and the iterations
+// and convergence of the fit that every trial of the pool records.
+type fullScore struct {
+	Metrics      Metrics
+	Iterations   int
+	NotConverged bool
 }
 
 // fullPoolKey identifies a full-pool score: the data's content, the pool

@@ -249,7 +249,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		opts.Progress.Start(len(pending), sum.Skipped)
 	}
 	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2),
-		applied: newLRU[*datasets.Dataset](opts.Workers + 1), fulls: newLRU[Metrics](1024), memLimit: memLimit}
+		applied: newLRU[*datasets.Dataset](opts.Workers + 1), fulls: newLRU[fullScore](1024), memLimit: memLimit}
 	if x.memLimit > 0 {
 		x.budget = newMemBudget(x.memLimit)
 	}
@@ -457,7 +457,7 @@ type executor struct {
 	applied *lruCache[*datasets.Dataset]
 	// fulls holds the active protocol's full-pool scores (param full)
 	// by pool and method: one fit per fold, not per repeat.
-	fulls    *lruCache[Metrics]
+	fulls    *lruCache[fullScore]
 	memLimit int64      // bytes a fit may need; ≤ 0: no check
 	budget   *memBudget // memLimit shared by the trials running at once; nil without a limit
 }
