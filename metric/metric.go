@@ -197,6 +197,9 @@ func init() {
 		}})
 	Register("auc", &Metric{Doc: "area under the ROC curve; multi-class: the unweighted mean of the one-vs-rest AUCs of the classes present in the test set",
 		Kinds: Classification, HigherIsBetter: true, Eval: auc, Digits: 3, Min: bound(0), Max: bound(1)})
+	Register("auc_weighted", &Metric{Doc: "area under the ROC curve; multi-class: the mean of the one-vs-rest AUCs weighted by each class's count in the test set " +
+		"(Weka's weightedAreaUnderROC); equal to auc for two classes",
+		Kinds: Classification, HigherIsBetter: true, Eval: aucWeighted, Digits: 3, Min: bound(0), Max: bound(1)})
 	Register("binary_errors", &Metric{Doc: "one-vs-rest binary errors summed over all tasks (Jebara 2004's metric); per-task errors recorded as binary_errors/<class>",
 		Kinds: Classification, NeedsOneVsRest: true, Eval: binaryErrors, Detail: taskErrors, Digits: 1, Min: bound(0)})
 	Register("mse", &Metric{Min: bound(0), Doc: "mean squared error of the predicted target",
@@ -298,7 +301,14 @@ func mse(pred, y []float64) float64 {
 	return s / float64(len(pred))
 }
 
-func auc(p *Prediction, d Truth) (float64, error) {
+func auc(p *Prediction, d Truth) (float64, error) { return aucMean(p, d, false), nil }
+
+func aucWeighted(p *Prediction, d Truth) (float64, error) { return aucMean(p, d, true), nil }
+
+// aucMean returns the AUC of p, for several classes the mean of the
+// one-vs-rest AUCs of the classes present in the test set, unweighted or
+// weighted by their counts.
+func aucMean(p *Prediction, d Truth, weighted bool) float64 {
 	n := d.Rows()
 	k := p.K
 	score := make([]float64, n)
@@ -308,23 +318,31 @@ func auc(p *Prediction, d Truth) (float64, error) {
 			score[i] = p.Score(i, 1) - p.Score(i, 0)
 			pos[i] = d.Label(i) == 1
 		}
-		return AUC(score, pos), nil
+		return AUC(score, pos)
 	}
-	sum, cnt := 0.0, 0
+	sum, cnt := 0.0, 0.0
 	for c := 0; c < k; c++ {
+		npos := 0.0
 		for i := 0; i < n; i++ {
 			score[i] = p.Score(i, c)
 			pos[i] = d.Label(i) == c
+			if pos[i] {
+				npos++
+			}
+		}
+		w := 1.0
+		if weighted {
+			w = npos
 		}
 		if a := AUC(score, pos); !math.IsNaN(a) {
-			sum += a
-			cnt++
+			sum += w * a
+			cnt += w
 		}
 	}
 	if cnt == 0 {
-		return math.NaN(), nil
+		return math.NaN()
 	}
-	return sum / float64(cnt), nil
+	return sum / cnt
 }
 
 // AUC returns the area under the ROC curve of score for the positives pos,

@@ -124,3 +124,40 @@ func ExampleEvaluate() {
 	fmt.Printf("accuracy %.1f%%\n", acc)
 	// Output: accuracy 66.7%
 }
+
+// TestAUCWeighted checks the multi-class averages against AUCs counted by
+// hand: class 0 (2 rows) 4/8, class 1 (1 row) 5/5, class 2 (3 rows) 7/9;
+// auc is their plain mean, auc_weighted (Weka's weightedAreaUnderROC)
+// weights them 2:1:3. With two classes both are the one AUC.
+func TestAUCWeighted(t *testing.T) {
+	three := classes([]int{0, 0, 1, 2, 2, 2}, "a", "b", "c")
+	cols := [][]float64{
+		{0.9, 0.1, 0.5, 0.2, 0.3, 0.4},
+		{0, 0, 1, 0, 0, 0},
+		{0.8, 0, 0, 0.9, 0.1, 0.2},
+	}
+	p := &methods.Prediction{K: 3, OneVsRest: true, Scores: make([]float64, 18)}
+	for c, col := range cols {
+		for i, v := range col {
+			p.Scores[i*3+c] = v
+		}
+	}
+	bin := classes([]int{0, 1, 1, 0}, "a", "b")
+	pb := &methods.Prediction{K: 2, OneVsRest: true, Scores: []float64{-0.2, 0.2, -0.7, 0.7, 0.1, -0.1, -0.9, 0.9}}
+	for _, tc := range []struct {
+		metric string
+		p      *methods.Prediction
+		d      *datasets.Dataset
+		want   float64
+	}{
+		{"auc", p, three, (0.5 + 1 + 7.0/9) / 3},
+		{"auc_weighted", p, three, (2*0.5 + 1 + 3*7.0/9) / 6},
+		{"auc", pb, bin, 0.25}, // class b: 0.7 beats 0.2 only: 1 of 4 pairs
+		{"auc_weighted", pb, bin, 0.25},
+	} {
+		got, err := metric.Evaluate(tc.metric, tc.p, tc.d.Truth())
+		if err != nil || math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s on %d classes = %v, %v; want %v", tc.metric, len(tc.d.Classes), got, err, tc.want)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	_ "github.com/repro-ml/repro/datasets/reduce" // pca
@@ -135,6 +136,73 @@ func TestActiveFullPool(t *testing.T) {
 			} else if !(full > 0.5 && full <= 1) {
 				t.Errorf("trial %d: full-pool AUC %v", r.Trial, full)
 			}
+		}
+	}
+}
+
+// The full-pool fit depends on the pool only: with refold: false the
+// repeats of a fold record the same full_<metric>, which the run fits once
+// and caches, and a run with one repeat — its own cache, fresh fits —
+// records the same values for the same folds.
+func TestActiveFullPoolPerFold(t *testing.T) {
+	run := func(repeats int) map[int][]float64 {
+		spec := bilgicSpec("random", false)
+		spec.Datasets[0].Split.Params["refold"] = false
+		spec.Datasets[0].Split.Params["repeats"] = repeats
+		spec.Curve.Trials = 4 * repeats
+		spec.Protocol.Params["full"] = []string{"L2"}
+		spec.Methods[0].Grid[0]["tol"] = 1e-4
+		byFold := map[int][]float64{}
+		for _, r := range runSpec(t, spec, t.TempDir(), 2, nil).Results {
+			if r.Failed() {
+				t.Fatalf("repeats %d trial %d: %s", repeats, r.Trial, r.Error)
+			}
+			pts := r.Points()
+			last := pts[len(pts)-1]
+			f := r.Trial / repeats
+			byFold[f] = append(byFold[f], last.Extras[FullPrefix+"auc"], last.Extras[FullPrefix+"accuracy"])
+		}
+		return byFold
+	}
+	one, three := run(1), run(3)
+	if len(one) != 4 || len(three) != 4 {
+		t.Fatalf("folds: %d and %d, want 4", len(one), len(three))
+	}
+	for f, want := range one {
+		got := three[f]
+		if len(got) != 6 {
+			t.Fatalf("fold %d: %d values for 3 repeats", f, len(got))
+		}
+		for i, v := range got {
+			if v != want[i%2] || !(v > 0) {
+				t.Errorf("fold %d: repeat %d full-pool value %v; one repeat's run %v", f, i/2, v, want[i%2])
+			}
+		}
+	}
+}
+
+// The active protocol's caches (the pool's PCA and its projection, the
+// full-pool scores) do not make results depend on the order trials run
+// in: -j 1 and -j 4 agree exactly.
+func TestActiveDeterministicAcrossWorkers(t *testing.T) {
+	spec := func() *Spec {
+		s := bilgicSpec("uncertainty", true)
+		s.Datasets[0].Split.Params["refold"] = false
+		s.Datasets[0].Split.Params["repeats"] = 2
+		s.Curve.Trials = 8
+		s.Protocol.Params["full"] = []string{"all"}
+		s.Methods[0].Grid[0]["tol"] = 1e-4
+		return s
+	}
+	a := runSpec(t, spec(), t.TempDir(), 1, nil)
+	b := runSpec(t, spec(), t.TempDir(), 4, nil)
+	if a.Failed != 0 || len(a.Results) != 16 {
+		t.Fatalf("%d results, %d failed; want 16 (2 methods × 8 trials), none failed", len(a.Results), a.Failed)
+	}
+	sa, sb := strip(a.Results), strip(b.Results)
+	for i := range sa {
+		if !reflect.DeepEqual(sa[i], sb[i]) {
+			t.Errorf("-j 1 and -j 4 gave different results: %+v\n%+v", sa[i], sb[i])
 		}
 	}
 }

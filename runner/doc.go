@@ -48,8 +48,15 @@
 // the transform is supervised, and applies them to every row; transforms
 // declared fit: train are fitted by TrialRun.Sets on each training set.
 // Fitted transforms are cached in memory by the content of the rows they
-// are fitted on and their params (fitted.go); corpus-level transforms run
-// once when the dataset loads and are cached on disk (data.go).
+// are fitted on and their params (fitted.go), and so is the data a
+// fit: pool transform produces (run.go), so the trials of one pool —
+// sharePartitions runs them together — fit and apply it once; a transform
+// may also keep its fits on disk under Env.CacheDir (pca does). Corpus-level
+// transforms run once when the dataset loads and are cached on disk
+// (data.go). The active protocol hands its unlabelled pool to the strategy
+// and to Env.Unlabelled as a view of Data's rows (rowview.go), not a copy
+// per batch, and caches the full-pool scores (param full) by pool and
+// series: one fit per fold, not per repeat.
 //
 // # Memory
 //

@@ -19,35 +19,42 @@ import (
 // the pool's PCA once. A dataset's content is identified by a hash taken
 // once when it loads; a transform's output by the key of its fit.
 
-// fitCache is a bounded, concurrency-safe cache of fitted transforms whose
-// concurrent requests for one key compute it once.
-type fitCache struct {
+// lruCache is a bounded, concurrency-safe cache whose concurrent requests
+// for one key compute its value once: the fitted transforms of the trials
+// (fitCache), the data they produce, the full-pool scores of the active
+// protocol.
+type lruCache[V any] struct {
 	mu    sync.Mutex
 	cap   int
 	order *list.List // of string keys, most recent first
-	m     map[string]*fitEntry
+	m     map[string]*lruEntry[V]
 }
 
-type fitEntry struct {
+type lruEntry[V any] struct {
 	once sync.Once
-	f    datasets.Fitted
+	f    V
 	err  error
 	elem *list.Element
 }
 
-func newFitCache(capacity int) *fitCache {
-	return &fitCache{cap: max(capacity, 1), order: list.New(), m: map[string]*fitEntry{}}
+// fitCache caches fitted transforms.
+type fitCache = lruCache[datasets.Fitted]
+
+func newFitCache(capacity int) *fitCache { return newLRU[datasets.Fitted](capacity) }
+
+func newLRU[V any](capacity int) *lruCache[V] {
+	return &lruCache[V]{cap: max(capacity, 1), order: list.New(), m: map[string]*lruEntry[V]{}}
 }
 
-// get returns the fitted transform under key, computing it with fit once.
-// A failed fit is not kept: a later trial tries again.
-func (c *fitCache) get(key string, fit func() (datasets.Fitted, error)) (datasets.Fitted, error) {
+// get returns the value under key, computing it with fit once. A failed
+// fit is not kept: a later trial tries again.
+func (c *lruCache[V]) get(key string, fit func() (V, error)) (V, error) {
 	c.mu.Lock()
 	e, ok := c.m[key]
 	if ok {
 		c.order.MoveToFront(e.elem)
 	} else {
-		e = &fitEntry{}
+		e = &lruEntry[V]{}
 		e.elem = c.order.PushFront(key)
 		c.m[key] = e
 		for c.order.Len() > c.cap {

@@ -314,6 +314,24 @@ protocol: {name: active, budgets: {fake-blobs: ten}}
 curve: {sampling: random}
 metrics: [accuracy]
 `, `t.yaml:6:35: protocol.budgets: a mapping fake-blobs: "ten" is not a whole number of labels ≥ 1`},
+		{"active full names no method", `name: t
+datasets:
+  - name: fake-blobs
+    split: {kind: holdout, test: 50}
+methods: [{name: fake-centroid, label: C}]
+protocol: {name: active, full: [C, c2]}
+curve: {sampling: random}
+metrics: [accuracy]
+`, `t.yaml:6:36: protocol.full[1]: unknown method "c2" (did you mean "C"?); want all or a method label (C)`},
+		{"active budgets names no dataset", `name: t
+datasets:
+  - name: fake-blobs
+    split: {kind: holdout, test: 50}
+methods: [{name: fake-centroid}]
+protocol: {name: active, budgets: {fake-blob: 30}}
+curve: {sampling: random}
+metrics: [accuracy]
+`, `t.yaml:6:36: protocol.budgets.fake-blob: unknown dataset "fake-blob" (did you mean "fake-blobs"?); want a dataset id: fake-blobs`},
 		{"holdout without test", `name: t
 datasets:
   - name: fake-blobs

@@ -129,6 +129,9 @@ type Strategy struct {
 	Params []param.Decl
 	// Query returns q.N distinct indices into q.Candidates.
 	Query func(q *Query, p param.Values) ([]int, error)
+	// Blind declares that Query does not read q.Pred: the protocol then
+	// skips the model's pass over the unlabelled candidates (Pred is nil).
+	Blind bool
 }
 
 // Query is what a strategy sees: the current model's predictions on the

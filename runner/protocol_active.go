@@ -2,6 +2,9 @@ package runner
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -41,7 +44,8 @@ func init() {
 		},
 	})
 	Strategies.Register("random", &Strategy{
-		Doc: "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
+		Doc:   "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
+		Blind: true,
 		Query: func(q *Query, _ param.Values) ([]int, error) {
 			return q.Rand.Perm(len(q.Candidates))[:q.N], nil
 		},
@@ -90,6 +94,14 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 	test := t.Part.Test
 	res := t.Result
 	res.TestRows = len(test)
+	// Without transforms fitted on the training rows, the test set is the
+	// same at every batch and the candidates are rows of Data: the test
+	// set is built once and the candidates are a view, not a copy.
+	fixed := !t.fitsOnTrain()
+	var testSet *datasets.Dataset
+	if fixed {
+		testSet = t.Data.Subset(test)
+	}
 	var obs []Observation
 	for {
 		if err := ctx.Err(); err != nil {
@@ -97,18 +109,23 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		}
 		rows := slices.Clone(labelled)
 		sort.Ints(rows)
-		train, testSet, err := t.Sets(ctx, rows, test)
-		if err != nil {
-			return nil, err
-		}
 		// The candidates, without labels, are the strategy's input and
 		// the fit's Env.Unlabelled (EE measures its expected error on them).
 		cands := datasets.Complement(t.Part.Pool, rows)
-		candSet, err := t.unlabelled(ctx, rows, cands)
-		if err != nil {
-			return nil, err
+		var train *datasets.Dataset
+		if fixed {
+			train = t.Data.Subset(rows)
+			t.unlabelledX = viewRows(t.Data.X, cands)
+		} else {
+			if train, testSet, err = t.Sets(ctx, rows, test); err != nil {
+				return nil, err
+			}
+			candSet, err := t.unlabelled(ctx, rows, cands)
+			if err != nil {
+				return nil, err
+			}
+			t.unlabelledX = candSet.X
 		}
-		t.unlabelledX = candSet.X
 		model, err := t.Fit(ctx, train, testSet)
 		if err != nil {
 			return nil, fmt.Errorf("at %d labels: %w", len(rows), err)
@@ -137,7 +154,9 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		}
 		// The strategy sees predictions on the candidates, never their
 		// labels: the candidate set is passed without Y.
-		q.Pred = model.Predict(candSet.X)
+		if !strat.Blind {
+			q.Pred = model.Predict(t.unlabelledX)
+		}
 		picked, err := strat.Query(q, sp)
 		if err != nil {
 			return nil, fmt.Errorf("query strategy %q: %w", p.String("strategy"), err)
@@ -169,26 +188,49 @@ const FullPrefix = "full_"
 // scoreFullPool fits the method on every row of the pool, once, after the
 // loop, and records its metrics as extras FullPrefix+<metric> of o.
 // Env.Unlabelled is empty: nothing of the pool is unlabelled.
+//
+// The fit depends on the pool, the test part and the method only: it
+// starts from a fresh methods.State (not the loop's) and its seed derives
+// from the pool, not from the trial. The trials of one pool — kfold's
+// repeats with refold: false, under any query strategy — therefore share
+// one fit, which the run caches: one per fold and method, not one per
+// repeat.
 func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 	pool := slices.Clone(t.Part.Pool)
 	sort.Ints(pool)
-	train, testSet, err := t.Sets(ctx, pool, t.Part.Test)
+	id := t.dataID
+	if id == "" {
+		id = t.ld.id()
+	}
+	key := fullPoolKey(id, pool, t.Part.Test, t.Trial.seedName(), t.Spec.Metrics)
+	res := t.Result
+	full, err := t.x.fulls.get(key, func() (fullScore, error) {
+		train, testSet, err := t.Sets(ctx, pool, t.Part.Test)
+		if err != nil {
+			return fullScore{}, err
+		}
+		seed, state, iters := t.Seeds.Method, t.state, res.Iterations
+		t.Seeds.Method, t.state, t.unlabelledX = Derive(t.Spec.Seed, "full", t.Trial.Dataset.ID, key), nil, nil
+		// The fit's iterations go into the cached score, which every
+		// trial of the pool adds alike, whichever of them ran the fit.
+		defer func() { t.Seeds.Method, t.state, res.Iterations = seed, state, iters }()
+		model, err := t.Fit(ctx, train, testSet)
+		if err != nil {
+			return fullScore{}, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+		}
+		pred, err := t.Predict(model, testSet)
+		if err != nil {
+			return fullScore{}, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+		}
+		m, err := t.Score(pred, testSet)
+		return fullScore{Metrics: m, Iterations: res.Iterations - iters, NotConverged: res.NotConverged}, err
+	})
 	if err != nil {
 		return err
 	}
-	t.unlabelledX = nil
-	model, err := t.Fit(ctx, train, testSet)
-	if err != nil {
-		return fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
-	}
-	pred, err := t.Predict(model, testSet)
-	if err != nil {
-		return fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
-	}
-	metrics, err := t.Score(pred, testSet)
-	if err != nil {
-		return err
-	}
+	res.Iterations += full.Iterations
+	res.NotConverged = full.NotConverged
+	metrics := full.Metrics
 	if o.Extras == nil {
 		o.Extras = Metrics{}
 	}
@@ -196,6 +238,42 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 		o.Extras[FullPrefix+name] = v
 	}
 	return nil
+}
+
+// fullScore is a cached full-pool score: the metrics, and the iterations
+// and convergence of the fit that every trial of the pool records.
+type fullScore struct {
+	Metrics      Metrics
+	Iterations   int
+	NotConverged bool
+}
+
+// fullPoolKey identifies a full-pool score: the data's content, the pool
+// and test rows, the series (method label and grid point) and the metrics.
+func fullPoolKey(dataID string, pool, test []int, series string, metrics []string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%q\x00", dataID, series, metrics)
+	var b [8]byte
+	for _, rows := range [][]int{pool, test} {
+		binary.LittleEndian.PutUint64(b[:], uint64(len(rows)))
+		h.Write(b[:])
+		for _, r := range rows {
+			binary.LittleEndian.PutUint64(b[:], uint64(r))
+			h.Write(b[:])
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
+}
+
+// fitsOnTrain reports whether the dataset has transforms fitted on the
+// training rows (fit: train), which make every batch's sets anew.
+func (t *TrialRun) fitsOnTrain() bool {
+	for _, ts := range t.Trial.Dataset.Transforms {
+		if ts.Fit == "train" {
+			return true
+		}
+	}
+	return false
 }
 
 // unlabelled returns the rows cands with the fit: train transforms fitted

@@ -249,7 +249,8 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if opts.Progress != nil {
 		opts.Progress.Start(len(pending), sum.Skipped)
 	}
-	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2), memLimit: memLimit,
+	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2),
+		applied: newLRU[*datasets.Dataset](opts.Workers + 1), fulls: newLRU[fullScore](1024), memLimit: memLimit,
 		idle: make(chan struct{}, opts.Workers+lend)}
 	for range lend {
 		x.idle <- struct{}{}
@@ -491,10 +492,17 @@ type loadedData struct {
 }
 
 type executor struct {
-	spec     *Spec
-	dir      string
-	env      datasets.Env
-	fits     *fitCache
+	spec *Spec
+	dir  string
+	env  datasets.Env
+	fits *fitCache
+	// applied holds the data a pool-fitted transform produced, by the
+	// key of its fit: the trials of one pool (kfold's repeats with
+	// refold: false, the methods of a fold) project it once.
+	applied *lruCache[*datasets.Dataset]
+	// fulls holds the active protocol's full-pool scores (param full)
+	// by pool and method: one fit per fold, not per repeat.
+	fulls    *lruCache[fullScore]
 	memLimit int64      // bytes a fit may need; ≤ 0: no check
 	budget   *memBudget // memLimit shared by the trials running at once; nil without a limit
 	// idle holds a token for each worker that has no trial left to
@@ -592,7 +600,11 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 		if err != nil {
 			return err
 		}
-		if d, err = applyFitted(f, d, ts); err != nil {
+		// The output is determined by the fit's key (the content and
+		// rows it was fitted on) and the input, the whole dataset that
+		// content identifies: the trials of one pool share it.
+		in := d
+		if d, err = x.applied.get(key, func() (*datasets.Dataset, error) { return applyFitted(f, in, ts) }); err != nil {
 			return err
 		}
 		id = key

@@ -263,6 +263,49 @@ func (d *decoder) checkProtocol(s *Spec, f *fields) {
 	}
 }
 
+// checkActive checks the references of the active protocol's params: the
+// labels of full name methods (or all), the keys of budgets dataset ids.
+func (d *decoder) checkActive(s *Spec, f *fields, labels []string, methodsOK, datasetsOK bool) {
+	full, _ := s.Protocol.Params["full"].([]string)
+	for i, name := range full {
+		if !methodsOK || name == "all" || contains(labels, name) {
+			continue
+		}
+		msg := "unknown method " + param.Quote(name)
+		if c := param.Closest(name, labels); c != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		}
+		d.errorf(d.at(f, "protocol", "full", strconv.Itoa(i)), index("protocol.full", i), "%s; want all or a method label (%s)", msg, strings.Join(labels, ", "))
+	}
+	budgets, _ := s.Protocol.Params["budgets"].(map[string]string)
+	if !datasetsOK || len(budgets) == 0 {
+		return
+	}
+	ids := make([]string, len(s.Datasets))
+	for i, ds := range s.Datasets {
+		ids[i] = ds.ID
+	}
+	n := d.at(f, "protocol", "budgets")
+	for id := range budgets {
+		if contains(ids, id) {
+			continue
+		}
+		at := n
+		if n != nil && n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == id {
+					at = n.Content[i]
+				}
+			}
+		}
+		msg := "unknown dataset " + param.Quote(id)
+		if c := param.Closest(id, ids); c != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		}
+		d.errorf(at, sub("protocol.budgets", id), "%s; want a dataset id: %s", msg, strings.Join(ids, ", "))
+	}
+}
+
 // crossCheck validates the references between parts of a decoded spec:
 // protocol and curve, baseline, report.x and expectations. Entries that
 // failed to decode are absent from s, so references to them are not
@@ -301,6 +344,9 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 	}
 	if s.Baseline != "" {
 		checkSeries(s.Baseline, d.at(f, "baseline"), "baseline")
+	}
+	if s.Protocol.ProtocolName() == "active" {
+		d.checkActive(s, f, labels, methodsOK, datasetsOK)
 	}
 
 	// report.x may be any plain name (checked by its declaration): size,

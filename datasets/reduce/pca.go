@@ -29,8 +29,8 @@ func init() {
 				Doc: "keep the fewest leading components that explain this fraction of the total variance (Weka's -R; 1 keeps all)"},
 			{Name: "standardize", Type: param.Bool, Default: false, Doc: "divide every column by its standard deviation first (PCA of the correlation matrix, Weka's default); false only centres"},
 		},
-		Fit: func(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
-			return FitPCA(ctx, d.X, Options{Components: p.Int("components"), Variance: p.Float("variance"), Standardize: p.Bool("standardize")})
+		Fit: func(ctx context.Context, env datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
+			return FitPCACached(ctx, env.CacheDir, d.X, Options{Components: p.Int("components"), Variance: p.Float("variance"), Standardize: p.Bool("standardize")})
 		},
 		Memory:  pcaMemory,
 		Version: 1,
