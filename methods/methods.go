@@ -56,13 +56,14 @@ type Env struct {
 	// State); nil for the fits of a select rule and for protocols that fit
 	// once.
 	State *State
-	// Warm carries starting points from one fit to the next on the same
-	// training set, where a solver may start from the last solution
-	// instead of zero: the grid points a select rule fits on one fold, in
-	// grid order, and a protocol's successive refits of a trial. Unlike
-	// State it must not change what a fit converges to, only how fast
-	// (within the solver's tolerance). Nil (the one-vs-rest tasks, the
-	// final fit after a select rule) starts cold.
+	// Warm carries starting points from one fit to the next, where a
+	// solver may start from the last solution instead of zero: the grid
+	// points a select rule fits on one fold, in grid order, and a
+	// protocol's successive fits of a trial (an active-learning trial's
+	// refits on a growing labelled set). Unlike State it must not change
+	// what a fit converges to, only how fast (within the solver's
+	// tolerance). Nil for one-vs-rest tasks: a task does not start from
+	// another's solution.
 	Warm *State
 	// Unlabelled holds rows a transductive method may look at without
 	// their labels, with the training set's columns: the active protocol's

@@ -35,6 +35,7 @@ type TrialRun struct {
 	ld     *loadedData
 	dataID string         // identity of Data's content; "" until asked for
 	state  *methods.State // carried by the trial's successive fits
+	warm   *methods.State // their starting points (methods.Env.Warm)
 	// fitted is the Info the last fit's model reported when Fit
 	// returned: a transductive model (lgc) does its iterations in
 	// Predict, which adds what they grew by.
@@ -146,9 +147,9 @@ func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (meth
 	}
 	start := time.Now()
 	if t.state == nil {
-		t.state = &methods.State{}
+		t.state, t.warm = &methods.State{}, &methods.State{}
 	}
-	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo, State: t.state, Unlabelled: t.unlabelledX})
+	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo, State: t.state, Warm: t.warm, Unlabelled: t.unlabelledX})
 	res.FitSeconds += time.Since(start).Seconds()
 	if err != nil {
 		return nil, err
