@@ -14,7 +14,8 @@
 //     tolerance, the bias re-minimized after every coordinate step, and an
 //     Armijo line search from cached sigmoids, over a column-major copy of
 //     the features (sparse with 32-bit indices unless more than 35%
-//     filled).
+//     filled), switching to the explicit Hessian of the model on the
+//     active set when few coordinates remain active.
 //   - ridge: ridge least squares for regression, min ‖y − Xw − b‖² + λ‖w‖²,
 //     by Cholesky of XᵀX+λI or of the kernel form XXᵀ+λI on dense features,
 //     and by conjugate gradients on the normal equations on sparse ones.

@@ -25,7 +25,8 @@ func memLogRegL2(s methods.Shape, p param.Values) int64 {
 }
 
 // memLogRegL1: the column-major copy of X (a CSR transpose, or a dense
-// transpose), newGLMNET's vectors over the coordinates and the rows, one
+// transpose), newGLMNET's vectors over the coordinates and the rows, the
+// explicit model Hessian of at most gramMaxDim active coordinates, one
 // weight vector per task.
 func memLogRegL1(s methods.Shape, _ param.Values) int64 {
 	n, d := s.Rows, s.Cols
@@ -33,6 +34,8 @@ func memLogRegL1(s methods.Shape, _ param.Values) int64 {
 	if s.Dense {
 		cols = methods.Bytes(cols, methods.Floats(n, d))
 	}
+	g := min(d, gramMaxDim)
+	cols = methods.Bytes(cols, methods.Floats(g+2, g), int64(d)*4)
 	return methods.Bytes(cols, methods.Floats(8, d+1), methods.Floats(9, n),
 		methods.Floats(max(s.Classes, 1), d+1), methods.Floats(2, s.TestRows(), max(s.Classes, 2)))
 }
