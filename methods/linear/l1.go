@@ -428,8 +428,13 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				}
 				// Even a tiny z must be applied when it takes the
 				// coordinate to exactly zero (z = −wj); otherwise a
-				// coordinate can stall at a tiny non-zero value.
-				if z == 0 || (math.Abs(z) < 1e-12 && z != -wj) {
+				// coordinate can stall at a tiny non-zero value. A step
+				// is negligible by its size in the coordinate's own
+				// scale, z·√h, not by |z|: on an unscaled column (counts
+				// in the thousands, h ~ 1e9) the steps that remain near
+				// the optimum are far below 1e-12 and skipping them
+				// stalled the fit at its iteration cap.
+				if z == 0 || (math.Abs(z)*math.Sqrt(h) < 1e-12 && z != -wj) {
 					continue
 				}
 				z = math.Max(-10, math.Min(10, z))
