@@ -130,10 +130,10 @@ const (
 // costs two random accesses per active non-zero (nnzA); over the Hessian,
 // an axpy of length m per coordinate (m² streaming multiply-adds, about a
 // tenth of a random access each) after building it in Σᵢ kᵢ² scattered
-// multiply-adds. The number of passes is predicted by the previous outer
-// iteration's; the first outer iteration always uses the columns. It
-// marks the active set in g when it returns true.
-func useModelGram(mode gramMode, g *modelGram, c *colMajor, active []int, bj, nnzA, prevPasses int) bool {
+// multiply-adds. The number of passes is predicted by fitL1 from the
+// previous inner solves (predPasses); the first outer iteration always
+// uses the columns. It marks the active set in g when it returns true.
+func useModelGram(mode gramMode, g *modelGram, c *colMajor, active []int, bj, nnzA, predPasses int) bool {
 	m := 0
 	for _, j := range active {
 		if j != bj && j < c.d {
@@ -143,7 +143,7 @@ func useModelGram(mode gramMode, g *modelGram, c *colMajor, active []int, bj, nn
 	if m == 0 || m > gramMaxDim {
 		return false
 	}
-	saving := prevPasses * (2*nnzA - m*m/10)
+	saving := predPasses * (2*nnzA - m*m/10)
 	if mode != gramAlways && saving <= 0 {
 		return false
 	}
@@ -256,7 +256,11 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 	gmaxOld := math.Inf(1)
 	innerEps := 0.25
 	gram := newModelGram(d)
-	prevPasses := 0 // coordinate-descent passes of the previous outer iteration
+	// predPasses predicts the coordinate-descent passes of the next inner
+	// solve: the last one's, or half the previous prediction if more (one
+	// inner solve that happens to converge in a few passes must not send
+	// the next, which may take the full 1000, back to the columns).
+	predPasses := 0
 	for iter := 0; ; iter++ {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, info, err
@@ -357,7 +361,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 		copy(wpd, w)
 		clear(dxd)
 		db, T := 0.0, 0.0
-		useGram := s.gram != gramNever && useModelGram(s.gram, gram, cols, active, bj, nnzA, prevPasses)
+		useGram := s.gram != gramNever && useModelGram(s.gram, gram, cols, active, bj, nnzA, predPasses)
 		if useGram {
 			gram.build(cols, D)
 		}
@@ -494,7 +498,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 		if passes == 1 {
 			innerEps *= 0.25
 		}
-		prevPasses = passes
+		predPasses = max(passes, predPasses/2)
 		// Xδ from δ itself (D may vanish, so not from dxd).
 		if cols.dense != nil {
 			for j := range dv {
