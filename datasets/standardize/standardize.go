@@ -7,8 +7,9 @@
 // Badly scaled columns (word frequencies next to counts in the thousands)
 // make the linear solvers' problems ill-conditioned; declaring the scaling
 // in the experiment replaces doing it by hand before the data are written.
-// Sparse feature matrices can only be scaled (center: false): centring
-// would fill in every zero, and is refused with an error that says so.
+// Sparse feature matrices are only scaled, whatever center says: centring
+// would fill in every zero (Fit, called directly, refuses it with an error
+// that says so).
 package standardize
 
 import (
@@ -24,15 +25,16 @@ import (
 func init() {
 	datasets.RegisterTransform("standardize", &datasets.Transform{
 		Doc: "each column centred on its mean and divided by its standard deviation, both from the rows it is fitted on " +
-			"(fit: train; a constant column is only centred); sparse data: center: false (scale only)",
+			"(fit: train; a constant column is only centred); sparse data is only scaled",
 		Params: []param.Decl{
 			{Name: "center", Type: param.Bool, Default: true,
-				Doc: "subtract each column's mean (refused on sparse data, which it would make dense)"},
+				Doc: "subtract each column's mean (dense data only: sparse data is scaled only, as centring would make it dense)"},
 			{Name: "scale", Type: param.Bool, Default: true,
 				Doc: "divide each column by its standard deviation (population, divisor n; a constant column is left unscaled)"},
 		},
 		Fit: func(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
-			return Fit(ctx, d, p.Bool("center"), p.Bool("scale"))
+			_, sparse := d.X.(*matrix.CSR)
+			return Fit(ctx, d, p.Bool("center") && !sparse, p.Bool("scale"))
 		},
 		Memory:  memory,
 		Version: 1,
@@ -59,7 +61,7 @@ func Fit(ctx context.Context, d *datasets.Dataset, center, scale bool) (*Scaler,
 	}
 	n, c := d.X.Dims()
 	if _, sparse := d.X.(*matrix.CSR); sparse && center {
-		return nil, fmt.Errorf("standardize: dataset %q is sparse (%d × %d); centring would store every zero: set center: false to scale the columns only", d.Name, n, c)
+		return nil, fmt.Errorf("standardize: dataset %q is sparse (%d × %d); centring would store every zero: scale only (center false)", d.Name, n, c)
 	}
 	if n == 0 {
 		return nil, fmt.Errorf("standardize: dataset %q: no rows to fit on", d.Name)

@@ -127,8 +127,21 @@ func TestSparse(t *testing.T) {
 		b.EndRow()
 	}
 	d := &datasets.Dataset{Name: "sp", X: b.Build()}
-	if _, err := Fit(context.Background(), d, true, true); err == nil || !strings.Contains(err.Error(), "center: false") {
-		t.Fatalf("centring sparse data: error %v, want one naming center: false", err)
+	if _, err := Fit(context.Background(), d, true, true); err == nil || !strings.Contains(err.Error(), "scale only") {
+		t.Fatalf("centring sparse data: error %v, want one saying to scale only", err)
+	}
+	// Through the plugin the default (center: true) scales sparse data
+	// only.
+	tr, err := datasets.LookupTransform("standardize")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := tr.Fit(context.Background(), datasets.Env{}, d, param.Defaults(tr.Params))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := f.(*Scaler); sc.Mean != nil || sc.Scale == nil {
+		t.Errorf("default on sparse data: mean %v, scale %v; want scaling only", sc.Mean, sc.Scale)
 	}
 	s, err := Fit(context.Background(), d, false, true)
 	if err != nil {

@@ -8,6 +8,13 @@ import (
 // (gramMaxDim² floats, 32 MB).
 const gramMaxDim = 2048
 
+// gramDim returns the largest explicit model Hessian built for n rows and
+// d features: at most gramMaxDim coordinates, and at most n+1 (an L1
+// solution has at most about n non-zeros, and with few rows the column
+// passes are cheap anyway), so that a short wide problem does not pay for
+// a large one.
+func gramDim(n, d int) int { return min(d, n+1, gramMaxDim) }
+
 // modelGram is the explicit Hessian XₐᵀDXₐ of newGLMNET's quadratic model
 // over an active set A of feature coordinates (the bias excluded), with
 // Hδ kept up to date, for coordinate descent on a small active set: a
@@ -23,8 +30,9 @@ type modelGram struct {
 	h   []float64 // m×m, row-major, symmetric
 	hd  []float64 // H·δ over the positions
 	// scratch for one row
-	rp []int32
-	rv []float64
+	rp  []int32
+	rv  []float64
+	tmp []float64 // dense columns: D∘x of one column
 }
 
 func newModelGram(d int) *modelGram {
@@ -101,7 +109,10 @@ func (g *modelGram) build(c *colMajor, D []float64) {
 	g.hd = g.hd[:m]
 	clear(g.hd)
 	if c.dense != nil {
-		tmp := make([]float64, c.n)
+		if len(g.tmp) < c.n {
+			g.tmp = make([]float64, c.n)
+		}
+		tmp := g.tmp[:c.n]
 		for a, ja := range g.idx {
 			ca := c.dense[ja*c.n : (ja+1)*c.n]
 			for i, x := range ca {

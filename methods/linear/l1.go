@@ -140,7 +140,7 @@ func useModelGram(mode gramMode, g *modelGram, c *colMajor, active []int, bj, nn
 			m++
 		}
 	}
-	if m == 0 || m > gramMaxDim {
+	if m == 0 || m > gramDim(c.n, c.d) {
 		return false
 	}
 	saving := predPasses * (2*nnzA - m*m/10)
