@@ -16,6 +16,7 @@ import (
 	_ "github.com/repro-ml/repro/datasets/normalize"
 	_ "github.com/repro-ml/repro/datasets/reduce"
 	_ "github.com/repro-ml/repro/datasets/relabel"
+	_ "github.com/repro-ml/repro/datasets/standardize"
 	_ "github.com/repro-ml/repro/datasets/subsample"
 	_ "github.com/repro-ml/repro/datasets/text"
 	_ "github.com/repro-ml/repro/datasets/uci"

@@ -51,8 +51,27 @@ func main() {
 	nTrain := flag.Int("train", 2000, "training rows of the 3-class split (stratified)")
 	seed := flag.Uint64("seed", 1, "seed of the split")
 	eps := flag.String("e", "0.0001", "liblinear-train -e tolerance (LIBLINEAR's default, 0.01, stops far from the optimum)")
+	problem := flag.String("problem", "dna", "dna (the DNA splice bench), or a real-size problem: 20news, 20news-bigrams, spam")
+	paper := flag.String("paper", os.Getenv(datasets.DataDirEnv), "real-size problems: directory holding 20news-bydate.tar.gz (default $REPRO_DATA)")
+	spam := flag.String("spam", "/tmp/spam.csv", "spam: the table written by Rscript -e 'library(kernlab); data(spam); write.csv(spam, \"/tmp/spam.csv\", row.names=FALSE)'")
+	bias := flag.Bool("bias", false, "real-size problems: liblinear -B 1 and repro on the same appended column of ones")
+	reps := flag.Int("reps", 3, "real-size problems: runs of each solver (the median is printed)")
+	solvers := flag.String("solvers", "l2,l2-tron,l1", "real-size problems: l2 (logreg-l2 L-BFGS), l2-tron, l1 (logreg-l1)")
+	minDF := flag.Int("mindf", 20, "20news: min_df (20 as Sandler et al.; 2 for bigrams)")
 	flag.Parse()
 	libEps = *eps
+	if *problem != "dna" {
+		Cs, err := parseCs(*cs)
+		if err == nil {
+			err = runReal(realConfig{problem: *problem, dataDir: *paper, spamFile: *spam, Cs: Cs, bias: *bias,
+				reps: max(*reps, 1), solvers: strings.Split(*solvers, ","), minDF: *minDF})
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "liblinear bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*dataDir, *cs, *nTrain, *seed); err != nil {
 		fmt.Fprintln(os.Stderr, "liblinear bench:", err)
 		os.Exit(1)
@@ -73,13 +92,9 @@ func run(dataDir, cs string, nTrain int, seed uint64) error {
 			return fmt.Errorf("%s not found (apt-get install -y liblinear-tools): %w", bin, err)
 		}
 	}
-	var Cs []float64
-	for _, s := range strings.Split(cs, ",") {
-		c, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-		if err != nil || c <= 0 {
-			return fmt.Errorf("bad C %q", s)
-		}
-		Cs = append(Cs, c)
+	Cs, err := parseCs(cs)
+	if err != nil {
+		return err
 	}
 	all, err := loadDNA(filepath.Join(dataDir, "dna_splice.csv"))
 	if err != nil {
@@ -158,6 +173,19 @@ func run(dataDir, cs string, nTrain int, seed uint64) error {
 		return errors.New("accuracy differs from liblinear by more than 0.5 point")
 	}
 	return nil
+}
+
+// parseCs parses a comma-separated list of positive values of C.
+func parseCs(cs string) ([]float64, error) {
+	var Cs []float64
+	for _, s := range strings.Split(cs, ",") {
+		c, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil || c <= 0 {
+			return nil, fmt.Errorf("bad C %q", s)
+		}
+		Cs = append(Cs, c)
+	}
+	return Cs, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
@@ -326,16 +354,29 @@ func runLiblinear(dir, solver string, C float64, trainFile, testFile string, tes
 		return nil, fmt.Errorf("liblinear-train: %w: %s", err, b)
 	}
 	res := &libResult{time: time.Since(start)}
+	var err error
+	if res.acc, err = predict(model, testFile, out, test); err != nil {
+		return nil, err
+	}
+	if err := readModel(model, res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// predict runs liblinear-predict with model on testFile and returns the
+// accuracy (percent) against test's labels.
+func predict(model, testFile, out string, test *datasets.Dataset) (float64, error) {
 	if b, err := exec.Command("liblinear-predict", testFile, model, out).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("liblinear-predict: %w: %s", err, b)
+		return 0, fmt.Errorf("liblinear-predict: %w: %s", err, b)
 	}
 	pred, err := os.ReadFile(out)
 	if err != nil {
-		return nil, err
+		return 0, err
 	}
 	lines := strings.Fields(string(pred))
 	if len(lines) != test.Rows() {
-		return nil, fmt.Errorf("liblinear-predict: %d predictions for %d rows", len(lines), test.Rows())
+		return 0, fmt.Errorf("liblinear-predict: %d predictions for %d rows", len(lines), test.Rows())
 	}
 	ok := 0
 	for i, s := range lines {
@@ -343,11 +384,7 @@ func runLiblinear(dir, solver string, C float64, trainFile, testFile string, tes
 			ok++
 		}
 	}
-	res.acc = 100 * float64(ok) / float64(len(lines))
-	if err := readModel(model, res); err != nil {
-		return nil, err
-	}
-	return res, nil
+	return 100 * float64(ok) / float64(len(lines)), nil
 }
 
 // readModel parses a LIBLINEAR model file: header lines, "w", then one

@@ -3,10 +3,11 @@
 //
 //   - logreg-l2: L2-regularized logistic regression in liblinear's
 //     convention, min ½‖w‖² + C Σ log(1+exp(−yᵢ(wᵀxᵢ+b))) with an
-//     unpenalized intercept b, solved by L-BFGS (methods/optim) or, with
-//     solver: tron, by liblinear's trust-region Newton method on
-//     Hessian-vector products; multi-class one-vs-rest (as liblinear) or
-//     multinomial (softmax).
+//     unpenalized intercept b, solved by L-BFGS (methods/optim; one-vs-rest
+//     fits diagonally preconditioned when the columns' scales differ by
+//     more than 1000×) or, with solver: tron, by liblinear's trust-region
+//     Newton method on Hessian-vector products; multi-class one-vs-rest
+//     (as liblinear) or multinomial (softmax).
 //   - logreg-l1: L1-regularized logistic regression, min ‖w‖₁ + C Σ
 //     log(1+exp(−yᵢ(wᵀxᵢ+b))), solved by newGLMNET (Yuan, Ho and Lin 2012;
 //     liblinear -s 6): randomized coordinate descent on a quadratic model
@@ -14,7 +15,8 @@
 //     tolerance, the bias re-minimized after every coordinate step, and an
 //     Armijo line search from cached sigmoids, over a column-major copy of
 //     the features (sparse with 32-bit indices unless more than 35%
-//     filled).
+//     filled), switching to the explicit Hessian of the model on the
+//     active set when few coordinates remain active.
 //   - ridge: ridge least squares for regression, min ‖y − Xw − b‖² + λ‖w‖²,
 //     by Cholesky of XᵀX+λI or of the kernel form XXᵀ+λI on dense features,
 //     and by conjugate gradients on the normal equations on sparse ones.

@@ -30,7 +30,8 @@ type colMajor struct {
 	ptr   []int     // sparse: column j is ind/val[ptr[j]:ptr[j+1]]
 	ind   []int32
 	val   []float64
-	ones  []bool // sparse: every stored value of column j is 1
+	ones  []bool      // sparse: every stored value of column j is 1
+	rows  *matrix.CSR // sparse: the same matrix by rows (X itself when it is CSR)
 }
 
 func newColMajor(X matrix.Matrix) *colMajor {
@@ -53,7 +54,8 @@ func newColMajor(X matrix.Matrix) *colMajor {
 		c.dense = x.T().RawData()
 		return c
 	}
-	t := matrix.ToCSR(X).T()
+	c.rows = matrix.ToCSR(X)
+	t := c.rows.T()
 	c.ptr, c.val = t.Ptr, t.Val
 	c.ind = make([]int32, len(t.Ind))
 	for k, i := range t.Ind {
@@ -108,6 +110,48 @@ type l1Settings struct {
 	// noShrink disables both levels of shrinking (every coordinate is
 	// visited in every coordinate-descent pass); for tests.
 	noShrink bool
+	// gram forces (gramAlways) or forbids (gramNever) the explicit model
+	// Hessian on the active set; for tests. The default chooses by cost.
+	gram gramMode
+}
+
+// gramMode selects coordinate descent over the columns or over the
+// explicit model Hessian (modelGram).
+type gramMode int
+
+const (
+	gramAuto gramMode = iota
+	gramNever
+	gramAlways
+)
+
+// useModelGram decides whether an inner solve runs on the explicit model
+// Hessian of the active feature coordinates. Over the columns, a pass
+// costs two random accesses per active non-zero (nnzA); over the Hessian,
+// an axpy of length m per coordinate (m² streaming multiply-adds, about a
+// tenth of a random access each) after building it in Σᵢ kᵢ² scattered
+// multiply-adds. The number of passes is predicted by fitL1 from the
+// previous inner solves (predPasses); the first outer iteration always
+// uses the columns. It marks the active set in g when it returns true.
+func useModelGram(mode gramMode, g *modelGram, c *colMajor, active []int, bj, nnzA, predPasses int) bool {
+	m := 0
+	for _, j := range active {
+		if j != bj && j < c.d {
+			m++
+		}
+	}
+	if m == 0 || m > gramDim(c.n, c.d) {
+		return false
+	}
+	saving := predPasses * (2*nnzA - m*m/10)
+	if mode != gramAlways && saving <= 0 {
+		return false
+	}
+	g.mark(active, bj)
+	if mode == gramAlways {
+		return true
+	}
+	return gramCost(c, g.pos, m, saving) < saving
 }
 
 // l1Trace, when set (by tests), is called after every inner solve.
@@ -136,7 +180,14 @@ const l1Seed = 0x6e65774c
 // there is no intercept a column of ones, liblinear's penalized -B 1 bias)
 // is correlated with every feature and slows coordinate descent down; it
 // is re-minimized after every other coordinate's step, at O(1) cost, which
-// halves or better the number of passes on indicator features. A σ-Armijo
+// halves or better the number of passes on indicator features. When the
+// active set is small (≤ gramMaxDim feature coordinates) and the previous
+// inner solve took enough passes to pay for it (useModelGram), the inner
+// solve runs on the explicit model Hessian XₐᵀDXₐ (modelGram): a step is
+// then a dense axpy of length |A| instead of a gather and a scatter over
+// the column; late in a fit on text, when a few hundred words remain and
+// each inner solve takes hundreds of passes, this cut the coordinate
+// descent time 3.5× (20 Newsgroups). A σ-Armijo
 // (σ = 0.01) line search along δ then
 // uses the cached σ(−yᵢzᵢ) to evaluate each row's change of loss as
 // log1p(σ(−yᵢzᵢ)·expm1(−yᵢ·t·(Xδ)ᵢ)) with no cancellation, and the margins
@@ -204,6 +255,12 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 	info := methods.Info{}
 	gmaxOld := math.Inf(1)
 	innerEps := 0.25
+	gram := newModelGram(d)
+	// predPasses predicts the coordinate-descent passes of the next inner
+	// solve: the last one's, or half the previous prediction if more (one
+	// inner solve that happens to converge in a few passes must not send
+	// the next, which may take the full 1000, back to the columns).
+	predPasses := 0
 	for iter := 0; ; iter++ {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, info, err
@@ -217,6 +274,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 		// Gradient and minimum-norm subgradient over every coordinate; the
 		// Hessian diagonal (and Σᵢ Dᵢxᵢⱼ) over the active ones.
 		vmax := 0.0
+		nnzA := 0 // non-zeros of the active feature columns
 		active = active[:0]
 		margin := 1 - gmaxOld/fn
 		if s.noShrink {
@@ -246,6 +304,11 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				continue
 			}
 			active = append(active, j)
+			if ind == nil {
+				nnzA += n
+			} else {
+				nnzA += len(ind)
+			}
 			var h, sj float64
 			switch {
 			case ind == nil:
@@ -298,6 +361,10 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 		copy(wpd, w)
 		clear(dxd)
 		db, T := 0.0, 0.0
+		useGram := s.gram != gramNever && useModelGram(s.gram, gram, cols, active, bj, nnzA, predPasses)
+		if useGram {
+			gram.build(cols, D)
+		}
 		qpActive := len(active)
 		qpGmaxOld := math.Inf(1)
 		passes := 0
@@ -328,6 +395,8 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				ind, val := cols.col(j)
 				ones := ind != nil && cols.ones[j]
 				switch {
+				case useGram:
+					G += gram.hd[gram.pos[j]]
 				case ind == nil:
 					for i, x := range val {
 						G += x * dxd[i]
@@ -363,8 +432,13 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				}
 				// Even a tiny z must be applied when it takes the
 				// coordinate to exactly zero (z = −wj); otherwise a
-				// coordinate can stall at a tiny non-zero value.
-				if z == 0 || (math.Abs(z) < 1e-12 && z != -wj) {
+				// coordinate can stall at a tiny non-zero value. A step
+				// is negligible by its size in the coordinate's own
+				// scale, z·√h, not by |z|: on an unscaled column (counts
+				// in the thousands, h ~ 1e9) the steps that remain near
+				// the optimum are far below 1e-12 and skipping them
+				// stalled the fit at its iteration cap.
+				if z == 0 || (math.Abs(z)*math.Sqrt(h) < 1e-12 && z != -wj) {
 					continue
 				}
 				z = math.Max(-10, math.Min(10, z))
@@ -380,6 +454,8 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 					wpd[bj] = w[bj] + db
 				}
 				switch {
+				case useGram:
+					gram.step(j, z)
 				case ind == nil:
 					for i, x := range val {
 						dxd[i] += z * x * D[i]
@@ -408,14 +484,21 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 			if bj >= 0 {
 				// Refresh T against drift.
 				T = 0
-				for _, v := range dxd {
-					T += v
+				if useGram {
+					for _, j := range gram.idx {
+						T += (wpd[j] - w[j]) * sd[j]
+					}
+				} else {
+					for _, v := range dxd {
+						T += v
+					}
 				}
 			}
 		}
 		if passes == 1 {
 			innerEps *= 0.25
 		}
+		predPasses = max(passes, predPasses/2)
 		// Xδ from δ itself (D may vanish, so not from dxd).
 		if cols.dense != nil {
 			for j := range dv {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
@@ -108,28 +109,74 @@ func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y []float64) 
 	if m.TRON {
 		return fitL2TRON(ctx, X, y, m.C, m.Intercept, m.MaxIter, m.Tol)
 	}
-	_, d := X.Dims()
-	f := func(theta, grad []float64) float64 {
+	n, d := X.Dims()
+	// On badly scaled columns (root mean squares more than
+	// badScaleRatio apart), L-BFGS runs in u = θ/s, s the inverse square
+	// root of the Hessian's diagonal at θ = 0 (1 + C/4·Σᵢxᵢⱼ², and C·n/4
+	// for b): a diagonal preconditioner that makes it indifferent to the
+	// columns' scales (on unscaled counts in the thousands next to
+	// frequencies below 1 it stopped at its cap). The stopping test is on
+	// the gradient in θ. On well-scaled data s = 1: the iterates are
+	// those of plain L-BFGS.
+	s := make([]float64, d+1)
+	for j := range s {
+		s[j] = 1
+	}
+	if norms := matrix.ColumnNorms2(X); badlyScaled(norms) {
+		for j, v := range norms {
+			s[j] = 1 / math.Sqrt(1+m.C/4*v)
+		}
+		s[d] = 1 / math.Sqrt(math.Max(1, m.C*float64(n)/4))
+	}
+	theta := make([]float64, d+1)
+	f := func(u, grad []float64) float64 {
+		for j, uj := range u {
+			theta[j] = s[j] * uj
+		}
 		w := theta[:d]
 		if grad == nil {
 			grad = make([]float64, d+1)
 		}
 		v := m.C * LogisticLoss(X, y, w, theta[d], grad)
 		for j, wj := range w {
-			grad[j] = m.C*grad[j] + wj
+			grad[j] = s[j] * (m.C*grad[j] + wj)
 			v += 0.5 * wj * wj
 		}
-		grad[d] *= m.C
+		grad[d] *= m.C * s[d]
 		if !m.Intercept {
 			grad[d] = 0
 		}
 		return v
 	}
-	res, err := optim.Minimize(ctx, f, make([]float64, d+1), m.settings())
+	set := m.settings()
+	set.GradScale = s
+	res, err := optim.Minimize(ctx, f, make([]float64, d+1), set)
 	if err != nil {
 		return nil, 0, methods.Info{}, err
 	}
+	for j, uj := range res.X {
+		res.X[j] = s[j] * uj
+	}
 	return res.X[:d:d], res.X[d], methods.Info{Iterations: res.Iterations, Converged: res.Converged, Objective: res.F}, nil
+}
+
+// badScaleRatio is the ratio of the largest to the smallest column root
+// mean square above which logreg-l2's L-BFGS is preconditioned: above
+// indicator and text features (measured: 2 on DNA splice, 112 on the 20
+// Newsgroups training rows), below raw counts next to frequencies (8,752
+// on the spam table).
+const badScaleRatio = 1000
+
+// badlyScaled reports whether the non-zero column sums of squares norms
+// are more than badScaleRatio² apart.
+func badlyScaled(norms []float64) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range norms {
+		if v > 0 {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	return hi > badScaleRatio*badScaleRatio*lo
 }
 
 // fitSoftmax minimizes ½Σₖ‖wₖ‖² + C·SoftmaxLoss over the classes present

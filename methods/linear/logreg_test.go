@@ -2,6 +2,8 @@ package linear
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"math"
 	"testing"
 
@@ -369,5 +371,38 @@ func TestLogRegL1Multiclass(t *testing.T) {
 				t.Errorf("C=%v class %d: KKT violated by %g", C, c, v)
 			}
 		}
+	}
+}
+
+// TestCapFlagged checks that a fit stopped by its iteration cap says so
+// (Info.Converged false, which the runner records as not_converged) for
+// every logistic solver, and that the same fit uncapped converges, on a
+// badly scaled table (one column a thousand times the others).
+func TestCapFlagged(t *testing.T) {
+	d := synthClass(41, 300, 8, 3, 0.5, 0)
+	X := matrix.ToDense(d.X)
+	for i := 0; i < 300; i++ {
+		X.Set(i, 0, 1000*X.At(i, 0))
+	}
+	d.X = X
+	for _, tc := range []struct {
+		name string
+		p    map[string]any
+	}{
+		{"logreg-l2", map[string]any{"C": 10.0}},
+		{"logreg-l2", map[string]any{"C": 10.0, "solver": "tron"}},
+		{"logreg-l2", map[string]any{"C": 10.0, "multiclass": "softmax"}},
+		{"logreg-l1", map[string]any{"C": 10.0}},
+	} {
+		t.Run(fmt.Sprintf("%s/%v", tc.name, tc.p), func(t *testing.T) {
+			p := maps.Clone(tc.p)
+			p["max_iter"] = 1
+			if info := fit(t, tc.name, p, d).(methods.Informer).Info(); info.Converged {
+				t.Errorf("max_iter 1: converged = true (%+v)", info)
+			}
+			if info := fit(t, tc.name, tc.p, d).(methods.Informer).Info(); !info.Converged {
+				t.Errorf("default max_iter: not converged (%+v)", info)
+			}
+		})
 	}
 }

@@ -21,11 +21,14 @@ func memLogRegL2(s methods.Shape, p param.Values) int64 {
 	case p.String("solver") == "tron":
 		return methods.Bytes(methods.Floats(8, d+1), methods.Floats(6, n), model, scores)
 	}
-	return methods.Bytes(optim.Bytes(d+1, set), methods.Floats(d+1), methods.Floats(2, n), model, scores)
+	// The last three d+1: the column norms, the preconditioner and the
+	// unscaled point of fitBinary.
+	return methods.Bytes(optim.Bytes(d+1, set), methods.Floats(4, d+1), methods.Floats(2, n), model, scores)
 }
 
 // memLogRegL1: the column-major copy of X (a CSR transpose, or a dense
-// transpose), newGLMNET's vectors over the coordinates and the rows, one
+// transpose), newGLMNET's vectors over the coordinates and the rows, the
+// explicit model Hessian of at most gramDim active coordinates, one
 // weight vector per task.
 func memLogRegL1(s methods.Shape, _ param.Values) int64 {
 	n, d := s.Rows, s.Cols
@@ -33,6 +36,8 @@ func memLogRegL1(s methods.Shape, _ param.Values) int64 {
 	if s.Dense {
 		cols = methods.Bytes(cols, methods.Floats(n, d))
 	}
+	g := gramDim(n, d)
+	cols = methods.Bytes(cols, methods.Floats(g+2, g), methods.Floats(n), int64(d)*4)
 	return methods.Bytes(cols, methods.Floats(8, d+1), methods.Floats(9, n),
 		methods.Floats(max(s.Classes, 1), d+1), methods.Floats(2, s.TestRows(), max(s.Classes, 2)))
 }

@@ -28,6 +28,30 @@ type Settings struct {
 	GradTol float64
 	// Memory is the number of L-BFGS correction pairs; if 0, 10 is used.
 	Memory int
+	// GradScale, if not nil, holds the factors s of a change of variables
+	// x = s∘u that the caller minimizes in (a diagonal preconditioner):
+	// the convergence test is then applied to the gradient in the
+	// original variables, ∇ₓ = ∇ᵤ/s, so that it means the same as
+	// without the preconditioner. GradNorm is reported in the original
+	// variables too.
+	GradScale []float64
+}
+
+// gradNorm returns ‖g/scale‖∞ (‖g‖∞ when scale is nil).
+func gradNorm(g, scale []float64) float64 {
+	if scale == nil {
+		return maxAbs(g)
+	}
+	m := 0.0
+	for j, v := range g {
+		v = math.Abs(v / scale[j])
+		if v > m {
+			m = v
+		} else if v != v {
+			return v
+		}
+	}
+	return m
 }
 
 // Result is the outcome of Minimize.
@@ -90,23 +114,42 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 		MajorIterations: s.MaxIter,
 		// gonum's GradientThreshold is absolute; gradConverger applies
 		// the relative test instead.
-		Converger: &gradConverger{tol: s.GradTol, g: cg, f: &cf},
+		Converger: &gradConverger{tol: s.GradTol, g: cg, f: &cf, scale: s.GradScale},
 	}
 	method := &optimize.LBFGS{Linesearcher: &optimize.MoreThuente{}, Store: s.Memory}
-	r, err := optimize.Minimize(p, res.X, settings, method)
-	if cancelled != nil {
-		return nil, cancelled
-	}
-	if r != nil {
-		copy(res.X, r.X)
-		res.F = r.F
-		res.Iterations = r.Stats.MajorIterations
-		res.Converged = r.Status == optimize.GradientThreshold || r.Status == optimize.FunctionConvergence
+	var (
+		r   *optimize.Result
+		err error
+	)
+	// A line search that fails short of the tolerance is retried from the
+	// point reached with a fresh L-BFGS memory (at most maxRestarts
+	// times): an outdated curvature pair is the usual cause.
+	const maxRestarts = 3
+	for attempt := 0; ; attempt++ {
+		r, err = optimize.Minimize(p, res.X, settings, method)
+		if cancelled != nil {
+			return nil, cancelled
+		}
+		if r != nil {
+			copy(res.X, r.X)
+			res.F = r.F
+			res.Iterations += r.Stats.MajorIterations
+			res.Converged = r.Status == optimize.GradientThreshold || r.Status == optimize.FunctionConvergence
+		}
+		if err == nil || res.Converged || r == nil || r.Status == optimize.IterationLimit || attempt == maxRestarts || res.Iterations >= s.MaxIter {
+			break
+		}
+		eval(res.X)
+		if gradNorm(cg, s.GradScale) <= s.GradTol*math.Max(1, math.Abs(cf)) {
+			break
+		}
+		settings.MajorIterations = s.MaxIter - res.Iterations
+		method = &optimize.LBFGS{Linesearcher: &optimize.MoreThuente{}, Store: s.Memory}
 	}
 	res.Evals = evals
 	g := make([]float64, n)
 	res.F = f(res.X, g)
-	res.GradNorm = maxAbs(g)
+	res.GradNorm = gradNorm(g, s.GradScale)
 	if math.IsNaN(res.F) || math.IsInf(res.F, 0) {
 		return res, errors.New("optim: objective is not finite")
 	}
@@ -128,9 +171,10 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 // gradConverger stops when the relative gradient norm is below tol. When
 // the location carries no gradient it falls back to the cached one.
 type gradConverger struct {
-	tol float64
-	g   []float64
-	f   *float64
+	tol   float64
+	g     []float64
+	f     *float64
+	scale []float64
 }
 
 func (c *gradConverger) Init(int) {}
@@ -140,7 +184,7 @@ func (c *gradConverger) Converged(loc *optimize.Location) optimize.Status {
 	if g == nil {
 		g = c.g
 	}
-	if maxAbs(g) <= c.tol*math.Max(1, math.Abs(loc.F)) {
+	if gradNorm(g, c.scale) <= c.tol*math.Max(1, math.Abs(loc.F)) {
 		return optimize.GradientThreshold
 	}
 	return optimize.NotTerminated

@@ -107,3 +107,38 @@ func TestMaxAbs(t *testing.T) {
 		t.Errorf("maxAbs with a NaN = %v, want NaN (a NaN gradient never converges)", got)
 	}
 }
+
+// TestGradScale minimizes Σⱼ aⱼ(xⱼ − 1)² with a spanning 10⁸, in the
+// preconditioned variables u = x/s (s = a^(−1/4)): the stopping test and
+// GradNorm must use the gradient in x, ∇ₓ = ∇ᵤ/s, which is larger than
+// ∇ᵤ; a test on ∇ᵤ would stop early.
+func TestGradScale(t *testing.T) {
+	a := []float64{1, 1e4, 1e8}
+	s := make([]float64, len(a))
+	for j, v := range a {
+		s[j] = 1 / math.Pow(v, 0.25) // a partial preconditioner: curvatures 2√aⱼ in u
+	}
+	f := func(u, g []float64) float64 {
+		v := 0.0
+		for j, uj := range u {
+			x := s[j] * uj
+			v += a[j] * (x - 1) * (x - 1)
+			if g != nil {
+				g[j] = s[j] * 2 * a[j] * (x - 1)
+			}
+		}
+		return v
+	}
+	const tol = 1e-9
+	res, err := Minimize(context.Background(), f, make([]float64, len(a)), Settings{GradTol: tol, MaxIter: 100, GradScale: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gx := 0.0
+	for j, uj := range res.X {
+		gx = math.Max(gx, math.Abs(2*a[j]*(s[j]*uj-1)))
+	}
+	if !res.Converged || gx > tol || math.Abs(res.GradNorm-gx) > 1e-6*math.Max(gx, 1e-300) {
+		t.Errorf("converged %v, ‖∇ₓf‖∞ = %g (reported %g), want ≤ %g", res.Converged, gx, res.GradNorm, tol)
+	}
+}

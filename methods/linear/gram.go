@@ -1,0 +1,165 @@
+package linear
+
+import (
+	"gonum.org/v1/gonum/floats"
+)
+
+// gramMaxDim caps the number of coordinates of the explicit model Hessian
+// (gramMaxDim² floats, 32 MB).
+const gramMaxDim = 2048
+
+// gramDim returns the largest explicit model Hessian built for n rows and
+// d features: at most gramMaxDim coordinates, and at most n+1 (an L1
+// solution has at most about n non-zeros, and with few rows the column
+// passes are cheap anyway), so that a short wide problem does not pay for
+// a large one.
+func gramDim(n, d int) int { return min(d, n+1, gramMaxDim) }
+
+// modelGram is the explicit Hessian XₐᵀDXₐ of newGLMNET's quadratic model
+// over an active set A of feature coordinates (the bias excluded), with
+// Hδ kept up to date, for coordinate descent on a small active set: a
+// coordinate step then costs one dense axpy of length |A| instead of a
+// gather and a scatter over its column, and the Hessian is built once per
+// outer iteration in Σᵢ kᵢ² multiply-adds, kᵢ the active non-zeros of row
+// i. Late in a fit, when a few hundred coordinates remain and each inner
+// solve takes hundreds of passes, that is 5–20 times cheaper.
+type modelGram struct {
+	m   int
+	pos []int32   // coordinate → position in the Gram, or −1
+	idx []int     // position → coordinate
+	h   []float64 // m×m, row-major, symmetric
+	hd  []float64 // H·δ over the positions
+	// scratch for one row
+	rp  []int32
+	rv  []float64
+	tmp []float64 // dense columns: D∘x of one column
+}
+
+func newModelGram(d int) *modelGram {
+	g := &modelGram{pos: make([]int32, d)}
+	for j := range g.pos {
+		g.pos[j] = -1
+	}
+	return g
+}
+
+// reset clears the positions of the previous active set.
+func (g *modelGram) reset() {
+	for _, j := range g.idx {
+		g.pos[j] = -1
+	}
+	g.idx = g.idx[:0]
+	g.m = 0
+}
+
+// gramCost returns Σᵢ kᵢ²/2, kᵢ the non-zeros of row i in the columns
+// marked in pos (≥ 0): the multiply-adds of building their Gram matrix.
+// It stops counting above limit.
+func gramCost(c *colMajor, pos []int32, m int, limit int) int {
+	if c.dense != nil {
+		return c.n * m * m / 2
+	}
+	r := c.rows
+	total := 0
+	for i := 0; i < r.R; i++ {
+		k := 0
+		for _, j := range r.Ind[r.Ptr[i]:r.Ptr[i+1]] {
+			if pos[j] >= 0 {
+				k++
+			}
+		}
+		total += k * (k + 1) / 2
+		if total > limit {
+			return total
+		}
+	}
+	return total
+}
+
+// mark sets the active set to the coordinates in act other than skip
+// (and other than the intercept, coordinate len(pos)); act must be
+// increasing.
+func (g *modelGram) mark(act []int, skip int) {
+	g.reset()
+	for k, j := range act {
+		if k > 0 && j <= act[k-1] {
+			panic("linear: modelGram.mark: coordinates not increasing")
+		}
+		if j == skip || j >= len(g.pos) {
+			continue
+		}
+		g.pos[j] = int32(len(g.idx))
+		g.idx = append(g.idx, j)
+	}
+	g.m = len(g.idx)
+}
+
+// build computes the Hessian Σᵢ Dᵢ xᵢₐ xᵢᵦ of the marked coordinates and
+// sets Hδ = 0.
+func (g *modelGram) build(c *colMajor, D []float64) {
+	m := g.m
+	if cap(g.h) < m*m {
+		g.h = make([]float64, m*m)
+	}
+	g.h = g.h[:m*m]
+	clear(g.h)
+	if cap(g.hd) < m {
+		g.hd = make([]float64, m)
+	}
+	g.hd = g.hd[:m]
+	clear(g.hd)
+	if c.dense != nil {
+		if len(g.tmp) < c.n {
+			g.tmp = make([]float64, c.n)
+		}
+		tmp := g.tmp[:c.n]
+		for a, ja := range g.idx {
+			ca := c.dense[ja*c.n : (ja+1)*c.n]
+			for i, x := range ca {
+				tmp[i] = D[i] * x
+			}
+			for b := a; b < m; b++ {
+				jb := g.idx[b]
+				v := floats.Dot(tmp, c.dense[jb*c.n:(jb+1)*c.n])
+				g.h[a*m+b], g.h[b*m+a] = v, v
+			}
+		}
+		return
+	}
+	r := c.rows
+	for i := 0; i < r.R; i++ {
+		di := D[i]
+		if di == 0 {
+			continue
+		}
+		g.rp, g.rv = g.rp[:0], g.rv[:0]
+		lo, hi := r.Ptr[i], r.Ptr[i+1]
+		for k, j := range r.Ind[lo:hi] {
+			if p := g.pos[j]; p >= 0 {
+				g.rp = append(g.rp, p)
+				g.rv = append(g.rv, r.Val[lo+k])
+			}
+		}
+		// Positions increase along the row (mark keeps the coordinates'
+		// order), so this fills the upper triangle.
+		for a, pa := range g.rp {
+			va := di * g.rv[a]
+			row := g.h[int(pa)*m : int(pa+1)*m]
+			rv := g.rv[a:]
+			for b, pb := range g.rp[a:] {
+				row[pb] += va * rv[b]
+			}
+		}
+	}
+	for a := 0; a < m; a++ {
+		for b := a + 1; b < m; b++ {
+			g.h[b*m+a] = g.h[a*m+b]
+		}
+	}
+}
+
+// step records δⱼ += z for coordinate j (which must be in the active set).
+func (g *modelGram) step(j int, z float64) {
+	a := int(g.pos[j])
+	floats.AddScaled(g.hd, z, g.h[a*g.m:(a+1)*g.m])
+}
