@@ -112,6 +112,10 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 	}
 	settings := &optimize.Settings{
 		MajorIterations: s.MaxIter,
+		// A line search that cannot find a step keeps evaluating (gonum
+		// bounds none): seen after a restart at machine precision, an
+		// endless loop. More–Thuente needs one to three per iteration.
+		FuncEvaluations: evalsPerIter * s.MaxIter,
 		// gonum's GradientThreshold is absolute; gradConverger applies
 		// the relative test instead.
 		Converger: &gradConverger{tol: s.GradTol, g: cg, f: &cf, scale: s.GradScale},
@@ -144,6 +148,7 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 			break
 		}
 		settings.MajorIterations = s.MaxIter - res.Iterations
+		settings.FuncEvaluations = evalsPerIter * settings.MajorIterations
 		method = &optimize.LBFGS{Linesearcher: &optimize.MoreThuente{}, Store: s.Memory}
 	}
 	res.Evals = evals
@@ -167,6 +172,10 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 	}
 	return res, nil
 }
+
+// evalsPerIter bounds the objective evaluations of Minimize per allowed
+// iteration.
+const evalsPerIter = 20
 
 // gradConverger stops when the relative gradient norm is below tol. When
 // the location carries no gradient it falls back to the cached one.
