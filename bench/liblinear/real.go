@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/repro-ml/repro/bench/internal/peer"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -265,24 +266,16 @@ func measureRepro(plugin, solver string, C, tol float64, train, test *datasets.D
 	}
 	runtime.GC()
 	resetPeakRSS()
-	cpu0, start := cpuSeconds(), time.Now()
+	cpu0, start := peer.CPUSeconds(), time.Now()
 	model, err := meth.Fit(context.Background(), train, &methods.Env{Seed: 1})
 	if err != nil {
 		return measurement{}, err
 	}
-	m := measurement{wall: time.Since(start).Seconds(), cpu: cpuSeconds() - cpu0, rssMB: peakRSSMB(), tol: tol}
+	m := measurement{wall: time.Since(start).Seconds(), cpu: peer.CPUSeconds() - cpu0, rssMB: peakRSSMB(), tol: tol}
 	info := model.(methods.Informer).Info()
 	m.obj, m.conv = info.Objective, info.Converged
 	m.acc = accuracy(model.Predict(test.X), test.Y)
 	return m, nil
-}
-
-func cpuSeconds() float64 {
-	var r syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &r); err != nil {
-		return math.NaN()
-	}
-	return time.Duration(r.Utime.Nano() + r.Stime.Nano()).Seconds()
 }
 
 // resetPeakRSS resets the kernel's peak resident set of this process

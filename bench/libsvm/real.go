@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	benchpeer "github.com/repro-ml/repro/bench/internal/peer"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -237,13 +238,13 @@ func reproFit(c realConfig) (outcome, error) {
 	if c.Problem == "isolet" {
 		s.Kernel = kernel.Kernel{Kind: kernel.RBF, Sigma: math.Sqrt(1 / (2 * c.Gamma))}
 	}
-	cpu0 := cpuSeconds()
+	cpu0 := benchpeer.CPUSeconds()
 	start := time.Now()
 	m, err := s.FitBinary(context.Background(), p.train, p.ytrain, nil)
 	if err != nil {
 		return outcome{}, err
 	}
-	o := outcome{Seconds: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu0}
+	o := outcome{Seconds: time.Since(start).Seconds(), CPU: benchpeer.CPUSeconds() - cpu0}
 	info := m.Info()
 	o.Objective, o.Iter, o.Converged, o.NSV = info.Objective, info.Iterations, info.Converged, len(m.Coef)
 	o.Accuracy = acc(m.Decision(p.test), p.ytest)
@@ -252,15 +253,6 @@ func reproFit(c realConfig) (outcome, error) {
 		o.MaxRSSMB = float64(ru.Maxrss) / 1024
 	}
 	return o, nil
-}
-
-// cpuSeconds returns the process's user and system CPU seconds.
-func cpuSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return math.NaN()
-	}
-	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 }
 
 // childEnv names the environment variable that makes this program a child
