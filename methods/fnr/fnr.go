@@ -172,7 +172,16 @@ func (m *Method) Penalty(train *datasets.Dataset, env *methods.Env) (logistic.Pe
 	if err != nil {
 		return logistic.Penalty{}, 0, err
 	}
-	pen.Terms = append(pen.Terms, logistic.Term{B: B, Coef: m.Alpha})
+	term := logistic.Term{B: B, Coef: m.Alpha}
+	if m.kind != kindNetwork {
+		// A Laplacian's edge-incidence B (two entries per edge) costs two
+		// passes per evaluation; BᵀB, the Laplacian itself, one.
+		term.Q, err = cachedResidual(env, m.kind.String()+" gram", m.Graph, func() *matrix.CSR { return logistic.Gram(B) })
+		if err != nil {
+			return logistic.Penalty{}, 0, err
+		}
+	}
+	pen.Terms = append(pen.Terms, term)
 	if m.kind == kindNetwork && m.Dissimilarity != "" {
 		q, err := graphOf(train, m.Dissimilarity)
 		if err != nil {
@@ -199,7 +208,7 @@ func (m *Method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.kind, err)
 	}
-	p := &logistic.Problem{X: matrix.ToCSR(train.X), Y: train.Labels(), K: len(train.Classes), D: D, Pen: pen}
+	p := &logistic.Problem{X: matrix.ToCSR(train.X), Y: train.Labels(), K: len(train.Classes), D: D, Pen: pen, Precondition: m.kind != kindNetwork}
 	// Grid points fitted one after the other on a fold start from the
 	// previous point's weights (env.Warm): same optimum, fewer iterations.
 	warmKey := fmt.Sprintf("fnr.weights %s graph=%s K=%d D=%d", m.kind, m.Graph, p.K, p.D)

@@ -9,7 +9,7 @@ import (
 
 // memory returns the methods.Plugin.Memory of kind: the penalty matrices
 // built from the graphs (with room for append's growth; the Laplacians
-// symmetrize the graph first), the logistic regression over the graph's
+// symmetrize the graph first and keep the Laplacian too), the logistic regression over the graph's
 // D weights per class, and a sparse copy of dense X.
 func memory(kind penaltyKind) func(s methods.Shape, p param.Values) int64 {
 	return func(s methods.Shape, p param.Values) int64 {
@@ -17,7 +17,11 @@ func memory(kind penaltyKind) func(s methods.Shape, p param.Values) int64 {
 		pen := methods.Times(2, methods.CSRBytes(g.Nodes, g.Edges+g.Nodes))
 		switch kind {
 		case kindLaplacian, kindNormalized:
-			pen = methods.Bytes(methods.Times(3, methods.CSRBytes(g.Nodes, 2*g.Edges)), methods.Times(2, methods.CSRBytes(g.Edges, 2*g.Edges)))
+			// symmetrized graph, edge incidence B and its transpose, the
+			// Laplacian BᵀB (with its builder's growth), and the
+			// preconditioner's scales and point.
+			pen = methods.Bytes(methods.Times(3, methods.CSRBytes(g.Nodes, 2*g.Edges)), methods.Times(2, methods.CSRBytes(g.Edges, 2*g.Edges)),
+				methods.Times(3, methods.CSRBytes(g.Nodes, 2*g.Edges+g.Nodes)), methods.Floats(2, g.Nodes+1, max(s.Classes, 2)))
 		case kindNetwork:
 			if q := p.String("dissimilarity"); q != "" {
 				qs := s.Graph(q)
