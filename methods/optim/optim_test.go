@@ -3,7 +3,11 @@ package optim
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"testing"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/optimize"
 )
 
 // rosenbrock in n dimensions, minimum 0 at (1, …, 1).
@@ -140,5 +144,68 @@ func TestGradScale(t *testing.T) {
 	}
 	if !res.Converged || gx > tol || math.Abs(res.GradNorm-gx) > 1e-6*math.Max(gx, 1e-300) {
 		t.Errorf("converged %v, ‖∇ₓf‖∞ = %g (reported %g), want ≤ %g", res.Converged, gx, res.GradNorm, tol)
+	}
+}
+
+// TestMatchesGonum runs gonum's L-BFGS (More–Thuente line search, the
+// method Minimize implements) and Minimize side by side on a
+// logistic-regression-like objective for a fixed number of iterations: the
+// iterates must agree to rounding.
+func TestMatchesGonum(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	const n, d = 80, 30
+	A := make([]float64, n*d)
+	for i := range A {
+		A[i] = r.NormFloat64()
+	}
+	f := func(x, g []float64) float64 {
+		if g != nil {
+			clear(g)
+		}
+		v := 0.0
+		for i := 0; i < n; i++ {
+			z := floats.Dot(A[i*d:(i+1)*d], x)
+			y := float64(i%2)*2 - 1
+			m := y * z
+			v += math.Log1p(math.Exp(-m))
+			if g != nil {
+				floats.AddScaled(g, -y/(1+math.Exp(m)), A[i*d:(i+1)*d])
+			}
+		}
+		for j, w := range x {
+			v += 0.005 * float64(j+1) * w * w
+			if g != nil {
+				g[j] += 0.01 * float64(j+1) * w
+			}
+		}
+		return v
+	}
+	for _, iters := range []int{1, 2, 5, 12, 25} {
+		x0 := make([]float64, d)
+		ours, err := Minimize(context.Background(), f, x0, Settings{MaxIter: iters, GradTol: 1e-14, Memory: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := optimize.Problem{
+			Func: func(x []float64) float64 { return f(x, nil) },
+			Grad: func(g, x []float64) { f(x, g) },
+		}
+		set := &optimize.Settings{MajorIterations: iters, GradientThreshold: 1e-300, Converger: optimize.NeverTerminate{}}
+		theirs, err := optimize.Minimize(p, x0, set, &optimize.LBFGS{Linesearcher: &optimize.MoreThuente{}, Store: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ours.Iterations != theirs.Stats.MajorIterations {
+			t.Errorf("%d iterations: ours ran %d, gonum %d", iters, ours.Iterations, theirs.Stats.MajorIterations)
+		}
+		for j := range x0 {
+			if math.Abs(ours.X[j]-theirs.X[j]) > 1e-9*math.Max(1, math.Abs(theirs.X[j])) {
+				t.Errorf("%d iterations: x[%d] = %.15g, gonum %.15g", iters, j, ours.X[j], theirs.X[j])
+				break
+			}
+		}
+		if math.Abs(ours.F-theirs.F) > 1e-12*math.Abs(theirs.F) {
+			t.Errorf("%d iterations: f = %.15g, gonum %.15g", iters, ours.F, theirs.F)
+		}
 	}
 }
