@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods/logistic"
 )
@@ -154,3 +156,65 @@ func BenchmarkPenaltyOnly(b *testing.B) {
 		p.Eval(x, g)
 	}
 }
+
+// BenchmarkPenaltyKernels measures the graph penalties of a 20-class model
+// on the 20-Newsgroups-shaped graph against their floor, in ns per
+// (non-zero × class) of the penalty matrix:
+//
+//   - floor: one pass over the non-zeros of the network residual B = I − P
+//     adding each neighbour's 20 weights (a gather of W's rows); any
+//     evaluation of ‖B W‖² reads every non-zero's row of W at least once;
+//   - network: value and gradient of ‖B W‖² (the gather into r = B W and
+//     the scatter Bᵀr, two such passes);
+//   - laplacian-B: the Laplacian through its edge incidence (two entries per
+//     edge, two passes), as before issue 13;
+//   - laplacian-Q: the Laplacian itself, BᵀB, in one pass (what fnr uses).
+func BenchmarkPenaltyKernels(b *testing.B) {
+	benchData()
+	_, d := bench.X.Dims()
+	const C = 20
+	none := &matrix.CSR{C: d, Ptr: []int{0}}
+	W := make([]float64, (d+1)*C)
+	for i := range W {
+		W[i] = float64(i%11)*0.01 - 0.05
+	}
+	g := make([]float64, len(W))
+	per := func(b *testing.B, nnz int) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/(float64(b.N)*float64(nnz*C)), "ns/nnz-class")
+	}
+	net := NetworkResidual(bench.G)
+	b.Run("floor", func(b *testing.B) {
+		r := make([]float64, C)
+		for range b.N {
+			for i := 0; i < net.R; i++ {
+				for k := net.Ptr[i]; k < net.Ptr[i+1]; k++ {
+					j := net.Ind[k]
+					floats.AddScaled(r, net.Val[k], W[j*C:j*C+C])
+				}
+			}
+		}
+		per(b, net.NNZ())
+		sinkF = r[0]
+	})
+	lapB := LaplacianResidual(bench.G, false)
+	lapQ := logistic.Gram(lapB)
+	for _, tc := range []struct {
+		name string
+		term logistic.Term
+		nnz  int
+	}{
+		{"network", logistic.Term{B: net, Coef: 1}, net.NNZ()},
+		{"laplacian-B", logistic.Term{B: lapB, Coef: 1}, lapB.NNZ()},
+		{"laplacian-Q", logistic.Term{Q: lapQ, Coef: 1}, lapB.NNZ()},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			p := &logistic.Problem{X: none, K: C, D: d, Pen: logistic.Penalty{Terms: []logistic.Term{tc.term}}}
+			for range b.N {
+				p.Eval(W, g)
+			}
+			per(b, tc.nnz)
+		})
+	}
+}
+
+var sinkF float64
