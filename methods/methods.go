@@ -138,6 +138,22 @@ type memoEntry struct {
 	err  error
 }
 
+// Len returns the number of values the memo holds or is computing.
+func (m *Memo) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.m)
+}
+
+// Clear drops every value of the memo, so that the memory they hold can
+// be reclaimed while the memo itself is still referenced; a later
+// Remember computes again.
+func (m *Memo) Clear() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	clear(m.m)
+}
+
 // entry returns the entry of key, creating it if needed.
 func (m *Memo) entry(key Key) *memoEntry {
 	m.mu.Lock()

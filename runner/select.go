@@ -149,6 +149,12 @@ func chooseCV(ctx context.Context, c *Choice) (int, error) {
 			v, err := t.validate(ctx, g, fd[f].fit, fd[f].val, env)
 			scores[f][i] = score{v, err}
 		}
+		// What the fold's fits kept (an elastic-net path per α, a
+		// transform of the fold's rows) is not needed by the other folds
+		// or the refit: free it now, so that a selection holds the memos
+		// of the folds running at once, not of all folds.
+		fd[f].memo.Clear()
+		fd[f] = foldData{}
 	}
 	eachFold(t.x, len(fd), t.reserved, runFold)
 	return best(ctx, c, m.Select.Metric, func(g int) (float64, error) {

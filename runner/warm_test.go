@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 	"testing"
@@ -137,5 +138,68 @@ func TestCVFoldsUseIdleWorkers(t *testing.T) {
 	}
 	if !reflect.DeepEqual(results[0], results[1]) {
 		t.Error("-j 1 and -j 3 gave different results")
+	}
+}
+
+// memoLog records, at each fit of fake-memo, how many of the memos seen so
+// far hold a value.
+var memoLog struct {
+	sync.Mutex
+	seen []*methods.Memo
+	most int
+}
+
+type memoMethod struct{ centroid }
+
+func (m *memoMethod) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
+	if _, err := methods.Remember(env, methods.Key{Op: "fake-memo"}, func() ([]float64, error) { return make([]float64, 8), nil }); err != nil {
+		return nil, err
+	}
+	memoLog.Lock()
+	if !slices.Contains(memoLog.seen, env.Memo) {
+		memoLog.seen = append(memoLog.seen, env.Memo)
+	}
+	held := 0
+	for _, mm := range memoLog.seen {
+		if mm.Len() > 0 {
+			held++
+		}
+	}
+	memoLog.most = max(memoLog.most, held)
+	memoLog.Unlock()
+	return m.centroid.Fit(ctx, train, env)
+}
+
+func init() {
+	methods.Register("fake-memo", &methods.Plugin{
+		Doc:    "nearest centroid that keeps a value in its memo (test fixture)",
+		Kinds:  methods.Classification,
+		Params: []param.Decl{{Name: "p", Type: param.Float, Default: 1.0, Doc: "a grid point"}},
+		New:    func(p param.Values) (methods.Method, error) { return &memoMethod{}, nil },
+	})
+}
+
+// TestCVFreesFoldMemos: at -j 1 a cv selection over 4 folds holds one
+// fold's memo at a time (what a fold's fits remembered is dropped when the
+// fold is done), and the final fit only its own.
+func TestCVFreesFoldMemos(t *testing.T) {
+	memoLog.Lock()
+	memoLog.seen, memoLog.most = nil, 0
+	memoLog.Unlock()
+	spec := blobsSpec()
+	spec.Methods = []MethodSpec{method("fake-memo", "memo", "cv", []string{"p"}, []any{1.0, 2.0, 3.0})}
+	spec.Methods[0].Select.Folds = 4
+	spec.Curve = Curve{Sizes: []float64{30}, Trials: 1, Sampling: "balanced"}
+	sum := runSpec(t, spec, t.TempDir(), 1, nil)
+	if sum.Failed != 0 {
+		t.Fatalf("%d failed: %v", sum.Failed, sum.Results[0].Error)
+	}
+	memoLog.Lock()
+	defer memoLog.Unlock()
+	if len(memoLog.seen) != 5 {
+		t.Errorf("%d memos seen, want 5 (4 folds and the final fit)", len(memoLog.seen))
+	}
+	if memoLog.most != 1 {
+		t.Errorf("at most %d memos held values at once, want 1 (the running fold's; the final fit's after the last fold's was freed)", memoLog.most)
 	}
 }
