@@ -27,7 +27,7 @@
 // Illinois regula falsi); the residual is projected out of the free
 // multipliers and b_m is recovered from their KKT conditions
 // (∂J_0/∂λ_mt = b_m y_mt, averaged, as SMO does). solver auto uses Newton
-// for the inner solves.
+// for the inner solves, except for select features at ρ = 1 (below).
 //
 // The margin prior's barrier λ + ln(1 − λ/c) has slope 1 − 1/c at λ = 0:
 // for c ≤ 1 every λ stays at zero and the classifier is the bias alone, so
@@ -42,9 +42,13 @@
 // reached, stopped by the dual's test below: the primal is well
 // conditioned on any data, where coordinate ascent stalls at its cap on
 // standardized continuous inputs (and the primal alone is slow on
-// separable data at large c). Kernels at
-// ρ = 1 (solved exactly with the summed Gram matrix), the flat prior and
-// every ρ < 1 use projected Newton on the dual. solver: newton is projected Newton
+// separable data at large c). With the flat prior, select features at
+// ρ = 1 starts with the primal instead, the intercept free and
+// unpenalized (Newton handles it as one more coordinate; its optimality
+// condition is Σ_t y_t λ_t = 0), for up to 200 Newton iterations to slope
+// 1e-6, then the root search above from its multipliers and bias.
+// Kernels at ρ = 1 (solved exactly with the summed Gram matrix) and every
+// ρ < 1 use projected Newton on the dual. solver: newton is projected Newton
 // (Bertsekas 1982)
 // on one task's multipliers at a time, Gauss–Seidel over the tasks (the
 // tasks separate exactly with independent switches). Rows at or within ε of
@@ -100,7 +104,7 @@ var Params = []param.Decl{
 	{Name: "normalize", Type: param.Bool, Default: true, Doc: "normalize base kernels to k(x,x) = 1 (select kernels|none)"},
 	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), MinExclusive: true, Doc: "stop when every projected slope ∂J/∂λ over a sweep is ≤ tol"},
 	{Name: "max_iter", Type: param.Int, Default: 20000, Min: param.Bound(1), Doc: "maximal number of solver iterations (Newton passes over the tasks, or coordinate sweeps)"},
-	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: for select features at ρ = 1 with bias gaussian up to 500 cd sweeps, then Newton on the primal smoothed-hinge SVM, else newton; newton: projected Newton on the dual per task block; cd: coordinate ascent with exact 1-D Newton steps"},
+	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: for select features at ρ = 1 up to 500 cd sweeps (bias gaussian) then Newton on the primal smoothed-hinge SVM (with bias flat: the primal first, its intercept free), else newton; newton: projected Newton on the dual per task block; cd: coordinate ascent with exact 1-D Newton steps"},
 }
 
 // MED is one configured MED SVM.
@@ -249,7 +253,11 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 	case "", "gaussian":
 		iters, conv, err = solve(ctx, e.Tol, e.MaxIter)
 	case "flat":
-		iters, conv, err = p.solveFlat(ctx, e.Tol, e.MaxIter, solve)
+		if e.solver(p) == "primal" {
+			iters, conv, err = p.solveFlatPrimal(ctx, e.Tol, e.MaxIter)
+		} else {
+			iters, conv, err = p.solveFlat(ctx, e.Tol, e.MaxIter, solve)
+		}
 	default:
 		return nil, fmt.Errorf("med: unknown bias prior %q", e.Bias)
 	}
@@ -262,19 +270,18 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 }
 
 // solver returns the solver used for p: the configured one, or for auto
-// (or empty) at ρ = 1 (every switch one: ρ = 1 or select none) coordinate
-// ascent then the primal Newton solver (solveRhoOne) for select features
-// with the Gaussian bias prior (J is then the dual of a smoothed-hinge
-// linear SVM whose primal is well conditioned on any data) and projected Newton on the dual otherwise: for
-// kernels at ρ = 1 (one summed Gram matrix), for the flat prior (whose
-// inner solves, to slope 1e-9 at a series of fixed biases, took the
-// primal 8,000–10,000 iterations on splice at c = 101) and at ρ < 1.
+// (or empty) "primal" for select features at ρ = 1 (J is then the dual of
+// a smoothed-hinge linear SVM whose primal is well conditioned on any
+// data): coordinate ascent then the primal Newton solver (solveRhoOne)
+// with the Gaussian bias prior, the primal with a free intercept then the
+// dual (solveFlatPrimal) with the flat one; projected Newton on the dual
+// otherwise: for kernels at ρ = 1 (one summed Gram matrix) and at ρ < 1.
 func (e *MED) solver(p *problem) string {
 	switch e.Solver {
 	case "newton", "cd":
 		return e.Solver
 	}
-	if p.rho == 1 && p.features() && e.Bias != "flat" {
+	if p.rho == 1 && p.features() {
 		return "primal"
 	}
 	return "newton"

@@ -54,6 +54,10 @@ type problem struct {
 	// the linear term −b_m Σ_t y_mt λ_mt (the Lagrangian of the flat
 	// prior's equality constraint; sigma2 is then zero).
 	bias []float64
+	// freeBias makes the primal solver (solvePrimal) minimize over the
+	// bias as well, unpenalized (the flat prior), and store the result in
+	// bias.
+	freeBias bool
 	// warm makes the solvers start from the current λ instead of zero.
 	warm bool
 
