@@ -65,6 +65,19 @@
 // continuous inputs, at small ρ thousands (10–250× slower than Newton).
 // A fit that stops at max_iter reports Converged false (the runner marks
 // the trial not_converged and the report says so).
+//
+// Kernel columns (select kernels|none): the base Gram matrices are
+// computed whole, and shared through the memo by every grid point on the
+// training set, only when they, the inner products they come from and
+// their sum fit in cache_mb (svm's parameter, libsvm's -m; default
+// kernel.DefaultCacheMB); else the solvers read kernel columns computed on
+// demand (kernel.Columns) through one kernel.Cache per base kernel, a
+// share of cache_mb each, and the n×n matrices are never formed.
+// Coordinate ascent needs one column per base kernel and coordinate;
+// projected Newton needs the columns of its free rows every pass and, in
+// any case, holds the T×T Hessian of the free block and its Cholesky
+// factor, which no cache removes (the memory estimate counts them; for
+// large T use solver: cd).
 // ln(1 − ρ + ρe^q) is evaluated as q + ln(ρ + (1−ρ)e^{−q}) for large q.
 package med
 
@@ -104,6 +117,7 @@ var Params = []param.Decl{
 	{Name: "normalize", Type: param.Bool, Default: true, Doc: "normalize base kernels to k(x,x) = 1 (select kernels|none)"},
 	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), MinExclusive: true, Doc: "stop when every projected slope ∂J/∂λ over a sweep is ≤ tol"},
 	{Name: "max_iter", Type: param.Int, Default: 20000, Min: param.Bound(1), Doc: "maximal number of solver iterations (Newton passes over the tasks, or coordinate sweeps)"},
+	{Name: "cache_mb", Type: param.Float, Default: kernel.DefaultCacheMB, Min: param.Bound(0), MinExclusive: true, Doc: "kernel-column cache in MB (select kernels|none; as svm's, libsvm's -m): the Gram matrices are precomputed only when they fit, else their columns are computed on demand and cached"},
 	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: for select features at ρ = 1 up to 500 cd sweeps (bias gaussian) then Newton on the primal smoothed-hinge SVM (with bias flat: the primal first, its intercept free), else newton; newton: projected Newton on the dual per task block; cd: coordinate ascent with exact 1-D Newton steps"},
 }
 
@@ -125,6 +139,9 @@ type MED struct {
 	// "newton" (projected Newton per task block) or "cd" (cyclic
 	// coordinate ascent).
 	Solver string
+	// CacheMB is the kernel-column cache in MB (select kernels|none); 0
+	// means kernel.DefaultCacheMB.
+	CacheMB float64
 }
 
 func newFromParams(p param.Values) (methods.Method, error) {
@@ -133,7 +150,8 @@ func newFromParams(p param.Values) (methods.Method, error) {
 		return nil, err
 	}
 	return &MED{C: p.Float("c"), Rho: p.Float("rho"), Sigma2: p.Float("sigma2"), Select: p.String("select"),
-		Shared: p.String("tasks") == "shared", Kernels: ks, Normalize: p.Bool("normalize"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Solver: p.String("solver"), Bias: p.String("bias")}, nil
+		Shared: p.String("tasks") == "shared", Kernels: ks, Normalize: p.Bool("normalize"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Solver: p.String("solver"), Bias: p.String("bias"),
+		CacheMB: p.Float("cache_mb")}, nil
 }
 
 // validate checks what Params cannot express: every kernel specification
@@ -211,6 +229,21 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 			})
 		}
 	case "kernels", "none":
+		// Every switch one (select none or ρ = 1): J depends on the
+		// kernels only through their sum, so solve with the summed kernel
+		// (exact).
+		sum := e.Select == "none" || e.Rho == 1
+		if sum {
+			p.rho = 1
+		}
+		if !gramsFit(n, len(e.Kernels), sum, e.cacheBytes()) {
+			p.kc = newKernelCols(X, e.Kernels, e.Normalize, sum && len(e.Kernels) > 1, e.cacheBytes())
+			p.D = len(e.Kernels)
+			if p.kc.sum {
+				p.D = 1
+			}
+			break
+		}
 		grams := make([][]float64, len(e.Kernels))
 		for d, k := range e.Kernels {
 			g, err := kernel.CachedGram(env, X, k, e.Normalize)
@@ -219,18 +252,15 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 			}
 			grams[d] = g
 		}
-		if e.Select == "none" || e.Rho == 1 {
-			// Every switch is one: J depends on the kernels only through
-			// their sum, so solve with the summed Gram matrix (exact).
-			p.rho = 1
+		if sum {
 			if len(grams) > 1 {
-				sum := make([]float64, n*n)
+				total := make([]float64, n*n)
 				for _, g := range grams {
 					for i, v := range g {
-						sum[i] += v
+						total[i] += v
 					}
 				}
-				grams = [][]float64{sum}
+				grams = [][]float64{total}
 			}
 		}
 		p.K, p.D = grams, len(grams)
@@ -397,25 +427,46 @@ func (m *Model) Decision(X matrix.Matrix) [][]float64 {
 	if ns == 0 {
 		return out
 	}
-	dots := kernel.NewDots(X, m.sv)
-	for d, k := range m.kerns {
-		K := dots.Matrix(k, m.med.Normalize)
-		for t := 0; t < m.M; t++ {
-			s := m.switchOf(t, d)
-			if s == 0 {
-				continue
-			}
-			for i := range out {
-				row := K[i*ns : (i+1)*ns]
-				var v float64
-				for j, c := range m.coef[t] {
-					v += c * row[j]
+	// Blocks of rows whose inner products with the support vectors and
+	// one kernel's values of them take at most 32 MB.
+	per := predictRows(ns)
+	rows := make([]int, 0, per)
+	for lo := 0; lo < n; lo += per {
+		rows = rows[:0]
+		for i := lo; i < min(n, lo+per); i++ {
+			rows = append(rows, i)
+		}
+		block := X
+		if len(rows) < n {
+			block = X.RowsOf(rows)
+		}
+		dots := kernel.NewDots(block, m.sv)
+		for d, k := range m.kerns {
+			K := dots.Matrix(k, m.med.Normalize)
+			for t := 0; t < m.M; t++ {
+				s := m.switchOf(t, d)
+				if s == 0 {
+					continue
 				}
-				out[i][t] += s * v
+				for r, i := range rows {
+					row := K[r*ns : (r+1)*ns]
+					var v float64
+					for j, c := range m.coef[t] {
+						v += c * row[j]
+					}
+					out[i][t] += s * v
+				}
 			}
 		}
 	}
 	return out
+}
+
+// predictRows returns how many rows Decision scores at once against ns
+// support vectors: as many as keep their inner products and one kernel's
+// values (2 floats each) within 32 MB, at least one (as svm's).
+func predictRows(ns int) int {
+	return max(1, (32<<20)/16/max(ns, 1))
 }
 
 // switchOf returns ŝ of task t's switch on kernel d (1 for select none).

@@ -100,16 +100,19 @@ func (p *problem) hessBlock(m, n int, rm, rn []int) [][]float64 {
 		}
 	} else {
 		for d := 0; d < p.D; d++ {
-			K := p.K[d]
 			gm, gn := p.g[m][d], p.g[n][d]
 			for i, t := range rm {
 				yt := p.y[m][t]
 				at := yt * gm[t]
+				var col []float64
+				if m == n {
+					col = p.col(d, t)
+				}
 				for j, r := range rn {
 					yr := p.y[n][r]
 					h := v[d] * at * yr * gn[r]
 					if m == n {
-						h += s[d] * yt * yr * K[t*p.T+r]
+						h += s[d] * yt * yr * col[r]
 					}
 					H[i][j] -= h
 				}
@@ -174,13 +177,12 @@ func (p *problem) setTask(m int, lam []float64) {
 		for d := 0; d < p.D; d++ {
 			g := p.g[m][d]
 			clear(g)
-			K := p.K[d]
 			for t, l := range lam {
 				if l == 0 {
 					continue
 				}
 				a := l * p.y[m][t]
-				col := K[t*p.T : (t+1)*p.T]
+				col := p.col(d, t)
 				for r := range g {
 					g[r] += a * col[r]
 				}

@@ -62,7 +62,11 @@ type problem struct {
 	warm bool
 
 	rows [][]entry   // features: the stored elements of every row
-	K    [][]float64 // kernels: D Gram matrices T×T
+	K    [][]float64 // kernels: D Gram matrices T×T, or nil with kc
+	// kc, when non-nil, gives the kernels' columns through a cache
+	// instead of K (the Gram matrices do not fit in cache_mb); read both
+	// through col and kdiag.
+	kc *kernelCols
 
 	// state
 	lam [][]float64   // M×T
@@ -146,13 +150,12 @@ func (p *problem) refresh() {
 		for d := 0; d < p.D; d++ {
 			g := p.g[m][d]
 			clear(g)
-			K := p.K[d]
 			for t, l := range p.lam[m] {
 				if l == 0 {
 					continue
 				}
 				a := l * p.y[m][t]
-				col := K[t*p.T : (t+1)*p.T]
+				col := p.col(d, t)
 				for s := range g {
 					g[s] += a * col[s]
 				}
@@ -221,7 +224,7 @@ func (p *problem) coefs(m, t int, buf []coef) []coef {
 		return buf
 	}
 	for d := 0; d < p.D; d++ {
-		buf = append(buf, coef{d, y * p.g[m][d][t], p.K[d][t*p.T+t]})
+		buf = append(buf, coef{d, y * p.g[m][d][t], p.kdiag(d, t)})
 	}
 	return buf
 }
@@ -320,7 +323,7 @@ func (p *problem) apply(m, t int, delta float64, cs []coef) {
 	}
 	for d := 0; d < p.D; d++ {
 		g := p.g[m][d]
-		col := p.K[d][t*p.T : (t+1)*p.T]
+		col := p.col(d, t)
 		for s := range g {
 			g[s] += a * col[s]
 		}
