@@ -7,26 +7,22 @@ import (
 )
 
 // kernelCols gives the columns of the base kernel matrices on the training
-// rows, computed on demand through one kernel.Cache per base kernel (each
-// a share of cache_mb), when the Gram matrices do not fit in the cache.
-// With sum it stands for one kernel, the sum of the base kernels (ρ = 1),
-// whose columns are summed into a buffer.
+// rows, computed on demand from one kernel.Cache of the rows' inner
+// products of cache_mb (kernel.Family), when the Gram matrices do not fit
+// in the cache. With sum it stands for one kernel, the sum of the base
+// kernels (ρ = 1), whose columns are summed into a buffer.
 type kernelCols struct {
-	caches []*kernel.Cache
-	sum    bool
-	buf    []float64
+	f   *kernel.Family
+	sum bool
+	buf []float64
 }
 
 // newKernelCols returns the columns of ks (normalized if normalize) over
-// the rows of X, cached within bytes in all, summed if sum.
+// the rows of X, their inner products cached within bytes, summed if sum.
 func newKernelCols(X matrix.Matrix, ks []kernel.Kernel, normalize, sum bool, bytes int64) *kernelCols {
-	n, _ := X.Dims()
-	kc := &kernelCols{sum: sum}
-	for _, k := range ks {
-		kc.caches = append(kc.caches, kernel.NewCache(kernel.NewColumns(X, k, normalize), bytes/int64(len(ks))))
-	}
+	kc := &kernelCols{f: kernel.NewFamily(X, ks, normalize, bytes), sum: sum}
 	if sum {
-		kc.buf = make([]float64, n)
+		kc.buf = make([]float64, kc.f.Len())
 	}
 	return kc
 }
@@ -35,12 +31,11 @@ func newKernelCols(X matrix.Matrix, ks []kernel.Kernel, normalize, sum bool, byt
 // for the same d.
 func (kc *kernelCols) col(d, t int) []float64 {
 	if !kc.sum {
-		c := kc.caches[d]
-		return c.Column(t, c.Columns().Len())
+		return kc.f.Column(d, t)
 	}
 	clear(kc.buf)
-	for _, c := range kc.caches {
-		for s, v := range c.Column(t, len(kc.buf)) {
+	for k := range kc.f.Kernels() {
+		for s, v := range kc.f.Column(k, t) {
 			kc.buf[s] += v
 		}
 	}
@@ -50,11 +45,11 @@ func (kc *kernelCols) col(d, t int) []float64 {
 // diag returns entry (t, t) of kernel d.
 func (kc *kernelCols) diag(d, t int) float64 {
 	if !kc.sum {
-		return kc.caches[d].Columns().Diag(t)
+		return kc.f.Diag(d, t)
 	}
 	var s float64
-	for _, c := range kc.caches {
-		s += c.Columns().Diag(t)
+	for k := range kc.f.Kernels() {
+		s += kc.f.Diag(k, t)
 	}
 	return s
 }

@@ -12,7 +12,7 @@ import (
 )
 
 // TestKernelCacheMatchesGram: with a cache too small for the Gram matrices
-// (cache_mb 1e-4: two columns per base kernel) kernel MED computes no Gram
+// (cache_mb 1e-4: two columns of inner products) kernel MED computes no Gram
 // matrix and reaches the same multipliers, biases, switches and
 // predictions (to 1e-9) as with the default cache, which holds them
 // whole: kernel selection (shared and independent switches, projected

@@ -71,9 +71,10 @@
 // training set, only when they, the inner products they come from and
 // their sum fit in cache_mb (svm's parameter, libsvm's -m; default
 // kernel.DefaultCacheMB); else the solvers read kernel columns computed on
-// demand (kernel.Columns) through one kernel.Cache per base kernel, a
-// share of cache_mb each, and the n×n matrices are never formed.
-// Coordinate ascent needs one column per base kernel and coordinate;
+// demand from one kernel.Cache of cache_mb holding columns of the training
+// rows' inner products, which serve every base kernel (kernel.Family),
+// and the n×n matrices are never formed. Coordinate ascent needs one
+// column per base kernel and coordinate;
 // projected Newton needs the columns of its free rows every pass and, in
 // any case, holds the T×T Hessian of the free block and its Cholesky
 // factor, which no cache removes (the memory estimate counts them; for

@@ -10,9 +10,10 @@ import (
 // table and plot, all over the D columns; with kernels, when the Gram
 // matrices fit in cache_mb (gramsFit), the training inner products, one
 // Gram matrix per base kernel (and their sum) and the kernel statistics,
-// else the kernel-column caches (at most cache_mb, at least two columns
-// per kernel, at most every column), their spare columns, positions,
-// norms and diagonals and the summed column; the projected Newton
+// else the cache of inner-product columns (at most cache_mb, at least two
+// columns, at most every column; kernel.Family), its spare columns and
+// bookkeeping, one column and the diagonal per base kernel, and the
+// summed column; the projected Newton
 // solver's T×T systems when it runs (the Hessian of the free block and its
 // Cholesky factor: the one T×T need that no cache removes); and Predict's
 // kernels between a block of predicted rows (predictRows) and the
@@ -36,8 +37,7 @@ func memory(s methods.Shape, p param.Values) int64 {
 	sum := p.String("select") == "none" || p.Float("rho") == 1
 	kern := methods.Floats(k+3, T, T)
 	if e := (&MED{CacheMB: p.Float("cache_mb")}); !gramsFit(T, k, sum, e.cacheBytes()) {
-		kern = methods.Bytes(min(e.cacheBytes(), methods.Floats(k, T, T)), methods.Floats(2*k, T),
-			methods.Times(k, methods.Bytes(methods.Floats(13, T), methods.Floats(D))), methods.Floats(T))
+		kern = methods.Bytes(min(e.cacheBytes(), methods.Floats(T, T)), methods.Floats(2*k+16, T), methods.Floats(D))
 	}
 	sv := methods.CSRBytes(T, s.NNZ)
 	if s.Dense {
