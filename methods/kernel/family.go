@@ -1,6 +1,10 @@
 package kernel
 
-import "github.com/repro-ml/repro/matrix"
+import (
+	"math"
+
+	"github.com/repro-ml/repro/matrix"
+)
 
 // Family gives the columns of several base kernels on the same training
 // rows from one Cache of their inner products, as Dots.Matrix gives their
@@ -15,6 +19,7 @@ type Family struct {
 	normalize bool
 	norm      []float64   // ‖x_t‖²
 	self      [][]float64 // k_d(x_t, x_t), unnormalized
+	inv       [][]float64 // 1/√k_d(x_t, x_t), 0 for a non-positive one
 	buf       [][]float64 // the last column returned per kernel
 }
 
@@ -29,7 +34,14 @@ func NewFamily(X matrix.Matrix, ks []Kernel, normalize bool, bytes int64) *Famil
 		f.norm[t] = cols.Diag(t)
 	}
 	for _, k := range ks {
-		f.self = append(f.self, selfs(k, f.norm))
+		self := selfs(k, f.norm)
+		inv := make([]float64, n)
+		for t, v := range self {
+			if v > 0 {
+				inv[t] = 1 / math.Sqrt(v)
+			}
+		}
+		f.self, f.inv = append(f.self, self), append(f.inv, inv)
 		f.buf = append(f.buf, make([]float64, n))
 	}
 	return f
@@ -45,17 +57,38 @@ func (f *Family) Kernels() int { return len(f.ks) }
 func (f *Family) Cache() *Cache { return f.dots }
 
 // Column returns k_d(x_s, x_t) for every row s: column t of kernel d's
-// matrix. It stays valid until the next call of Column for d.
+// matrix. It stays valid until the next call of Column for d. (The values
+// equal Dots.Matrix's to rounding: integer powers by multiplication and
+// normalization by precomputed 1/√k(x,x).)
 func (f *Family) Column(d, t int) []float64 {
 	dot := f.dots.Column(t, len(f.norm))
 	k, out, nt := f.ks[d], f.buf[d], f.norm[t]
-	for s, v := range dot {
-		out[s] = k.FromDot(v, nt, f.norm[s])
+	switch k.Kind {
+	case Poly:
+		for s, v := range dot {
+			b, r := 1+v, 1.0
+			for range k.Degree {
+				r *= b
+			}
+			out[s] = r
+		}
+	case RBF:
+		g := -1 / (2 * k.Sigma * k.Sigma)
+		for s, v := range dot {
+			d2 := nt + f.norm[s] - 2*v
+			if d2 < 0 {
+				d2 = 0
+			}
+			out[s] = math.Exp(g * d2)
+		}
+	default:
+		copy(out, dot)
 	}
 	if f.normalize {
-		self := f.self[d]
+		inv := f.inv[d]
+		it := inv[t]
 		for s := range out {
-			out[s] = scale(out[s], self[t], self[s])
+			out[s] *= it * inv[s]
 		}
 	}
 	return out

@@ -99,10 +99,13 @@ func (p *problem) hessBlock(m, n int, rm, rn []int) [][]float64 {
 			}
 		}
 	} else {
-		for d := 0; d < p.D; d++ {
-			gm, gn := p.g[m][d], p.g[n][d]
-			for i, t := range rm {
-				yt := p.y[m][t]
+		// Row t outer, kernel d inner: one column of inner products
+		// serves every kernel (kernelCols); for each entry the kernels
+		// still add in the order d = 0, 1, ….
+		for i, t := range rm {
+			yt := p.y[m][t]
+			for d := 0; d < p.D; d++ {
+				gm, gn := p.g[m][d], p.g[n][d]
 				at := yt * gm[t]
 				var col []float64
 				if m == n {
@@ -174,19 +177,9 @@ func (p *problem) setTask(m int, lam []float64) {
 			qm[d] = x * x / 2
 		}
 	} else {
+		p.kernelTimes(m, lam)
 		for d := 0; d < p.D; d++ {
 			g := p.g[m][d]
-			clear(g)
-			for t, l := range lam {
-				if l == 0 {
-					continue
-				}
-				a := l * p.y[m][t]
-				col := p.col(d, t)
-				for r := range g {
-					g[r] += a * col[r]
-				}
-			}
 			var q float64
 			for t, l := range lam {
 				q += l * p.y[m][t] * g[t]

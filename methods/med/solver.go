@@ -147,25 +147,36 @@ func (p *problem) refresh() {
 			}
 			continue
 		}
+		p.kernelTimes(m, p.lam[m])
 		for d := 0; d < p.D; d++ {
 			g := p.g[m][d]
-			clear(g)
-			for t, l := range p.lam[m] {
-				if l == 0 {
-					continue
-				}
-				a := l * p.y[m][t]
-				col := p.col(d, t)
-				for s := range g {
-					g[s] += a * col[s]
-				}
-			}
 			var q float64
 			for t, l := range p.lam[m] {
 				q += l * p.y[m][t] * g[t]
 			}
 			p.qm[m][d] = q / 2
 			p.q[p.sw(m)][d] += q / 2
+		}
+	}
+}
+
+// kernelTimes sets g_md = K_d (y_m ∘ lam) for every kernel d. Row t is the
+// outer loop, so that one column of inner products serves every kernel
+// (kernelCols); each g_md still sums over t in increasing order.
+func (p *problem) kernelTimes(m int, lam []float64) {
+	for d := 0; d < p.D; d++ {
+		clear(p.g[m][d])
+	}
+	for t, l := range lam {
+		if l == 0 {
+			continue
+		}
+		a := l * p.y[m][t]
+		for d := 0; d < p.D; d++ {
+			g, col := p.g[m][d], p.col(d, t)
+			for s := range g {
+				g[s] += a * col[s]
+			}
 		}
 	}
 }
