@@ -86,6 +86,8 @@ func TestFlatEqualityAndKKT(t *testing.T) {
 	}{
 		{"features", false, 1, 1, "newton"},
 		{"features", false, 1, 1, "cd"},
+		{"features", false, 1, 3, "auto"}, // the primal with a free intercept
+		{"features", true, 1, 2, "auto"},
 		{"features", true, 1e-2, 2, "newton"},
 		{"features", false, 1e-4, 3, "newton"},
 		{"kernels", false, 1, 1, "newton"},
