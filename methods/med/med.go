@@ -47,7 +47,7 @@
 // unpenalized (Newton handles it as one more coordinate; its optimality
 // condition is Σ_t y_t λ_t = 0), for up to 200 Newton iterations to slope
 // 1e-6, then the root search above from its multipliers and bias.
-// Kernels at ρ = 1 (solved exactly with the summed Gram matrix) and every
+// Kernels at ρ = 1 (solved exactly with the summed kernel) and every
 // ρ < 1 use projected Newton on the dual. solver: newton is projected Newton
 // (Bertsekas 1982)
 // on one task's multipliers at a time, Gauss–Seidel over the tasks (the
@@ -74,11 +74,11 @@
 // demand from one kernel.Cache of cache_mb holding columns of the training
 // rows' inner products, which serve every base kernel (kernel.Family),
 // and the n×n matrices are never formed. Coordinate ascent needs one
-// column per base kernel and coordinate;
-// projected Newton needs the columns of its free rows every pass and, in
-// any case, holds the T×T Hessian of the free block and its Cholesky
-// factor, which no cache removes (the memory estimate counts them; for
-// large T use solver: cd).
+// column per base kernel and coordinate; projected Newton needs the
+// columns of its free rows every pass and, in any case, holds the T×T
+// Hessian of the free block and its Cholesky factor, which no cache
+// removes (the memory estimate counts them; for large T use solver: cd).
+//
 // ln(1 − ρ + ρe^q) is evaluated as q + ln(ρ + (1−ρ)e^{−q}) for large q.
 package med
 
