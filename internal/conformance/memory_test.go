@@ -158,6 +158,11 @@ func TestMemoryEstimates(t *testing.T) {
 		// and allocates columns as it goes (held to its live peak).
 		{method: "svm", params: map[string]any{"kernel": "rbf", "cache_mb": 0.05}, n: 2500, d: 20, nnz: 20, dense: true, steps: true},
 		{method: "med", n: 200, d: 20, nnz: 20, dense: true},
+		// Projected Newton allocates its systems afresh every pass (held
+		// to its live peak).
+		{method: "med", params: map[string]any{"select": "kernels", "kernels": []string{"linear", "rbf:1"}, "rho": 0.01}, n: 200, d: 20, nnz: 20, dense: true, steps: true},
+		// Kernel columns through a cache far smaller than the Gram matrices.
+		{method: "med", params: map[string]any{"select": "kernels", "kernels": []string{"linear", "rbf:1"}, "cache_mb": 0.05}, n: 600, d: 20, nnz: 20, dense: true, steps: true},
 		{method: "lgc", n: 200, d: 20, nnz: 20, dense: true, steps: true},
 		{method: "pcr", n: 60, d: 20000, nnz: 8},
 		{method: "ddr", params: map[string]any{"k": 20}, n: 100, d: 200, nnz: 200, dense: true, steps: true},

@@ -50,6 +50,16 @@ func validateKernel(p param.Values) error {
 	return nil
 }
 
+// kernelMethod is kernel-hp. Its solver (Solve) works on the covariance
+// form of the regression on the kernel design X = [K_{h_1} … K_{h_K}]
+// (lsq.Design: XᵀX, (K·n)×(K·n), and Xᵀy): every entry of XᵀX is an inner
+// product of two kernel columns over all n rows, and the active-set Newton
+// steps read whole rows of it, so the method genuinely needs the whole
+// design and its covariance, not kernel columns on demand; it has no
+// cache_mb (a kernel-column cache, as svm's and med's, would not bound
+// it). memKernelHP counts the design, its centred copy, the covariance
+// and the solver's systems over K·n columns: O(K² n²) bytes, which the
+// runner uses to refuse a trial over the memory limit.
 type kernelMethod struct {
 	nu        float64
 	h         []float64

@@ -177,3 +177,21 @@ func TestValidate(t *testing.T) {
 		{Name: "negative nu", Set: map[string]any{"nu": -1}, Want: []string{"nu"}},
 	})
 }
+
+// TestMemoryKernelHPCountsCovariance: kernel-hp needs the whole kernel
+// design and its covariance (kernelMethod), so its memory estimate counts
+// at least the design (n × K·n, twice: as built and centred) and the
+// (K·n)×(K·n) covariance, growing as n²: on 1,000 rows and the 7 default
+// bandwidths that is 504 MB and more, which the runner refuses under a
+// smaller limit. (internal/conformance compares the estimate with
+// measured allocations.)
+func TestMemoryKernelHPCountsCovariance(t *testing.T) {
+	p := param.Values{"bandwidths": DefaultBandwidths, "grid": 400}
+	for _, n := range []int{100, 1000} {
+		D := len(DefaultBandwidths) * n
+		est := memKernelHP(methods.Shape{Rows: n, Cols: 1, NNZ: n, Dense: true, Test: n}, p)
+		if want := methods.Floats(2*n+D, D); est < want {
+			t.Errorf("%d rows: estimate %d bytes, below the design, its copy and the covariance (%d)", n, est, want)
+		}
+	}
+}

@@ -18,7 +18,9 @@ func memHP(s methods.Shape, _ param.Values) int64 {
 }
 
 // memKernelHP is memHP on the kernel design, n rows by one column per
-// bandwidth and training row, plus the design itself and the artifacts.
+// bandwidth and training row, plus the design itself and the artifacts:
+// the whole design and its (K·n)×(K·n) covariance, which the solver
+// needs (see kernelMethod).
 func memKernelHP(s methods.Shape, p param.Values) int64 {
 	n := s.Rows
 	D := len(p.Floats("bandwidths")) * n

@@ -48,6 +48,11 @@ func CachedGram(env *methods.Env, X matrix.Matrix, k Kernel, normalize bool) ([]
 	})
 }
 
+// DefaultCacheMB is the default budget of a kernel-column cache, in MB,
+// of every method's cache_mb (svm, med): libsvm's default of 100 MB holds
+// its columns in float32, repro's are float64.
+const DefaultCacheMB = 200.0
+
 // Cache keeps recently used kernel columns of a Columns within a declared
 // budget of bytes, least recently used first out, as libsvm's kernel cache
 // (svm-train -m): a solver asks for the first length entries of a column

@@ -146,3 +146,42 @@ func BenchmarkColumnSparse(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(X.NNZ()), "ns/madd")
 }
+
+// TestFamilyMatchesGram: a Family's columns, read through a cache of two
+// columns of inner products and through a cache holding them all, equal
+// the Gram matrices of every kernel (to 1e-12), normalized or not, and
+// its diagonal is the Gram matrices' diagonal.
+func TestFamilyMatchesGram(t *testing.T) {
+	X := matrix.NewDense(30, 5, nil)
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range X.RawData() {
+		X.RawData()[i] = rng.NormFloat64()
+	}
+	var ks []Kernel
+	for _, s := range []string{"linear", "poly:2", "poly:3", "rbf:1", "rbf:0.3"} {
+		k, err := Parse(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks = append(ks, k)
+	}
+	for _, normalize := range []bool{false, true} {
+		for _, bytes := range []int64{1, 1 << 20} {
+			f := NewFamily(X, ks, normalize, bytes)
+			for d, k := range ks {
+				G := Gram(k, X, normalize)
+				for _, tt := range rng.Perm(30) {
+					col := f.Column(d, tt)
+					for s, v := range col {
+						if w := G[tt*30+s]; math.Abs(v-w) > 1e-12*(1+math.Abs(w)) {
+							t.Fatalf("%v normalize=%v bytes=%d: K[%d][%d] = %g, Gram %g", k, normalize, bytes, tt, s, v, w)
+						}
+					}
+					if w := G[tt*30+tt]; math.Abs(f.Diag(d, tt)-w) > 1e-12*(1+math.Abs(w)) {
+						t.Fatalf("%v normalize=%v: diagonal %d = %g, Gram %g", k, normalize, tt, f.Diag(d, tt), w)
+					}
+				}
+			}
+		}
+	}
+}

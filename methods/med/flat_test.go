@@ -6,8 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/repro-ml/repro/datasets/embedded"
+	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/kernel"
 	"github.com/repro-ml/repro/methods/svm"
@@ -84,6 +86,8 @@ func TestFlatEqualityAndKKT(t *testing.T) {
 	}{
 		{"features", false, 1, 1, "newton"},
 		{"features", false, 1, 1, "cd"},
+		{"features", false, 1, 3, "auto"}, // the primal with a free intercept
+		{"features", true, 1, 2, "auto"},
 		{"features", true, 1e-2, 2, "newton"},
 		{"features", false, 1e-4, 3, "newton"},
 		{"kernels", false, 1, 1, "newton"},
@@ -260,6 +264,110 @@ func TestFlatIsGaussianLimit(t *testing.T) {
 			for i := range mf.Lambda[k] {
 				if d := math.Abs(mf.Lambda[k][i] - mg.Lambda[k][i]); d > 1e-3 {
 					t.Fatalf("%s: λ[%d][%d] flat %g, Gaussian %g", sel, k, i, mf.Lambda[k][i], mg.Lambda[k][i])
+				}
+			}
+		}
+	}
+}
+
+// TestFlatPrimalMatchesNewton: at ρ = 1 with the flat prior, solver auto
+// (the primal with a free, unpenalized intercept) reaches the optimum of
+// the dual solver (solveFlat with projected Newton, solver newton): on the
+// embedded splice task (200 one-hot rows) and on the Landsat-like case of
+// issue 13 (300 rows × 36 standardized inputs driven by 4 factors, two
+// noise levels), at c = 2, 11 and 101. Both must satisfy |Σ y λ| ≤ 1e-9
+// and the KKT conditions on the constraint manifold (residual ≤ 10·tol);
+// J agrees to 1e-7 relative, the multipliers to 1e-3·c and the bias to
+// 1e-3. On the continuous data solver auto converges within the primal's
+// budget (flatPrimalIters); BenchmarkFlatRhoOne times it.
+func TestFlatPrimalMatchesNewton(t *testing.T) {
+	type set struct {
+		name string
+		X    matrix.Matrix
+		y    []float64
+	}
+	ds, err := embedded.DNASplice([]string{"ei", "ie"}, embedded.EncodingOneHot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perm := rand.New(rand.NewPCG(2004, 1)).Perm(ds.Rows())
+	train := ds.Subset(perm[:200])
+	ys := make([]float64, train.Rows())
+	for i := range ys {
+		ys[i] = -1
+		if train.Label(i) == 1 {
+			ys[i] = 1
+		}
+	}
+	sets := []set{{"splice", train.X, ys}}
+	noises, cs := []float64{0.01, 0.1}, []float64{2, 11, 101}
+	if testing.Short() {
+		noises = noises[:1] // the reference solver takes 0.3–3 s per fit here
+	}
+	for _, noise := range noises {
+		X, y := correlated(300, 36, 4, noise, 1)
+		sets = append(sets, set{fmt.Sprintf("landsat-like noise %g", noise), X, y})
+	}
+	const tol = 1e-6
+	for _, s := range sets {
+		for _, c := range cs {
+			name := fmt.Sprintf("%s/c=%g", s.name, c)
+			auto := &MED{C: c, Rho: 1, Bias: "flat", Select: "features", Tol: tol, MaxIter: 20000}
+			start := time.Now()
+			a := fitTasks(t, auto, s.X, [][]float64{s.y})
+			took := time.Since(start)
+			ref := *auto
+			ref.Solver = "newton"
+			start = time.Now()
+			r := fitTasks(t, &ref, s.X, [][]float64{s.y})
+			t.Logf("%s: auto %d iterations %v (J %.12g), newton %d %v (J %.12g)", name, a.info.Iterations, took, a.info.Objective, r.info.Iterations, time.Since(start), r.info.Objective)
+			// The primal alone on the continuous data; on splice at
+			// large c the primal's budget, then projected Newton.
+			limit := flatPrimalIters
+			if s.name == "splice" {
+				limit += r.info.Iterations + 50
+			}
+			if !a.info.Converged || a.info.Iterations > limit {
+				t.Errorf("%s: auto converged %v after %d iterations (want ≤ %d)", name, a.info.Converged, a.info.Iterations, limit)
+			}
+			if !r.info.Converged {
+				t.Errorf("%s: newton not converged", name)
+			}
+			if d := math.Abs(a.info.Objective - r.info.Objective); d > 1e-7*math.Abs(r.info.Objective) {
+				t.Errorf("%s: J %.12g (auto), %.12g (newton)", name, a.info.Objective, r.info.Objective)
+			}
+			if d := math.Abs(a.B[0] - r.B[0]); d > 1e-3 {
+				t.Errorf("%s: b %.9g (auto), %.9g (newton)", name, a.B[0], r.B[0])
+			}
+			for i := range a.Lambda[0] {
+				if d := math.Abs(a.Lambda[0][i] - r.Lambda[0][i]); d > 1e-3*c {
+					t.Errorf("%s: λ[%d] %.9g (auto), %.9g (newton)", name, i, a.Lambda[0][i], r.Lambda[0][i])
+					break
+				}
+			}
+			for _, m := range []*Model{a, r} {
+				p := &problem{M: 1, T: len(s.y), y: [][]float64{s.y}, c: c, rho: 1, bias: make([]float64, 1)}
+				_, p.D = s.X.Dims()
+				p.rows = make([][]entry, p.T)
+				for i := range p.rows {
+					s.X.Row(i, func(j int, v float64) {
+						if v != 0 {
+							p.rows[i] = append(p.rows[i], entry{j, v})
+						}
+					})
+				}
+				p.init()
+				copy(p.lam[0], m.Lambda[0])
+				p.refresh()
+				eq, kkt, b := flatKKT(p, 0)
+				if eq > 1e-9 {
+					t.Errorf("%s %s: |Σ y λ| = %g > 1e-9", name, m.med.Solver, eq)
+				}
+				if kkt > 10*tol {
+					t.Errorf("%s %s: KKT residual on Σ y λ = 0: %g", name, m.med.Solver, kkt)
+				}
+				if math.Abs(b-m.B[0]) > 1e-6*(1+math.Abs(b)) {
+					t.Errorf("%s %s: model bias %g, KKT bias %g", name, m.med.Solver, m.B[0], b)
 				}
 			}
 		}

@@ -27,7 +27,7 @@
 // Illinois regula falsi); the residual is projected out of the free
 // multipliers and b_m is recovered from their KKT conditions
 // (∂J_0/∂λ_mt = b_m y_mt, averaged, as SMO does). solver auto uses Newton
-// for the inner solves.
+// for the inner solves, except for select features at ρ = 1 (below).
 //
 // The margin prior's barrier λ + ln(1 − λ/c) has slope 1 − 1/c at λ = 0:
 // for c ≤ 1 every λ stays at zero and the classifier is the bias alone, so
@@ -42,9 +42,13 @@
 // reached, stopped by the dual's test below: the primal is well
 // conditioned on any data, where coordinate ascent stalls at its cap on
 // standardized continuous inputs (and the primal alone is slow on
-// separable data at large c). Kernels at
-// ρ = 1 (solved exactly with the summed Gram matrix), the flat prior and
-// every ρ < 1 use projected Newton on the dual. solver: newton is projected Newton
+// separable data at large c). With the flat prior, select features at
+// ρ = 1 starts with the primal instead, the intercept free and
+// unpenalized (Newton handles it as one more coordinate; its optimality
+// condition is Σ_t y_t λ_t = 0), for up to 200 Newton iterations to slope
+// 1e-6, then the root search above from its multipliers and bias.
+// Kernels at ρ = 1 (solved exactly with the summed kernel) and every
+// ρ < 1 use projected Newton on the dual. solver: newton is projected Newton
 // (Bertsekas 1982)
 // on one task's multipliers at a time, Gauss–Seidel over the tasks (the
 // tasks separate exactly with independent switches). Rows at or within ε of
@@ -61,6 +65,20 @@
 // continuous inputs, at small ρ thousands (10–250× slower than Newton).
 // A fit that stops at max_iter reports Converged false (the runner marks
 // the trial not_converged and the report says so).
+//
+// Kernel columns (select kernels|none): the base Gram matrices are
+// computed whole, and shared through the memo by every grid point on the
+// training set, only when they, the inner products they come from and
+// their sum fit in cache_mb (svm's parameter, libsvm's -m; default
+// kernel.DefaultCacheMB); else the solvers read kernel columns computed on
+// demand from one kernel.Cache of cache_mb holding columns of the training
+// rows' inner products, which serve every base kernel (kernel.Family),
+// and the n×n matrices are never formed. Coordinate ascent needs one
+// column per base kernel and coordinate; projected Newton needs the
+// columns of its free rows every pass and, in any case, holds the T×T
+// Hessian of the free block and its Cholesky factor, which no cache
+// removes (the memory estimate counts them; for large T use solver: cd).
+//
 // ln(1 − ρ + ρe^q) is evaluated as q + ln(ρ + (1−ρ)e^{−q}) for large q.
 package med
 
@@ -100,7 +118,8 @@ var Params = []param.Decl{
 	{Name: "normalize", Type: param.Bool, Default: true, Doc: "normalize base kernels to k(x,x) = 1 (select kernels|none)"},
 	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), MinExclusive: true, Doc: "stop when every projected slope ∂J/∂λ over a sweep is ≤ tol"},
 	{Name: "max_iter", Type: param.Int, Default: 20000, Min: param.Bound(1), Doc: "maximal number of solver iterations (Newton passes over the tasks, or coordinate sweeps)"},
-	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: for select features at ρ = 1 with bias gaussian up to 500 cd sweeps, then Newton on the primal smoothed-hinge SVM, else newton; newton: projected Newton on the dual per task block; cd: coordinate ascent with exact 1-D Newton steps"},
+	{Name: "cache_mb", Type: param.Float, Default: kernel.DefaultCacheMB, Min: param.Bound(0), MinExclusive: true, Doc: "kernel-column cache in MB (select kernels|none; as svm's, libsvm's -m): the Gram matrices are precomputed only when they fit, else their columns are computed on demand and cached"},
+	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: for select features at ρ = 1 up to 500 cd sweeps (bias gaussian) then Newton on the primal smoothed-hinge SVM (with bias flat: the primal first, its intercept free), else newton; newton: projected Newton on the dual per task block; cd: coordinate ascent with exact 1-D Newton steps"},
 }
 
 // MED is one configured MED SVM.
@@ -121,6 +140,9 @@ type MED struct {
 	// "newton" (projected Newton per task block) or "cd" (cyclic
 	// coordinate ascent).
 	Solver string
+	// CacheMB is the kernel-column cache in MB (select kernels|none); 0
+	// means kernel.DefaultCacheMB.
+	CacheMB float64
 }
 
 func newFromParams(p param.Values) (methods.Method, error) {
@@ -129,7 +151,8 @@ func newFromParams(p param.Values) (methods.Method, error) {
 		return nil, err
 	}
 	return &MED{C: p.Float("c"), Rho: p.Float("rho"), Sigma2: p.Float("sigma2"), Select: p.String("select"),
-		Shared: p.String("tasks") == "shared", Kernels: ks, Normalize: p.Bool("normalize"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Solver: p.String("solver"), Bias: p.String("bias")}, nil
+		Shared: p.String("tasks") == "shared", Kernels: ks, Normalize: p.Bool("normalize"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Solver: p.String("solver"), Bias: p.String("bias"),
+		CacheMB: p.Float("cache_mb")}, nil
 }
 
 // validate checks what Params cannot express: every kernel specification
@@ -207,6 +230,21 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 			})
 		}
 	case "kernels", "none":
+		// Every switch one (select none or ρ = 1): J depends on the
+		// kernels only through their sum, so solve with the summed kernel
+		// (exact).
+		sum := e.Select == "none" || e.Rho == 1
+		if sum {
+			p.rho = 1
+		}
+		if !gramsFit(n, len(e.Kernels), sum, e.cacheBytes()) {
+			p.kc = newKernelCols(X, e.Kernels, e.Normalize, sum && len(e.Kernels) > 1, e.cacheBytes())
+			p.D = len(e.Kernels)
+			if p.kc.sum {
+				p.D = 1
+			}
+			break
+		}
 		grams := make([][]float64, len(e.Kernels))
 		for d, k := range e.Kernels {
 			g, err := kernel.CachedGram(env, X, k, e.Normalize)
@@ -215,18 +253,15 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 			}
 			grams[d] = g
 		}
-		if e.Select == "none" || e.Rho == 1 {
-			// Every switch is one: J depends on the kernels only through
-			// their sum, so solve with the summed Gram matrix (exact).
-			p.rho = 1
+		if sum {
 			if len(grams) > 1 {
-				sum := make([]float64, n*n)
+				total := make([]float64, n*n)
 				for _, g := range grams {
 					for i, v := range g {
-						sum[i] += v
+						total[i] += v
 					}
 				}
-				grams = [][]float64{sum}
+				grams = [][]float64{total}
 			}
 		}
 		p.K, p.D = grams, len(grams)
@@ -249,7 +284,11 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 	case "", "gaussian":
 		iters, conv, err = solve(ctx, e.Tol, e.MaxIter)
 	case "flat":
-		iters, conv, err = p.solveFlat(ctx, e.Tol, e.MaxIter, solve)
+		if e.solver(p) == "primal" {
+			iters, conv, err = p.solveFlatPrimal(ctx, e.Tol, e.MaxIter)
+		} else {
+			iters, conv, err = p.solveFlat(ctx, e.Tol, e.MaxIter, solve)
+		}
 	default:
 		return nil, fmt.Errorf("med: unknown bias prior %q", e.Bias)
 	}
@@ -262,19 +301,18 @@ func (e *MED) fit(ctx context.Context, X matrix.Matrix, Y [][]float64, train *da
 }
 
 // solver returns the solver used for p: the configured one, or for auto
-// (or empty) at ρ = 1 (every switch one: ρ = 1 or select none) coordinate
-// ascent then the primal Newton solver (solveRhoOne) for select features
-// with the Gaussian bias prior (J is then the dual of a smoothed-hinge
-// linear SVM whose primal is well conditioned on any data) and projected Newton on the dual otherwise: for
-// kernels at ρ = 1 (one summed Gram matrix), for the flat prior (whose
-// inner solves, to slope 1e-9 at a series of fixed biases, took the
-// primal 8,000–10,000 iterations on splice at c = 101) and at ρ < 1.
+// (or empty) "primal" for select features at ρ = 1 (J is then the dual of
+// a smoothed-hinge linear SVM whose primal is well conditioned on any
+// data): coordinate ascent then the primal Newton solver (solveRhoOne)
+// with the Gaussian bias prior, the primal with a free intercept then the
+// dual (solveFlatPrimal) with the flat one; projected Newton on the dual
+// otherwise: for kernels at ρ = 1 (one summed Gram matrix) and at ρ < 1.
 func (e *MED) solver(p *problem) string {
 	switch e.Solver {
 	case "newton", "cd":
 		return e.Solver
 	}
-	if p.rho == 1 && p.features() && e.Bias != "flat" {
+	if p.rho == 1 && p.features() {
 		return "primal"
 	}
 	return "newton"
@@ -390,25 +428,46 @@ func (m *Model) Decision(X matrix.Matrix) [][]float64 {
 	if ns == 0 {
 		return out
 	}
-	dots := kernel.NewDots(X, m.sv)
-	for d, k := range m.kerns {
-		K := dots.Matrix(k, m.med.Normalize)
-		for t := 0; t < m.M; t++ {
-			s := m.switchOf(t, d)
-			if s == 0 {
-				continue
-			}
-			for i := range out {
-				row := K[i*ns : (i+1)*ns]
-				var v float64
-				for j, c := range m.coef[t] {
-					v += c * row[j]
+	// Blocks of rows whose inner products with the support vectors and
+	// one kernel's values of them take at most 32 MB.
+	per := predictRows(ns)
+	rows := make([]int, 0, per)
+	for lo := 0; lo < n; lo += per {
+		rows = rows[:0]
+		for i := lo; i < min(n, lo+per); i++ {
+			rows = append(rows, i)
+		}
+		block := X
+		if len(rows) < n {
+			block = X.RowsOf(rows)
+		}
+		dots := kernel.NewDots(block, m.sv)
+		for d, k := range m.kerns {
+			K := dots.Matrix(k, m.med.Normalize)
+			for t := 0; t < m.M; t++ {
+				s := m.switchOf(t, d)
+				if s == 0 {
+					continue
 				}
-				out[i][t] += s * v
+				for r, i := range rows {
+					row := K[r*ns : (r+1)*ns]
+					var v float64
+					for j, c := range m.coef[t] {
+						v += c * row[j]
+					}
+					out[i][t] += s * v
+				}
 			}
 		}
 	}
 	return out
+}
+
+// predictRows returns how many rows Decision scores at once against ns
+// support vectors: as many as keep their inner products and one kernel's
+// values (2 floats each) within 32 MB, at least one (as svm's).
+func predictRows(ns int) int {
+	return max(1, (32<<20)/16/max(ns, 1))
 }
 
 // switchOf returns ŝ of task t's switch on kernel d (1 for select none).

@@ -321,7 +321,7 @@ func TestFitDeterministicAndArtifacts(t *testing.T) {
 	}
 	ds := &datasets.Dataset{Name: "s", X: X, Y: lab, Classes: []string{"neg", "pos"}}
 	meth, err := methods.New("med", map[string]any{"c": 10.0, "rho": 1e-3, "sigma2": 1.0, "select": "features", "tasks": "independent",
-		"kernels": []string{"linear"}, "normalize": true, "tol": 1e-4, "max_iter": 100000, "solver": "newton", "bias": "gaussian"})
+		"kernels": []string{"linear"}, "normalize": true, "tol": 1e-4, "max_iter": 100000, "solver": "newton", "bias": "gaussian", "cache_mb": 200.0})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,17 +99,23 @@ func (p *problem) hessBlock(m, n int, rm, rn []int) [][]float64 {
 			}
 		}
 	} else {
-		for d := 0; d < p.D; d++ {
-			K := p.K[d]
-			gm, gn := p.g[m][d], p.g[n][d]
-			for i, t := range rm {
-				yt := p.y[m][t]
+		// Row t outer, kernel d inner: one column of inner products
+		// serves every kernel (kernelCols); for each entry the kernels
+		// still add in the order d = 0, 1, ….
+		for i, t := range rm {
+			yt := p.y[m][t]
+			for d := 0; d < p.D; d++ {
+				gm, gn := p.g[m][d], p.g[n][d]
 				at := yt * gm[t]
+				var col []float64
+				if m == n {
+					col = p.col(d, t)
+				}
 				for j, r := range rn {
 					yr := p.y[n][r]
 					h := v[d] * at * yr * gn[r]
 					if m == n {
-						h += s[d] * yt * yr * K[t*p.T+r]
+						h += s[d] * yt * yr * col[r]
 					}
 					H[i][j] -= h
 				}
@@ -171,20 +177,9 @@ func (p *problem) setTask(m int, lam []float64) {
 			qm[d] = x * x / 2
 		}
 	} else {
+		p.kernelTimes(m, lam)
 		for d := 0; d < p.D; d++ {
 			g := p.g[m][d]
-			clear(g)
-			K := p.K[d]
-			for t, l := range lam {
-				if l == 0 {
-					continue
-				}
-				a := l * p.y[m][t]
-				col := K[t*p.T : (t+1)*p.T]
-				for r := range g {
-					g[r] += a * col[r]
-				}
-			}
 			var q float64
 			for t, l := range lam {
 				q += l * p.y[m][t] * g[t]

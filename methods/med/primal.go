@@ -66,11 +66,20 @@ func (p *problem) solvePrimal(ctx context.Context, tol float64, maxIter int) (it
 // with the Gaussian prior, b; it sets λ_m from the result.
 func (p *problem) primalTask(ctx context.Context, m int, rows [][]entry, r int, warm bool, tol float64, maxIter int) (int, bool, error) {
 	y, c, T := p.y[m], p.c, p.T
-	freeB := p.bias == nil
+	// The bias: with the Gaussian prior free with penalty b²/(2σ²); with
+	// the flat prior free and unpenalized (freeBias); held at p.bias[m]
+	// otherwise. pen is the penalty's curvature; scale maps the primal's
+	// b-gradient into the dual's decision (σ², zero when b is unpenalized:
+	// the flat prior's Σ_t y_t λ_t = 0 is then tested on its own).
+	freeB := p.bias == nil || p.freeBias
+	var pen, scale float64
+	if p.bias == nil {
+		pen, scale = 1/p.sigma2, p.sigma2
+	}
 	// w and b: from the current multipliers when warm (w = Σ_t λ_t y_t x_t,
 	// b = σ² Σ_t y_t λ_t), else zero.
 	w := make([]float64, r+1) // w[r] is b
-	if freeB {
+	if p.bias == nil {
 		for t, l := range p.lam[m] {
 			if l == 0 || !warm {
 				continue
@@ -105,9 +114,7 @@ func (p *problem) primalTask(ctx context.Context, m int, rows [][]entry, r int, 
 		for j := 0; j < r; j++ {
 			P += v[j] * v[j] / 2
 		}
-		if freeB {
-			P += v[r] * v[r] / (2 * p.sigma2)
-		}
+		P += pen * v[r] * v[r] / 2
 		for t := 0; t < T; t++ {
 			mg[t] = y[t] * dot(v, t)
 			l, _, _ := smoothHinge(mg[t], c)
@@ -129,10 +136,7 @@ func (p *problem) primalTask(ctx context.Context, m int, rows [][]entry, r int, 
 	// hess sets out = H v.
 	hess := func(v, out []float64) {
 		copy(out[:r], v[:r])
-		out[r] = 0
-		if freeB {
-			out[r] = v[r] / p.sigma2
-		}
+		out[r] = pen * v[r]
 		for t := 0; t < T; t++ {
 			if d2[t] == 0 {
 				continue
@@ -154,10 +158,7 @@ func (p *problem) primalTask(ctx context.Context, m int, rows [][]entry, r int, 
 		}
 		// Gradient.
 		copy(g[:r], w[:r])
-		g[r] = 0
-		if freeB {
-			g[r] = w[r] / p.sigma2
-		}
+		g[r] = pen * w[r]
 		for t := 0; t < T; t++ {
 			_, d1[t], d2[t] = smoothHinge(marg[t], c)
 			if d1[t] == 0 {
@@ -176,8 +177,11 @@ func (p *problem) primalTask(ctx context.Context, m int, rows [][]entry, r int, 
 		// 1 − 1/c) − m_t + y_t (g_w·x_t + σ² g_b), the positive part
 		// where λ_t = 0.
 		gb := g[r]
-		g[r] *= p.sigma2 // zero when b is fixed
+		g[r] *= scale // zero when b is fixed or unpenalized
 		var viol float64
+		if p.bias != nil && freeB {
+			viol = math.Abs(gb) // |Σ_t y_t λ_t|
+		}
 		for t := 0; t < T; t++ {
 			s := y[t] * dot(g, t)
 			if d1[t] == 0 {
@@ -243,10 +247,8 @@ func (p *problem) primalTask(ctx context.Context, m int, rows [][]entry, r int, 
 			A += w[j] * d[j]
 			B += d[j] * d[j]
 		}
-		if freeB {
-			A += w[r] * d[r] / p.sigma2
-			B += d[r] * d[r] / p.sigma2
-		}
+		A += pen * w[r] * d[r]
+		B += pen * d[r] * d[r]
 		for t := 0; t < T; t++ {
 			delta[t] = y[t] * dot(d, t)
 		}
@@ -298,6 +300,9 @@ func (p *problem) primalTask(ctx context.Context, m int, rows [][]entry, r int, 
 	for t := 0; t < T; t++ {
 		_, d1t, _ := smoothHinge(marg[t], c)
 		p.lam[m][t] = -d1t
+	}
+	if p.bias != nil && freeB {
+		p.bias[m] = w[r]
 	}
 	return min(it, maxIter), converged, nil
 }

@@ -70,8 +70,7 @@ func correlated(n, d, k int, noise float64, seed uint64) (*matrix.Dense, []float
 // rows × 36 standardized, correlated continuous inputs at every c, in
 // 500 sweeps and at most a few hundred Newton iterations, where coordinate ascent on the dual stopped at its 20,000-sweep cap
 // after 9–13 s (issue 13). J equals projected Newton on the dual (to 1e-7
-// relative). (With the flat prior solver auto is projected Newton, which
-// converges here too but takes 0.9–13 s: not tested here.)
+// relative). (The flat prior: TestFlatPrimalMatchesNewton.)
 func TestRhoOneConvergesOnStandardizedFeatures(t *testing.T) {
 	for _, noise := range []float64{0.01, 0.1} {
 		X, y := correlated(300, 36, 4, noise, 1)

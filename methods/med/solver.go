@@ -54,11 +54,19 @@ type problem struct {
 	// the linear term −b_m Σ_t y_mt λ_mt (the Lagrangian of the flat
 	// prior's equality constraint; sigma2 is then zero).
 	bias []float64
+	// freeBias makes the primal solver (solvePrimal) minimize over the
+	// bias as well, unpenalized (the flat prior), and store the result in
+	// bias.
+	freeBias bool
 	// warm makes the solvers start from the current λ instead of zero.
 	warm bool
 
 	rows [][]entry   // features: the stored elements of every row
-	K    [][]float64 // kernels: D Gram matrices T×T
+	K    [][]float64 // kernels: D Gram matrices T×T, or nil with kc
+	// kc, when non-nil, gives the kernels' columns through a cache
+	// instead of K (the Gram matrices do not fit in cache_mb); read both
+	// through col and kdiag.
+	kc *kernelCols
 
 	// state
 	lam [][]float64   // M×T
@@ -139,26 +147,36 @@ func (p *problem) refresh() {
 			}
 			continue
 		}
+		p.kernelTimes(m, p.lam[m])
 		for d := 0; d < p.D; d++ {
 			g := p.g[m][d]
-			clear(g)
-			K := p.K[d]
-			for t, l := range p.lam[m] {
-				if l == 0 {
-					continue
-				}
-				a := l * p.y[m][t]
-				col := K[t*p.T : (t+1)*p.T]
-				for s := range g {
-					g[s] += a * col[s]
-				}
-			}
 			var q float64
 			for t, l := range p.lam[m] {
 				q += l * p.y[m][t] * g[t]
 			}
 			p.qm[m][d] = q / 2
 			p.q[p.sw(m)][d] += q / 2
+		}
+	}
+}
+
+// kernelTimes sets g_md = K_d (y_m ∘ lam) for every kernel d. Row t is the
+// outer loop, so that one column of inner products serves every kernel
+// (kernelCols); each g_md still sums over t in increasing order.
+func (p *problem) kernelTimes(m int, lam []float64) {
+	for d := 0; d < p.D; d++ {
+		clear(p.g[m][d])
+	}
+	for t, l := range lam {
+		if l == 0 {
+			continue
+		}
+		a := l * p.y[m][t]
+		for d := 0; d < p.D; d++ {
+			g, col := p.g[m][d], p.col(d, t)
+			for s := range g {
+				g[s] += a * col[s]
+			}
 		}
 	}
 }
@@ -217,7 +235,7 @@ func (p *problem) coefs(m, t int, buf []coef) []coef {
 		return buf
 	}
 	for d := 0; d < p.D; d++ {
-		buf = append(buf, coef{d, y * p.g[m][d][t], p.K[d][t*p.T+t]})
+		buf = append(buf, coef{d, y * p.g[m][d][t], p.kdiag(d, t)})
 	}
 	return buf
 }
@@ -316,7 +334,7 @@ func (p *problem) apply(m, t int, delta float64, cs []coef) {
 	}
 	for d := 0; d < p.D; d++ {
 		g := p.g[m][d]
-		col := p.K[d][t*p.T : (t+1)*p.T]
+		col := p.col(d, t)
 		for s := range g {
 			g[s] += a * col[s]
 		}

@@ -80,9 +80,9 @@ var Params = []param.Decl{
 	{Name: "shrinking", Type: param.Bool, Default: true, Doc: "shrink the active set of the kernel solver (libsvm's -h)"},
 }
 
-// DefaultCacheMB is the default kernel-column cache, in MB: libsvm's
-// default of 100 MB holds its columns in float32, repro's are float64.
-const DefaultCacheMB = 200.0
+// DefaultCacheMB is the default kernel-column cache, in MB
+// (kernel.DefaultCacheMB, shared with med).
+const DefaultCacheMB = kernel.DefaultCacheMB
 
 // SVM is one configured soft-margin SVM.
 type SVM struct {
