@@ -8,8 +8,9 @@ import (
 
 // The memory estimates of the plugins (methods.Plugin.Memory).
 
-// memLogRegL2: L-BFGS over d+1 (or K(d+1) for softmax) variables, or
-// TRON's seven vectors over d+1; the margins; one weight vector per task.
+// memLogRegL2: L-BFGS over d+1 (or K(d+1) for softmax) variables, TRON's
+// seven vectors over d+1, or Newton's dense copies of X and its Hessian;
+// the margins; one weight vector per task.
 func memLogRegL2(s methods.Shape, p param.Values) int64 {
 	n, d := s.Rows, s.Cols
 	model := methods.Floats(max(s.Classes, 1), d+1)
@@ -23,7 +24,20 @@ func memLogRegL2(s methods.Shape, p param.Values) int64 {
 	}
 	// The last three d+1: the column norms, the preconditioner and the
 	// unscaled point of fitBinary.
-	return methods.Bytes(optim.Bytes(d+1, set), methods.Floats(4, d+1), methods.Floats(2, n), model, scores)
+	lbfgs := methods.Bytes(optim.Bytes(d+1, set), methods.Floats(4, d+1), methods.Floats(2, n), model, scores)
+	solver := p.String("solver")
+	if solver == "newton" || solver == "auto" && useNewton(n, d) {
+		// [X 1] and its rows scaled by √D, the Hessian, four vectors over
+		// the rows and three over the coordinates. auto takes Newton's
+		// method on badly scaled columns only, which the shape does not
+		// tell: the larger of the two.
+		newton := methods.Bytes(methods.Floats(2, n, d+1), methods.Floats(d+1, d+1), methods.Floats(4, n), methods.Floats(4, d+1), model, scores)
+		if solver == "newton" {
+			return newton
+		}
+		return max(lbfgs, newton)
+	}
+	return lbfgs
 }
 
 // memLogRegL1: the column-major copy of X (a CSR transpose, or a dense

@@ -101,8 +101,9 @@ func (p *l2Problem) hessVec(v, hv []float64) {
 // products through the Matrix interface (two passes over X each), and
 // adapts the region's radius to the ratio of actual to predicted
 // reduction. It stops, like logreg-l2's L-BFGS, when
-// ‖∇f‖∞ ≤ tol·max(1, |f|).
-func fitL2TRON(ctx context.Context, X matrix.Matrix, y []float64, C float64, intercept bool, maxIter int, tol float64) ([]float64, float64, methods.Info, error) {
+// ‖∇f‖∞ ≤ tol·max(1, |f|). It starts from θ0 = (w, b) if not nil, else
+// from 0.
+func fitL2TRON(ctx context.Context, X matrix.Matrix, y []float64, C float64, intercept bool, maxIter int, tol float64, theta0 []float64) ([]float64, float64, methods.Info, error) {
 	const (
 		eta0, eta1, eta2       = 1e-4, 0.25, 0.75
 		sigma1, sigma2, sigma3 = 0.25, 0.5, 4.0
@@ -113,6 +114,12 @@ func fitL2TRON(ctx context.Context, X matrix.Matrix, y []float64, C float64, int
 	p := &l2Problem{X: X, y: y, C: C, intercept: intercept, d: d,
 		z: make([]float64, n), D: make([]float64, n), r: make([]float64, n), xv: make([]float64, n)}
 	theta := make([]float64, d+1)
+	if theta0 != nil {
+		copy(theta, theta0)
+		if !intercept {
+			theta[d] = 0
+		}
+	}
 	next := make([]float64, d+1)
 	g := make([]float64, d+1)
 	s := make([]float64, d+1)
