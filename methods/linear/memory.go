@@ -9,7 +9,8 @@ import (
 // The memory estimates of the plugins (methods.Plugin.Memory).
 
 // memLogRegL2: L-BFGS over d+1 (or K(d+1) for softmax) variables, TRON's
-// seven vectors over d+1, or Newton's dense copies of X and its Hessian;
+// vectors over d+1 (and X squared), or Newton's dense copies of X and its
+// Hessian;
 // the margins; one weight vector per task.
 func memLogRegL2(s methods.Shape, p param.Values) int64 {
 	n, d := s.Rows, s.Cols
@@ -19,23 +20,26 @@ func memLogRegL2(s methods.Shape, p param.Values) int64 {
 	switch {
 	case p.String("multiclass") == "softmax" && s.Classes > 2:
 		return methods.Bytes(optim.Bytes(s.Classes*(d+1), set), methods.Floats(2, s.Classes, d+1), methods.Floats(2, s.Classes, n), model, scores)
-	case p.String("solver") == "tron":
-		return methods.Bytes(methods.Floats(8, d+1), methods.Floats(6, n), model, scores)
 	}
 	// The last three d+1: the column norms, the preconditioner and the
 	// unscaled point of fitBinary.
 	lbfgs := methods.Bytes(optim.Bytes(d+1, set), methods.Floats(4, d+1), methods.Floats(2, n), model, scores)
-	solver := p.String("solver")
-	if solver == "newton" || solver == "auto" && useNewton(n, d) {
+	// TRON: its vectors, and on badly scaled columns (which the shape
+	// does not tell) the preconditioner and X with its entries squared.
+	sq := methods.Floats(s.NNZ) // squared values sharing X's structure
+	if s.Dense {
+		sq = methods.Floats(n, d)
+	}
+	tron := methods.Bytes(methods.Floats(10, d+1), methods.Floats(6, n), model, scores, sq)
+	switch p.String("solver") {
+	case "newton":
 		// [X 1] and its rows scaled by √D, the Hessian, four vectors over
-		// the rows and three over the coordinates. auto takes Newton's
-		// method on badly scaled columns only, which the shape does not
-		// tell: the larger of the two.
-		newton := methods.Bytes(methods.Floats(2, n, d+1), methods.Floats(d+1, d+1), methods.Floats(4, n), methods.Floats(4, d+1), model, scores)
-		if solver == "newton" {
-			return newton
-		}
-		return max(lbfgs, newton)
+		// the rows and three over the coordinates.
+		return methods.Bytes(methods.Floats(2, n, d+1), methods.Floats(d+1, d+1), methods.Floats(4, n), methods.Floats(4, d+1), model, scores)
+	case "tron":
+		return tron
+	case "auto":
+		return max(lbfgs, tron)
 	}
 	return lbfgs
 }

@@ -13,25 +13,6 @@ import (
 	"github.com/repro-ml/repro/methods"
 )
 
-// Newton's method with the exact Hessian pays where the Hessian is small:
-// at most newtonMaxDim coordinates (w and b), and at most newtonMaxWork
-// multiply-adds n·p² per Hessian (p coordinates, n rows), the bound the
-// linear svm's interior-point start uses.
-const (
-	newtonMaxDim  = 256
-	newtonMaxWork = 2e8
-)
-
-// useNewton reports whether an n×d problem is small enough for Newton's
-// method (fitL2Newton) under logreg-l2's solver: auto, which uses it on
-// badly scaled columns: few columns, so that the dense (d+1)×(d+1)
-// Hessian costs less than the passes L-BFGS or TRON's conjugate gradients
-// make there.
-func useNewton(n, d int) bool {
-	p := d + 1
-	return p <= newtonMaxDim && float64(n)*float64(p)*float64(p) <= newtonMaxWork
-}
-
 // fitL2Newton minimizes ½‖w‖² + C Σᵢ log(1+exp(−yᵢ(wᵀxᵢ+b))) (b
 // unpenalized, fixed at 0 without an intercept) by Newton's method with
 // the exact Hessian I + XᵀDX (no penalty on b), factorized by Cholesky,
@@ -41,9 +22,10 @@ func useNewton(n, d int) bool {
 // (counts in the thousands next to frequencies below 1) converge in the
 // same few steps as standardized ones, where first-order methods and
 // unpreconditioned conjugate gradients crawl. Each step costs about n·p²/2
-// multiply-adds for the Hessian (p = d+1), so it is meant for few columns
-// (useNewton). It stops, like the other logreg-l2 solvers, when
-// ‖∇f‖∞ ≤ tol·max(1, |f|).
+// multiply-adds for the Hessian (p = d+1) and p² floats of memory, so it
+// is meant for few columns; solver: auto does not take it (preconditioned
+// TRON was faster on the spam table, and needs no p×p matrix). It stops,
+// like the other logreg-l2 solvers, when ‖∇f‖∞ ≤ tol·max(1, |f|).
 func fitL2Newton(ctx context.Context, X matrix.Matrix, y []float64, C float64, intercept bool, maxIter int, tol float64, theta0 []float64) ([]float64, float64, methods.Info, error) {
 	const (
 		armijo = 1e-4
