@@ -21,7 +21,7 @@ func init() {
 			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "weight of the summed log-loss against ½‖w‖² (liblinear's C)"},
 			{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept b"},
 			{Name: "multiclass", Type: param.Enum, Default: "ovr", Choices: []string{"ovr", "softmax"}, Doc: "ovr: one binary model per class, scores are decision values (liblinear); softmax: multinomial with penalty ½Σₖ‖wₖ‖²"},
-			{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "lbfgs", "tron", "newton"}, Doc: "one-vs-rest solver: lbfgs; tron (trust-region Newton with conjugate gradients on Hessian-vector products, liblinear -s 0's); newton (Newton's method with the exact (d+1)×(d+1) Hessian, Cholesky and a line search: for few columns); auto: tron on badly scaled columns (root mean squares more than 1000× apart), lbfgs otherwise. On badly scaled columns lbfgs and tron are diagonally preconditioned. softmax always uses lbfgs"},
+			{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "lbfgs", "tron", "newton"}, Doc: "one-vs-rest solver: lbfgs; tron (trust-region Newton with conjugate gradients on Hessian-vector products, liblinear -s 0's); newton (Newton's method with the exact (d+1)×(d+1) Hessian, Cholesky and a line search: for few columns); auto: tron on badly scaled columns (root mean squares more than 1000× apart) when there are at most 256 columns, lbfgs otherwise. On badly scaled columns lbfgs and tron are diagonally preconditioned. softmax always uses lbfgs"},
 			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "iteration cap (Newton steps for newton and tron, L-BFGS iterations for lbfgs) per binary (or multinomial) problem"},
 			{Name: "tol", Type: param.Float, Default: 1e-5, Min: param.Bound(0), MinExclusive: true, Doc: "stop when ‖∇f‖∞ ≤ tol·max(1, |f|)"},
 		},
@@ -117,11 +117,8 @@ func (m *logRegL2) settings() optim.Settings {
 // (zero if nil) by L-BFGS, by TRON (fitL2TRON) with solver: tron, or by
 // Newton's method (fitL2Newton) with solver: newton. On badly scaled
 // columns (badlyScaled) L-BFGS and TRON are diagonally preconditioned, and
-// solver: auto takes TRON; on the others L-BFGS. On the unscaled spam
-// table (C = 100, 2,000 rows) preconditioned TRON converges in 14 Newton
-// steps and 6.5 ms, Newton's method in 13 steps and 11 ms (its n·(d+1)²/2
-// Hessian), preconditioned L-BFGS in 481 iterations and 68 ms; on
-// well-scaled text L-BFGS is the faster (bench/README.md).
+// solver: auto takes TRON when there are few columns (autoTRONMaxCols);
+// otherwise L-BFGS.
 func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start []float64) ([]float64, float64, methods.Info, error) {
 	n, d := X.Dims()
 	if m.Solver == "newton" {
@@ -129,7 +126,7 @@ func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start []fl
 	}
 	norms := matrix.ColumnNorms2(X)
 	scaled := badlyScaled(norms)
-	if m.Solver == "tron" || m.Solver == "auto" && scaled {
+	if m.Solver == "tron" || m.Solver == "auto" && scaled && d <= autoTRONMaxCols {
 		return fitL2TRON(ctx, X, y, m.C, m.Intercept, m.MaxIter, m.Tol, start, scaled)
 	}
 	// On badly scaled columns (root mean squares more than
@@ -190,6 +187,19 @@ func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start []fl
 	}
 	return res.X[:d:d], res.X[d], methods.Info{Iterations: res.Iterations, Converged: res.Converged, Objective: res.F}, nil
 }
+
+// autoTRONMaxCols is the most columns on which solver: auto takes
+// preconditioned TRON for badly scaled columns. Measured: on the unscaled
+// spam table (2,000 rows × 57, C = 100) preconditioned TRON converges in
+// 14 Newton steps and 6.5 ms, Newton's method in 13 steps and 11 ms (its
+// n·(d+1)²/2 Hessian), preconditioned L-BFGS in 481 iterations and 68 ms;
+// on principal components, whose tail variances make them badly scaled
+// (Bilgic's PCA-L2 on Cora: up to 400 labelled rows, and the 1,354-row
+// pool, × 1,354 components), L-BFGS took 0.94 s of CPU in a reduced run
+// where TRON took 2.54 s (1.63 s with TRON on the pool fits only): each
+// TRON step runs conjugate gradients of up to d+1 Hessian-vector
+// products, cheap with few columns.
+const autoTRONMaxCols = 256
 
 // badScaleRatio is the ratio of the largest to the smallest column root
 // mean square above which logreg-l2's L-BFGS is preconditioned: above
