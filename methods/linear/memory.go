@@ -39,7 +39,9 @@ func memLogRegL2(s methods.Shape, p param.Values) int64 {
 	case "tron":
 		return tron
 	case "auto":
-		return max(lbfgs, tron)
+		if d <= autoTRONMaxCols {
+			return max(lbfgs, tron)
+		}
 	}
 	return lbfgs
 }
