@@ -182,8 +182,9 @@ func TestActiveFullPoolPerFold(t *testing.T) {
 }
 
 // The active protocol's caches (the pool's PCA and its projection, the
-// full-pool scores) do not make results depend on the order trials run
-// in: -j 1 and -j 4 agree exactly.
+// full-pool scores) and the warm starts of its refits (logreg-l2 with
+// each solver, logreg-l1, DDR's fits at each size) do not make results
+// depend on the order trials run in: -j 1, -j 2 and -j 4 agree exactly.
 func TestActiveDeterministicAcrossWorkers(t *testing.T) {
 	spec := func() *Spec {
 		s := bilgicSpec("uncertainty", true)
@@ -192,17 +193,31 @@ func TestActiveDeterministicAcrossWorkers(t *testing.T) {
 		s.Curve.Trials = 8
 		s.Protocol.Params["full"] = []string{"all"}
 		s.Methods[0].Grid[0]["tol"] = 1e-4
+		s.Methods = append(s.Methods,
+			method("logreg-l1", "L1", "fixed", []string{"C", "intercept", "max_iter", "tol"}, []any{1.0}, []any{true}, []any{1000}, []any{1e-4}))
+		for _, solver := range []string{"newton", "tron"} {
+			s.Methods = append(s.Methods, method("logreg-l2", "L2-"+solver, "fixed",
+				[]string{"C", "intercept", "multiclass", "solver", "max_iter", "tol"},
+				[]any{1.0}, []any{true}, []any{"ovr"}, []any{solver}, []any{1000}, []any{1e-5}))
+		}
 		return s
 	}
 	a := runSpec(t, spec(), t.TempDir(), 1, nil)
-	b := runSpec(t, spec(), t.TempDir(), 4, nil)
-	if a.Failed != 0 || len(a.Results) != 16 {
-		t.Fatalf("%d results, %d failed; want 16 (2 methods × 8 trials), none failed", len(a.Results), a.Failed)
+	if a.Failed != 0 || len(a.Results) != 40 {
+		for _, r := range a.Results {
+			if r.Failed() {
+				t.Errorf("%s trial %d: %s", r.Method, r.Trial, r.Error)
+			}
+		}
+		t.Fatalf("%d results, %d failed; want 40 (5 methods × 8 trials), none failed", len(a.Results), a.Failed)
 	}
-	sa, sb := strip(a.Results), strip(b.Results)
-	for i := range sa {
-		if !reflect.DeepEqual(sa[i], sb[i]) {
-			t.Errorf("-j 1 and -j 4 gave different results: %+v\n%+v", sa[i], sb[i])
+	for _, j := range []int{2, 4} {
+		b := runSpec(t, spec(), t.TempDir(), j, nil)
+		sa, sb := strip(a.Results), strip(b.Results)
+		for i := range sa {
+			if !reflect.DeepEqual(sa[i], sb[i]) {
+				t.Errorf("-j 1 and -j %d gave different results: %+v\n%+v", j, sa[i], sb[i])
+			}
 		}
 	}
 }

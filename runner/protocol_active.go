@@ -209,11 +209,13 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 		if err != nil {
 			return fullScore{}, err
 		}
-		seed, state, iters := t.Seeds.Method, t.state, res.Iterations
+		seed, state, warm, iters := t.Seeds.Method, t.state, t.warm, res.Iterations
+		// A nil state makes Fit start a fresh State and Warm: the fit on
+		// the pool must not depend on which trial of the pool runs it.
 		t.Seeds.Method, t.state, t.unlabelledX = Derive(t.Spec.Seed, "full", t.Trial.Dataset.ID, key), nil, nil
 		// The fit's iterations go into the cached score, which every
 		// trial of the pool adds alike, whichever of them ran the fit.
-		defer func() { t.Seeds.Method, t.state, res.Iterations = seed, state, iters }()
+		defer func() { t.Seeds.Method, t.state, t.warm, res.Iterations = seed, state, warm, iters }()
 		model, err := t.Fit(ctx, train, testSet)
 		if err != nil {
 			return fullScore{}, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)

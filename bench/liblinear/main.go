@@ -56,7 +56,7 @@ func main() {
 	spam := flag.String("spam", "/tmp/spam.csv", "spam: the table written by Rscript -e 'library(kernlab); data(spam); write.csv(spam, \"/tmp/spam.csv\", row.names=FALSE)'")
 	bias := flag.Bool("bias", false, "real-size problems: liblinear -B 1 and repro on the same appended column of ones")
 	reps := flag.Int("reps", 3, "real-size problems: runs of each solver (the median is printed)")
-	solvers := flag.String("solvers", "l2,l2-tron,l1", "real-size problems: l2 (logreg-l2 L-BFGS), l2-tron, l1 (logreg-l1)")
+	solvers := flag.String("solvers", "l2,l2-lbfgs,l2-tron,l1", "real-size problems: l2 (logreg-l2, default solver: auto), l2-lbfgs, l2-tron, l2-newton, l1 (logreg-l1)")
 	minDF := flag.Int("mindf", 20, "20news: min_df (20 as Sandler et al.; 2 for bigrams)")
 	flag.Parse()
 	libEps = *eps

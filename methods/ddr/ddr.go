@@ -20,6 +20,9 @@
 //     outside the active protocol and in a select rule's fits);
 //   - incr takes s = i·k at the i-th fit of the trial.
 //
+// The base learner's fit at each size starts from its solution at the same
+// size in the previous fit of the trial (methods.Env.Warm, see warmAt).
+//
 // The size carried from one fit to the next lives in methods.State (a nil
 // State starts afresh: s = k), keyed by the training set's classes, so
 // that the binary tasks of tasks: one-vs-rest keep a size each. Every
@@ -132,7 +135,7 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 		i, _ := methods.Load[int](state, key)
 		i++
 		methods.Store(state, key, i)
-		f, err := m.fitAt(ctx, train, min(i*m.k, d), &info)
+		f, err := m.fitAt(ctx, train, min(i*m.k, d), &info, warmAt(env, key, min(i*m.k, d)))
 		if err != nil {
 			return nil, err
 		}
@@ -143,7 +146,7 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 		size = m.k
 	}
 	size = min(size, d)
-	best, err := m.fitAt(ctx, train, size, &info)
+	best, err := m.fitAt(ctx, train, size, &info, warmAt(env, key, size))
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +156,7 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 	}
 	for size < d {
 		size = min(size+m.k, d)
-		f, err := m.fitAt(ctx, train, size, &info)
+		f, err := m.fitAt(ctx, train, size, &info, warmAt(env, key, size))
 		if err != nil {
 			return nil, err
 		}
@@ -172,13 +175,13 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 	return best, nil
 }
 
-// fitAt fits the base learner on the first size columns of train, adding
-// its iterations to info.
-func (m *method) fitAt(ctx context.Context, train *datasets.Dataset, size int, info *methods.Info) (*model, error) {
+// fitAt fits the base learner on the first size columns of train in env
+// (nil, or warmAt's), adding its iterations to info.
+func (m *method) fitAt(ctx context.Context, train *datasets.Dataset, size int, info *methods.Info, env *methods.Env) (*model, error) {
 	sub := *train
 	sub.X = leading(train.X, size)
 	sub.Features, sub.Groups, sub.Graphs = nil, nil, nil
-	inner, err := m.base.Fit(ctx, &sub, nil)
+	inner, err := m.base.Fit(ctx, &sub, env)
 	if err != nil {
 		return nil, fmt.Errorf("%s: at %d components: %w", m.name, size, err)
 	}
@@ -188,6 +191,27 @@ func (m *method) fitAt(ctx context.Context, train *datasets.Dataset, size int, i
 		info.Converged = info.Converged && i.Converged
 	}
 	return &model{inner: inner, size: size, info: *info}, nil
+}
+
+// warmAt returns the environment of the base learner's fit at size
+// columns: a Warm of its own per size, kept in the trial's env.Warm under
+// the method's key, so that the fit at a size starts from the solution at
+// the same size in the previous fit of the trial (the previous batch of
+// an active-learning trial, whose search started at the size this one
+// starts at and tried the next: both are warm). Nil, a cold start, when
+// env has no Warm. The warm start changes how fast the base learner
+// converges, not to what (within its tolerance).
+func warmAt(env *methods.Env, key string, size int) *methods.Env {
+	if env == nil || env.Warm == nil {
+		return nil
+	}
+	k := fmt.Sprintf("ddr.warm %s/%d", key, size)
+	st, ok := methods.Load[*methods.State](env.Warm, k)
+	if !ok {
+		st = &methods.State{}
+		methods.Store(env.Warm, k, st)
+	}
+	return &methods.Env{Warm: st}
 }
 
 // score returns the criterion a search minimizes for the fit f.

@@ -267,3 +267,47 @@ func TestFewColumns(t *testing.T) {
 		}
 	}
 }
+
+// The base learner's fits warm-start from the previous fit's at the same
+// size (env.Warm): along a growing labelled set DDR, EE and INCR choose
+// the sizes the cold fits choose, their decision values agree to the
+// solver's tolerance, and they take fewer base-learner iterations.
+func TestWarmSearch(t *testing.T) {
+	data := pcaLike(400, 40, 3, 6, 9)
+	for _, name := range []string{"ddr", "ee", "incr"} {
+		t.Run(name, func(t *testing.T) {
+			cold := &methods.Env{State: &methods.State{}}
+			warm := &methods.Env{State: &methods.State{}, Warm: &methods.State{}}
+			itCold, itWarm := 0, 0
+			for n := 60; n <= 200; n += 10 {
+				train := data.Subset(data.Indices()[:n])
+				var models [2]methods.Model
+				for i, env := range []*methods.Env{cold, warm} {
+					env.Unlabelled = data.Subset(data.Indices()[n:]).X
+					m, err := newMethod(t, name, 4).Fit(context.Background(), train, env)
+					if err != nil {
+						t.Fatal(err)
+					}
+					models[i] = m
+				}
+				if a, b := components(t, models[0]), components(t, models[1]); a != b {
+					t.Fatalf("%d rows: %d components cold, %d warm", n, a, b)
+				}
+				pa, pb := models[0].Predict(data.X), models[1].Predict(data.X)
+				diff := 0.0
+				for i := range pa.Scores {
+					diff = math.Max(diff, math.Abs(pa.Scores[i]-pb.Scores[i]))
+				}
+				if diff > 1e-3 {
+					t.Errorf("%d rows: decision values differ by %g", n, diff)
+				}
+				itCold += models[0].(methods.Informer).Info().Iterations
+				itWarm += models[1].(methods.Informer).Info().Iterations
+			}
+			t.Logf("base-learner iterations: cold %d, warm %d", itCold, itWarm)
+			if name != "incr" && itWarm >= itCold {
+				t.Errorf("base-learner iterations: warm %d, cold %d", itWarm, itCold)
+			}
+		})
+	}
+}

@@ -5,8 +5,11 @@
 //     convention, min ½‖w‖² + C Σ log(1+exp(−yᵢ(wᵀxᵢ+b))) with an
 //     unpenalized intercept b, solved by L-BFGS (methods/optim; one-vs-rest
 //     fits diagonally preconditioned when the columns' scales differ by
-//     more than 1000×) or, with solver: tron, by liblinear's trust-region
-//     Newton method on Hessian-vector products; multi-class one-vs-rest
+//     more than 1000×), with solver: tron by liblinear's trust-region
+//     Newton method on Hessian-vector products, or with solver: newton by
+//     Newton's method on the exact (d+1)×(d+1) Hessian (Cholesky, Armijo
+//     line search) — which the default solver: auto takes for badly
+//     scaled columns when the Hessian is small; multi-class one-vs-rest
 //     (as liblinear) or multinomial (softmax).
 //   - logreg-l1: L1-regularized logistic regression, min ‖w‖₁ + C Σ
 //     log(1+exp(−yᵢ(wᵀxᵢ+b))), solved by newGLMNET (Yuan, Ho and Lin 2012;
@@ -20,6 +23,12 @@
 //   - ridge: ridge least squares for regression, min ‖y − Xw − b‖² + λ‖w‖²,
 //     by Cholesky of XᵀX+λI or of the kernel form XXᵀ+λI on dense features,
 //     and by conjugate gradients on the normal equations on sparse ones.
+//
+// logreg-l2 and logreg-l1 start from the previous fit's model in
+// methods.Env.Warm (the next grid point on a fold, the next batch of an
+// active-learning trial) when it has the same kind, columns and classes,
+// and store theirs there: the same optimum, to the solver's tolerance, in
+// fewer iterations.
 //
 // Every solver works on *matrix.Dense and *matrix.CSR through the
 // matrix.Matrix interface and never densifies sparse data. The losses are

@@ -197,7 +197,10 @@ const l1Seed = 0x6e65774c
 // coordinate (shrunk or not), is at most Tol in ∞-norm: then
 // |∂L/∂wⱼ| ≤ 1+Tol where wⱼ = 0, |∂L/∂wⱼ + sign(wⱼ)| ≤ Tol elsewhere and
 // |∂L/∂b| ≤ Tol.
-func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s l1Settings) ([]float64, float64, methods.Info, error) {
+//
+// It starts from start = (w, b) (length d+1; b ignored without an
+// intercept) if not nil, else from 0.
+func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s l1Settings, start []float64) ([]float64, float64, methods.Info, error) {
 	const (
 		sigma = 0.01  // Armijo sufficient decrease
 		nu    = 1e-12 // keeps the diagonal Hessian positive
@@ -252,6 +255,25 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 	}
 	loss := C * fn * math.Ln2 // L at w = 0
 	l1 := 0.0                 // ‖w‖₁
+	if start != nil {
+		copy(w, start[:d])
+		b0 := 0.0
+		if s.Intercept {
+			b0 = start[d]
+			w[d] = b0
+		}
+		X.MulVec(m, w[:d])
+		loss = 0
+		for i, zi := range m {
+			m[i] = y[i] * (zi + b0)
+			q[i] = sigmoid(-m[i])
+			loss += log1pexp(-m[i])
+		}
+		loss *= C
+		for _, v := range w[:d] {
+			l1 += math.Abs(v)
+		}
+	}
 	info := methods.Info{}
 	gmaxOld := math.Inf(1)
 	innerEps := 0.25

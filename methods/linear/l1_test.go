@@ -106,7 +106,7 @@ func TestL1ShrinkingSameOptimum(t *testing.T) {
 				return func() ([]float64, float64, error) {
 					v := s
 					set(&v)
-					w, b, info, err := fitL1(context.Background(), tc.X, cols, y, v)
+					w, b, info, err := fitL1(context.Background(), tc.X, cols, y, v, nil)
 					if err == nil && !info.Converged {
 						err = fmt.Errorf("not converged: %+v", info)
 					}
@@ -118,7 +118,7 @@ func TestL1ShrinkingSameOptimum(t *testing.T) {
 				fit  func() ([]float64, float64, error)
 			}{
 				{"shrinking", func() ([]float64, float64, error) {
-					w, b, info, err := fitL1(context.Background(), tc.X, cols, y, s)
+					w, b, info, err := fitL1(context.Background(), tc.X, cols, y, s, nil)
 					if err == nil && !info.Converged {
 						err = fmt.Errorf("not converged: %+v", info)
 					}
@@ -198,7 +198,7 @@ func TestColMajor(t *testing.T) {
 	}
 }
 
-// TestL2SolversAgree checks that TRON and L-BFGS reach the same optimum of
+// TestL2SolversAgree checks that TRON, Newton and L-BFGS reach the same optimum of
 // logreg-l2 (objectives within 1e-8 relative) on indicator data where the
 // problem is ill-conditioned at large C, one-vs-rest over three classes.
 func TestL2SolversAgree(t *testing.T) {
@@ -214,7 +214,7 @@ func TestL2SolversAgree(t *testing.T) {
 	for _, C := range []float64{0.1, 10} {
 		for _, intercept := range []bool{true, false} {
 			var objs []float64
-			for _, solver := range []string{"lbfgs", "tron"} {
+			for _, solver := range []string{"lbfgs", "tron", "newton"} {
 				m := fit(t, "logreg-l2", map[string]any{"C": C, "intercept": intercept, "tol": 1e-8, "solver": solver}, data).(*classifier)
 				if !m.info.Converged {
 					t.Errorf("%s C=%g: not converged: %+v", solver, C, m.info)
@@ -229,8 +229,10 @@ func TestL2SolversAgree(t *testing.T) {
 				}
 				objs = append(objs, f)
 			}
-			if rel := math.Abs(objs[0]-objs[1]) / objs[0]; rel > 1e-8 {
-				t.Errorf("C=%g intercept=%v: objective %.12g (lbfgs) vs %.12g (tron), relative difference %.2g", C, intercept, objs[0], objs[1], rel)
+			for i, solver := range []string{"tron", "newton"} {
+				if rel := math.Abs(objs[0]-objs[i+1]) / objs[0]; rel > 1e-8 {
+					t.Errorf("C=%g intercept=%v: objective %.12g (lbfgs) vs %.12g (%s), relative difference %.2g", C, intercept, objs[0], objs[i+1], solver, rel)
+				}
 			}
 		}
 	}

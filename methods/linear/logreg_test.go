@@ -41,7 +41,8 @@ func TestLogRegL2Optimality(t *testing.T) {
 		intercept bool
 		solver    string
 	}{{0.01, true, "lbfgs"}, {1, true, "lbfgs"}, {100, true, "lbfgs"}, {1, false, "lbfgs"},
-		{0.01, true, "tron"}, {1, true, "tron"}, {100, true, "tron"}, {1, false, "tron"}} {
+		{0.01, true, "tron"}, {1, true, "tron"}, {100, true, "tron"}, {1, false, "tron"},
+		{0.01, true, "newton"}, {1, true, "newton"}, {100, true, "newton"}, {1, false, "newton"}} {
 		var models []*classifier
 		for _, set := range []*datasets.Dataset{data, sparseCopy(data)} {
 			m := fit(t, "logreg-l2", map[string]any{"C": tc.C, "intercept": tc.intercept, "tol": tol, "solver": tc.solver}, set).(*classifier)
@@ -391,6 +392,7 @@ func TestCapFlagged(t *testing.T) {
 	}{
 		{"logreg-l2", map[string]any{"C": 10.0}},
 		{"logreg-l2", map[string]any{"C": 10.0, "solver": "tron"}},
+		{"logreg-l2", map[string]any{"C": 10.0, "solver": "lbfgs"}},
 		{"logreg-l2", map[string]any{"C": 10.0, "multiclass": "softmax"}},
 		{"logreg-l1", map[string]any{"C": 10.0}},
 	} {

@@ -8,8 +8,10 @@ import (
 
 // The memory estimates of the plugins (methods.Plugin.Memory).
 
-// memLogRegL2: L-BFGS over d+1 (or K(d+1) for softmax) variables, or
-// TRON's seven vectors over d+1; the margins; one weight vector per task.
+// memLogRegL2: L-BFGS over d+1 (or K(d+1) for softmax) variables, TRON's
+// vectors over d+1 (and X squared), or Newton's dense copies of X and its
+// Hessian;
+// the margins; one weight vector per task.
 func memLogRegL2(s methods.Shape, p param.Values) int64 {
 	n, d := s.Rows, s.Cols
 	model := methods.Floats(max(s.Classes, 1), d+1)
@@ -18,12 +20,30 @@ func memLogRegL2(s methods.Shape, p param.Values) int64 {
 	switch {
 	case p.String("multiclass") == "softmax" && s.Classes > 2:
 		return methods.Bytes(optim.Bytes(s.Classes*(d+1), set), methods.Floats(2, s.Classes, d+1), methods.Floats(2, s.Classes, n), model, scores)
-	case p.String("solver") == "tron":
-		return methods.Bytes(methods.Floats(8, d+1), methods.Floats(6, n), model, scores)
 	}
 	// The last three d+1: the column norms, the preconditioner and the
 	// unscaled point of fitBinary.
-	return methods.Bytes(optim.Bytes(d+1, set), methods.Floats(4, d+1), methods.Floats(2, n), model, scores)
+	lbfgs := methods.Bytes(optim.Bytes(d+1, set), methods.Floats(4, d+1), methods.Floats(2, n), model, scores)
+	// TRON: its vectors, and on badly scaled columns (which the shape
+	// does not tell) the preconditioner and X with its entries squared.
+	sq := methods.Floats(s.NNZ) // squared values sharing X's structure
+	if s.Dense {
+		sq = methods.Floats(n, d)
+	}
+	tron := methods.Bytes(methods.Floats(10, d+1), methods.Floats(6, n), model, scores, sq)
+	switch p.String("solver") {
+	case "newton":
+		// [X 1] and its rows scaled by √D, the Hessian, four vectors over
+		// the rows and three over the coordinates.
+		return methods.Bytes(methods.Floats(2, n, d+1), methods.Floats(d+1, d+1), methods.Floats(4, n), methods.Floats(4, d+1), model, scores)
+	case "tron":
+		return tron
+	case "auto":
+		if d <= autoTRONMaxCols {
+			return max(lbfgs, tron)
+		}
+	}
+	return lbfgs
 }
 
 // memLogRegL1: the column-major copy of X (a CSR transpose, or a dense

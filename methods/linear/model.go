@@ -3,6 +3,7 @@ package linear
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
@@ -116,13 +117,16 @@ func oneSided(y []float64) (bool, float64) {
 }
 
 // binaryFit fits one binary problem with ±1 targets, returning w, b and how
-// the fit went.
-type binaryFit func(X matrix.Matrix, y []float64) (w []float64, b float64, info methods.Info, err error)
+// the fit went. start, if not nil, is a starting point (w, b) of length
+// d+1.
+type binaryFit func(X matrix.Matrix, y []float64, start []float64) (w []float64, b float64, info methods.Info, err error)
 
 // fitOVR fits a binary model (K = 2) or K one-vs-rest models with fit. A
 // task whose targets are all of one sign (a class absent from the training
 // sample, or the only class present) gets the constant model w = 0, b = ±1.
-func fitOVR(X matrix.Matrix, y []float64, K int, fit binaryFit) (*classifier, error) {
+// With warm (a model of the same kind, columns and classes, see
+// warmModel) each task starts from warm's solution of the same task.
+func fitOVR(X matrix.Matrix, y []float64, K int, fit binaryFit, warm *classifier) (*classifier, error) {
 	_, d := X.Dims()
 	m := &classifier{d: d, K: K, kind: ovrScores, info: methods.Info{Converged: true}}
 	tasks := K
@@ -140,7 +144,11 @@ func fitOVR(X matrix.Matrix, y []float64, K int, fit binaryFit) (*classifier, er
 			m.B = append(m.B, b)
 			continue
 		}
-		w, b, info, err := fit(X, yt)
+		var start []float64
+		if warm != nil {
+			start = append(slices.Clone(warm.W[t]), warm.B[t])
+		}
+		w, b, info, err := fit(X, yt, start)
 		if err != nil {
 			if K == 2 {
 				return nil, err
@@ -154,4 +162,42 @@ func fitOVR(X matrix.Matrix, y []float64, K int, fit binaryFit) (*classifier, er
 		m.info.Objective += info.Objective
 	}
 	return m, nil
+}
+
+// warmModel returns the model stored in env.Warm under key if it is a
+// starting point for a fit of kind on d columns and K classes (one with
+// the same columns and classes; a softmax model also with the same classes
+// present), or nil: a fit then starts from zero.
+func warmModel(env *methods.Env, key string, kind scoreKind, d, K int, present []bool) *classifier {
+	if env == nil {
+		return nil
+	}
+	m, ok := methods.Load[*classifier](env.Warm, key)
+	if !ok || m.kind != kind || m.d != d || m.K != K || len(m.W) != len(m.B) {
+		return nil
+	}
+	if kind == softmaxScores && !slices.Equal(m.present, present) {
+		return nil
+	}
+	for _, w := range m.W {
+		if w != nil && len(w) != d {
+			return nil
+		}
+	}
+	return m
+}
+
+// storeWarm stores m in env.Warm under key, the starting point of the next
+// fit (see methods.Env.Warm).
+func storeWarm(env *methods.Env, key string, m *classifier) {
+	if env != nil {
+		methods.Store(env.Warm, key, m)
+	}
+}
+
+// warmKey names a plugin's starting point in methods.Env.Warm: its name and
+// the options that change the problem's shape (the columns and classes
+// are checked against the stored model).
+func warmKey(plugin string, intercept, softmax bool) string {
+	return fmt.Sprintf("linear.%s intercept=%t softmax=%t", plugin, intercept, softmax)
 }
