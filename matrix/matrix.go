@@ -50,6 +50,15 @@ func Sparsity(m Matrix) float64 {
 func ColumnNorms2(m Matrix) []float64 {
 	r, c := m.Dims()
 	out := make([]float64, c)
+	if d, ok := m.(*Dense); ok { // the same sums, in the same order, without a call per element
+		for i := 0; i < r; i++ {
+			row := d.RawRow(i)
+			for j := range out {
+				out[j] += row[j] * row[j]
+			}
+		}
+		return out
+	}
 	for i := 0; i < r; i++ {
 		m.Row(i, func(j int, v float64) { out[j] += v * v })
 	}

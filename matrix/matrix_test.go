@@ -201,3 +201,27 @@ func ExampleBuilder() {
 	fmt.Println(m.NNZ(), y)
 	// Output: 3 [2.5 2]
 }
+
+// TestDenseTTiles: the tiled transpose on sizes around and across its
+// tiles of 32.
+func TestDenseTTiles(t *testing.T) {
+	for _, rc := range [][2]int{{1, 1}, {31, 33}, {32, 32}, {70, 45}, {3, 100}, {0, 5}} {
+		r, c := rc[0], rc[1]
+		data := make([]float64, r*c)
+		for i := range data {
+			data[i] = float64(i) + 0.5
+		}
+		d := matrix.NewDense(r, c, data)
+		tr := d.T()
+		if rows, cols := tr.Dims(); rows != c || cols != r {
+			t.Fatalf("%d×%d: T is %d×%d", r, c, rows, cols)
+		}
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				if tr.At(j, i) != d.At(i, j) {
+					t.Fatalf("%d×%d: T[%d][%d] = %v, want %v", r, c, j, i, tr.At(j, i), d.At(i, j))
+				}
+			}
+		}
+	}
+}

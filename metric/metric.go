@@ -8,9 +8,10 @@
 package metric
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/repro-ml/repro/registry"
@@ -347,33 +348,41 @@ func aucMean(p *Prediction, d Truth, weighted bool) float64 {
 
 // AUC returns the area under the ROC curve of score for the positives pos,
 // counting ties as one half (the Mann–Whitney statistic). It is NaN when
-// either class is absent.
+// either class is absent. A NaN score ranks below every number (and ties
+// with the other NaNs).
+//
+// The positives' and negatives' scores are sorted apart and merged: U, the
+// number of (positive, negative) pairs ordered right plus half the tied
+// ones, is a whole or half number counted exactly, so the result is the
+// same float64 as the rank-sum form (R₊ − n₊(n₊+1)/2)/(n₊n₋) whatever the
+// order of the sort.
 func AUC(score []float64, pos []bool) float64 {
-	idx := make([]int, len(score))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return score[idx[a]] < score[idx[b]] })
-	var np, nn float64
-	rankSum := 0.0
-	for i := 0; i < len(idx); {
-		j := i
-		for j < len(idx) && score[idx[j]] == score[idx[i]] {
-			j++
+	var ps, ns []float64
+	for i, s := range score {
+		if pos[i] {
+			ps = append(ps, s)
+		} else {
+			ns = append(ns, s)
 		}
-		mid := float64(i+j+1) / 2 // average 1-based rank of the tie block
-		for _, t := range idx[i:j] {
-			if pos[t] {
-				rankSum += mid
-				np++
-			} else {
-				nn++
-			}
-		}
-		i = j
 	}
-	if np == 0 || nn == 0 {
+	if len(ps) == 0 || len(ns) == 0 {
 		return math.NaN()
 	}
-	return (rankSum - np*(np+1)/2) / (np * nn)
+	slices.Sort(ps) // NaNs first, as cmp.Compare orders them
+	slices.Sort(ns)
+	// twiceU counts 2 per negative below a positive and 1 per tie.
+	twiceU := 0
+	lo, hi := 0, 0 // ns[:lo] < p, ns[lo:hi] == p
+	for _, p := range ps {
+		for lo < len(ns) && cmp.Less(ns[lo], p) {
+			lo++
+		}
+		hi = max(hi, lo)
+		for hi < len(ns) && cmp.Compare(ns[hi], p) == 0 {
+			hi++
+		}
+		twiceU += 2*lo + (hi - lo)
+	}
+	np, nn := float64(len(ps)), float64(len(ns))
+	return float64(twiceU) / 2 / (np * nn)
 }

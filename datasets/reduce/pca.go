@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/repro-ml/repro/datasets"
@@ -30,7 +31,7 @@ func init() {
 			{Name: "standardize", Type: param.Bool, Default: false, Doc: "divide every column by its standard deviation first (PCA of the correlation matrix, Weka's default); false only centres"},
 		},
 		Fit: func(ctx context.Context, env datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
-			return FitPCACached(ctx, env.CacheDir, d.X, Options{Components: p.Int("components"), Variance: p.Float("variance"), Standardize: p.Bool("standardize")})
+			return FitPCACached(ctx, env, d.X, Options{Components: p.Int("components"), Variance: p.Float("variance"), Standardize: p.Bool("standardize")})
 		},
 		Memory:  pcaMemory,
 		Version: 1,
@@ -361,9 +362,7 @@ func (p *PCA) Project(X matrix.Matrix) *matrix.Dense {
 		for i := 0; i < n; i++ {
 			row := out.RawRow(i)
 			X.Row(i, func(j int, v float64) {
-				for k, w := range W.RawRowView(j) {
-					row[k] += v * w
-				}
+				floats.AddScaled(row, v, W.RawRowView(j)) // row[k] += v·W[j][k], element by element
 			})
 		}
 	}
