@@ -221,3 +221,47 @@ func TestAUCWeighted(t *testing.T) {
 		}
 	}
 }
+
+// TestScorer: a Scorer gives every metric's value, bit for bit, and its
+// errors, as Evaluate: auc and auc_weighted from their shared AUCs, on
+// one-vs-rest, softmax and binary predictions with ties and an absent
+// class.
+func TestScorer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		k   int
+		ovr bool
+	}{{7, true}, {3, false}, {2, false}, {2, true}} {
+		n := 200
+		labels := make([]int, n)
+		for i := range labels {
+			labels[i] = rng.IntN(tc.k)
+			if tc.k > 2 && labels[i] == 1 {
+				labels[i] = 0 // class 1 absent: its AUC is NaN
+			}
+		}
+		names := make([]string, tc.k)
+		for c := range names {
+			names[c] = fmt.Sprint("c", c)
+		}
+		test := classes(labels, names...).Truth()
+		p := &methods.Prediction{K: tc.k, OneVsRest: tc.ovr, Scores: make([]float64, n*tc.k)}
+		for i := range p.Scores {
+			p.Scores[i] = float64(rng.IntN(20)) / 4 // ties
+		}
+		sc := metric.NewScorer(p, test)
+		for _, name := range append(metric.Names(), "no-such-metric") {
+			want, werr := metric.Evaluate(name, p, test)
+			got, gerr := sc.Evaluate(name)
+			if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+				t.Fatalf("K %d ovr %t, %s: error %v, Evaluate's %v", tc.k, tc.ovr, name, gerr, werr)
+			}
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("K %d ovr %t, %s: %v, Evaluate gives %v", tc.k, tc.ovr, name, got, want)
+			}
+		}
+		if a, _ := sc.Evaluate("auc"); math.IsNaN(a) || a == 0 {
+			t.Errorf("K %d: auc %v", tc.k, a)
+		}
+	}
+}
