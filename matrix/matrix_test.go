@@ -208,9 +208,8 @@ func ExampleBuilder() {
 	// Output: 3 [2.5 2]
 }
 
-// TestDenseTTiles: the tiled transpose on sizes around and across its
-// tiles of 32.
-func TestDenseTTiles(t *testing.T) {
+// TestDenseT: the transpose of dense matrices of several shapes.
+func TestDenseT(t *testing.T) {
 	for _, rc := range [][2]int{{1, 1}, {31, 33}, {32, 32}, {70, 45}, {3, 100}, {0, 5}} {
 		r, c := rc[0], rc[1]
 		data := make([]float64, r*c)
