@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/repro-ml/repro/datasets"
@@ -362,7 +361,9 @@ func (p *PCA) Project(X matrix.Matrix) *matrix.Dense {
 		for i := 0; i < n; i++ {
 			row := out.RawRow(i)
 			X.Row(i, func(j int, v float64) {
-				floats.AddScaled(row, v, W.RawRowView(j)) // row[k] += v·W[j][k], element by element
+				for k, w := range W.RawRowView(j) {
+					row[k] += v * w
+				}
 			})
 		}
 	}
