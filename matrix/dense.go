@@ -168,7 +168,7 @@ func (d *Dense) RowsOf(rows []int) Matrix {
 // ColsOf returns a copy of the given columns.
 func (d *Dense) ColsOf(cols []int) Matrix {
 	out := NewDense(d.r, len(cols), nil)
-	if j0, ok := contiguous(cols); ok { // leading components (DDR, EE): a copy per row
+	if j0, ok := ColumnRun(cols); ok { // leading components (DDR, EE): a copy per row
 		for i := 0; i < d.r; i++ {
 			copy(out.RawRow(i), d.RawRow(i)[j0:j0+len(cols)])
 		}
@@ -183,9 +183,9 @@ func (d *Dense) ColsOf(cols []int) Matrix {
 	return out
 }
 
-// contiguous reports whether cols is a non-empty run j0, j0+1, … and
-// returns j0.
-func contiguous(cols []int) (int, bool) {
+// ColumnRun reports whether cols is a non-empty run j0, j0+1, … and
+// returns j0: ColsOf of such columns copies a slice of every row.
+func ColumnRun(cols []int) (int, bool) {
 	if len(cols) == 0 {
 		return 0, false
 	}

@@ -100,6 +100,12 @@ func (v *rowView) ColsOf(cols []int) matrix.Matrix {
 		return v.m.RowsOf(v.rows).ColsOf(cols)
 	}
 	out := matrix.NewDense(len(v.rows), len(cols), nil)
+	if j0, ok := matrix.ColumnRun(cols); ok { // leading components (EE's pool at every size)
+		for k, r := range v.rows {
+			copy(out.RawRow(k), d.RawRow(r)[j0:j0+len(cols)])
+		}
+		return out
+	}
 	for k, r := range v.rows {
 		src, dst := d.RawRow(r), out.RawRow(k)
 		for c, j := range cols {
