@@ -31,6 +31,14 @@ type Matrix interface {
 	ColsOf(cols []int) Matrix
 }
 
+// MultiVec is a Matrix that multiplies several vectors in one pass over
+// its rows, each product the same float64 as MulVec's (Dense.MulVecs).
+type MultiVec interface {
+	Matrix
+	// MulVecs sets dst[k] = A·xs[k] for every k.
+	MulVecs(dst, xs [][]float64)
+}
+
 func checkLen(op string, got, want int) {
 	if got != want {
 		panic(fmt.Sprintf("matrix: %s: length %d, want %d", op, got, want))

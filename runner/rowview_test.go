@@ -55,6 +55,20 @@ func TestRowView(t *testing.T) {
 			v.MulVec(g, x)
 			c.MulVec(w, x)
 			near("MulVec", g, w)
+			// MulVecs: MulVec's values bit for bit, for every vector.
+			xs, gs := [][]float64{x, slices.Clone(y[:cc]), make([]float64, cc)}, make([][]float64, 3)
+			for k := range gs {
+				gs[k] = make([]float64, cr)
+			}
+			v.(matrix.MultiVec).MulVecs(gs, xs)
+			for k, xk := range xs {
+				v.MulVec(g, xk)
+				for i := range g {
+					if math.Float64bits(gs[k][i]) != math.Float64bits(g[i]) {
+						t.Errorf("MulVecs[%d][%d] = %v, MulVec %v", k, i, gs[k][i], g[i])
+					}
+				}
+			}
 			gt, wt := []float64{9, 9, 9, 9, 9}, make([]float64, cc)
 			v.MulTransVec(gt, y) // overwrites, as the copy's
 			c.MulTransVec(wt, y)

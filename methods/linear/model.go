@@ -61,15 +61,16 @@ func (m *classifier) Predict(X matrix.Matrix) *methods.Prediction {
 				ks = append(ks, k)
 			}
 		}
-		// On dense rows the K products read X once (MulVecs), with the
-		// same values as K MulVecs.
+		// On dense rows (and the runner's views of them) the K products
+		// read X once (matrix.MultiVec), with the same values as K
+		// MulVecs.
 		zs := make([][]float64, len(ks))
-		if dense, ok := X.(*matrix.Dense); ok && len(ks) > 1 {
+		if mv, ok := X.(matrix.MultiVec); ok && len(ks) > 1 {
 			ws := make([][]float64, len(ks))
 			for c, k := range ks {
 				zs[c], ws[c] = make([]float64, n), m.W[k]
 			}
-			dense.MulVecs(zs, ws)
+			mv.MulVecs(zs, ws)
 		}
 		for c, k := range ks {
 			if zs[c] == nil {
