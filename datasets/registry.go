@@ -13,6 +13,9 @@ type Env struct {
 	DataDir string
 	// CacheDir is a directory where a plugin may keep derived files.
 	CacheDir string
+	// Warn, if non-nil, receives problems a plugin recovered from, which
+	// the run reports (a damaged cache file, refitted).
+	Warn func(error)
 }
 
 // Loader is a dataset plugin: it declares its parameters and loads a

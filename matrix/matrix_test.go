@@ -117,11 +117,17 @@ func TestSubsets(t *testing.T) {
 				}
 			}
 		}
-		sub = matrix.ToDense(m.ColsOf(cols))
-		for i := 0; i < 6; i++ {
-			for k, j := range cols {
-				if sub.At(i, k) != d.At(i, j) {
-					t.Fatalf("%T ColsOf: [%d,%d] = %v, want %v", m, i, k, sub.At(i, k), d.At(i, j))
+		// Scattered columns, and runs (a copy per row on Dense).
+		for _, cols := range [][]int{cols, {0, 1, 2}, {2, 3, 4}, {1}, {0, 1, 2, 3, 4}, {1, 2, 4}} {
+			sub = matrix.ToDense(m.ColsOf(cols))
+			if r, c := sub.Dims(); r != 6 || c != len(cols) {
+				t.Fatalf("%T ColsOf(%v) is %d×%d", m, cols, r, c)
+			}
+			for i := 0; i < 6; i++ {
+				for k, j := range cols {
+					if sub.At(i, k) != d.At(i, j) {
+						t.Fatalf("%T ColsOf(%v): [%d,%d] = %v, want %v", m, cols, i, k, sub.At(i, k), d.At(i, j))
+					}
 				}
 			}
 		}
@@ -200,4 +206,62 @@ func ExampleBuilder() {
 	m.MulVec(y, []float64{1, 1, 1})
 	fmt.Println(m.NNZ(), y)
 	// Output: 3 [2.5 2]
+}
+
+// TestDenseT: the transpose of dense matrices of several shapes.
+func TestDenseT(t *testing.T) {
+	for _, rc := range [][2]int{{1, 1}, {31, 33}, {32, 32}, {70, 45}, {3, 100}, {0, 5}} {
+		r, c := rc[0], rc[1]
+		data := make([]float64, r*c)
+		for i := range data {
+			data[i] = float64(i) + 0.5
+		}
+		d := matrix.NewDense(r, c, data)
+		tr := d.T()
+		if rows, cols := tr.Dims(); rows != c || cols != r {
+			t.Fatalf("%d×%d: T is %d×%d", r, c, rows, cols)
+		}
+		for i := 0; i < r; i++ {
+			for j := 0; j < c; j++ {
+				if tr.At(j, i) != d.At(i, j) {
+					t.Fatalf("%d×%d: T[%d][%d] = %v, want %v", r, c, j, i, tr.At(j, i), d.At(i, j))
+				}
+			}
+		}
+	}
+}
+
+// TestMulVecs: every element of MulVecs equals MulVec's bit for bit, on
+// shapes whose rows fill several blocks with remainders of 0–3 rows and
+// one block of fewer than 4 rows.
+func TestMulVecs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, rc := range [][2]int{{1, 3}, {3, 1433}, {45, 1433}, {93, 1433}, {401, 700}, {1354, 1433}, {10, 0}, {0, 4}} {
+		r, c := rc[0], rc[1]
+		data := make([]float64, r*c)
+		for i := range data {
+			data[i] = rng.NormFloat64()
+		}
+		d := matrix.NewDense(r, c, data)
+		xs, dst := make([][]float64, 7), make([][]float64, 7)
+		for k := range xs {
+			xs[k], dst[k] = make([]float64, c), make([]float64, r)
+			for j := range xs[k] {
+				xs[k][j] = rng.NormFloat64()
+			}
+			for i := range dst[k] {
+				dst[k][i] = math.NaN() // overwritten
+			}
+		}
+		d.MulVecs(dst, xs)
+		want := make([]float64, r)
+		for k, x := range xs {
+			d.MulVec(want, x)
+			for i := range want {
+				if math.Float64bits(dst[k][i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%d×%d, vector %d, row %d: MulVecs %v, MulVec %v", r, c, k, i, dst[k][i], want[i])
+				}
+			}
+		}
+	}
 }

@@ -8,9 +8,10 @@
 package metric
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/repro-ml/repro/registry"
@@ -115,6 +116,9 @@ type Metric struct {
 	// binary_errors, the errors of each one-vs-rest task). The runner
 	// stores them beside the metric as "name/part".
 	Detail func(p *Prediction, test Truth) map[string]float64
+	// ovrAUC marks auc (meanAUC) and auc_weighted (weightedAUC), whose
+	// Scorer shares the one-vs-rest AUCs; 0 for the others.
+	ovrAUC int
 }
 
 // Metrics is the registry of metrics.
@@ -196,10 +200,10 @@ func init() {
 			return 100 - a, err
 		}})
 	Register("auc", &Metric{Doc: "area under the ROC curve; multi-class: the unweighted mean of the one-vs-rest AUCs of the classes present in the test set",
-		Kinds: Classification, HigherIsBetter: true, Eval: auc, Digits: 3, Min: bound(0), Max: bound(1)})
+		Kinds: Classification, HigherIsBetter: true, Eval: auc, ovrAUC: meanAUC, Digits: 3, Min: bound(0), Max: bound(1)})
 	Register("auc_weighted", &Metric{Doc: "area under the ROC curve; multi-class: the mean of the one-vs-rest AUCs weighted by each class's count in the test set " +
 		"(Weka's weightedAreaUnderROC); equal to auc for two classes",
-		Kinds: Classification, HigherIsBetter: true, Eval: aucWeighted, Digits: 3, Min: bound(0), Max: bound(1)})
+		Kinds: Classification, HigherIsBetter: true, Eval: aucWeighted, ovrAUC: weightedAUC, Digits: 3, Min: bound(0), Max: bound(1)})
 	Register("binary_errors", &Metric{Doc: "one-vs-rest binary errors summed over all tasks (Jebara 2004's metric); per-task errors recorded as binary_errors/<class>",
 		Kinds: Classification, NeedsOneVsRest: true, Eval: binaryErrors, Detail: taskErrors, Digits: 1, Min: bound(0)})
 	Register("mse", &Metric{Min: bound(0), Doc: "mean squared error of the predicted target",
@@ -301,14 +305,20 @@ func mse(pred, y []float64) float64 {
 	return s / float64(len(pred))
 }
 
-func auc(p *Prediction, d Truth) (float64, error) { return aucMean(p, d, false), nil }
+func auc(p *Prediction, d Truth) (float64, error) { return classAUCs(p, d).mean(false), nil }
 
-func aucWeighted(p *Prediction, d Truth) (float64, error) { return aucMean(p, d, true), nil }
+func aucWeighted(p *Prediction, d Truth) (float64, error) { return classAUCs(p, d).mean(true), nil }
 
-// aucMean returns the AUC of p, for several classes the mean of the
-// one-vs-rest AUCs of the classes present in the test set, unweighted or
-// weighted by their counts.
-func aucMean(p *Prediction, d Truth, weighted bool) float64 {
+// ovrAUCs are the AUCs of a prediction's classes against the rest, with
+// each class's count of test rows; binary (one AUC, of score 1 − score 0)
+// when the prediction has two classes and is not one-vs-rest.
+type ovrAUCs struct {
+	auc, npos []float64
+	binary    bool
+}
+
+// classAUCs returns the AUCs of p's classes on d.
+func classAUCs(p *Prediction, d Truth) ovrAUCs {
 	n := d.Rows()
 	k := p.K
 	score := make([]float64, n)
@@ -318,24 +328,37 @@ func aucMean(p *Prediction, d Truth, weighted bool) float64 {
 			score[i] = p.Score(i, 1) - p.Score(i, 0)
 			pos[i] = d.Label(i) == 1
 		}
-		return AUC(score, pos)
+		return ovrAUCs{auc: []float64{AUC(score, pos)}, binary: true}
 	}
-	sum, cnt := 0.0, 0.0
+	out := ovrAUCs{auc: make([]float64, k), npos: make([]float64, k)}
 	for c := 0; c < k; c++ {
-		npos := 0.0
 		for i := 0; i < n; i++ {
 			score[i] = p.Score(i, c)
 			pos[i] = d.Label(i) == c
 			if pos[i] {
-				npos++
+				out.npos[c]++
 			}
 		}
+		out.auc[c] = AUC(score, pos)
+	}
+	return out
+}
+
+// mean returns the AUC of the prediction: the binary one, or the mean of
+// the one-vs-rest AUCs of the classes present in the test set, unweighted
+// or weighted by their counts.
+func (a ovrAUCs) mean(weighted bool) float64 {
+	if a.binary {
+		return a.auc[0]
+	}
+	sum, cnt := 0.0, 0.0
+	for c, v := range a.auc {
 		w := 1.0
 		if weighted {
-			w = npos
+			w = a.npos[c]
 		}
-		if a := AUC(score, pos); !math.IsNaN(a) {
-			sum += w * a
+		if !math.IsNaN(v) {
+			sum += w * v
 			cnt += w
 		}
 	}
@@ -345,35 +368,82 @@ func aucMean(p *Prediction, d Truth, weighted bool) float64 {
 	return sum / cnt
 }
 
+// Scorer scores one prediction with several metrics, computing what they
+// share once: auc and auc_weighted average the same one-vs-rest AUCs,
+// which take a sort of the test rows per class.
+type Scorer struct {
+	p    *Prediction
+	test Truth
+	aucs *ovrAUCs
+}
+
+// NewScorer returns a Scorer of p on test. p and test must not change
+// while it is used.
+func NewScorer(p *Prediction, test Truth) *Scorer { return &Scorer{p: p, test: test} }
+
+// Evaluate returns what Evaluate(name, p, test) returns.
+func (s *Scorer) Evaluate(name string) (float64, error) {
+	m, err := Lookup(name)
+	if err != nil {
+		return 0, err
+	}
+	if err := check(name, m, s.p, s.test); err != nil {
+		return 0, err
+	}
+	if m.ovrAUC == 0 {
+		return m.Eval(s.p, s.test)
+	}
+	if s.aucs == nil {
+		a := classAUCs(s.p, s.test)
+		s.aucs = &a
+	}
+	return s.aucs.mean(m.ovrAUC == weightedAUC), nil
+}
+
+// The averages of one-vs-rest AUCs a Scorer computes from shared AUCs
+// (Metric.ovrAUC).
+const (
+	meanAUC = 1 + iota
+	weightedAUC
+)
+
 // AUC returns the area under the ROC curve of score for the positives pos,
 // counting ties as one half (the Mann–Whitney statistic). It is NaN when
-// either class is absent.
+// either class is absent. A NaN score ranks below every number (and ties
+// with the other NaNs).
+//
+// The positives' and negatives' scores are sorted apart and merged: U, the
+// number of (positive, negative) pairs ordered right plus half the tied
+// ones, is a whole or half number counted exactly, so the result is the
+// same float64 as the rank-sum form (R₊ − n₊(n₊+1)/2)/(n₊n₋) whatever the
+// order of the sort.
 func AUC(score []float64, pos []bool) float64 {
-	idx := make([]int, len(score))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return score[idx[a]] < score[idx[b]] })
-	var np, nn float64
-	rankSum := 0.0
-	for i := 0; i < len(idx); {
-		j := i
-		for j < len(idx) && score[idx[j]] == score[idx[i]] {
-			j++
+	var ps, ns []float64
+	for i, s := range score {
+		if pos[i] {
+			ps = append(ps, s)
+		} else {
+			ns = append(ns, s)
 		}
-		mid := float64(i+j+1) / 2 // average 1-based rank of the tie block
-		for _, t := range idx[i:j] {
-			if pos[t] {
-				rankSum += mid
-				np++
-			} else {
-				nn++
-			}
-		}
-		i = j
 	}
-	if np == 0 || nn == 0 {
+	if len(ps) == 0 || len(ns) == 0 {
 		return math.NaN()
 	}
-	return (rankSum - np*(np+1)/2) / (np * nn)
+	slices.Sort(ps) // NaNs first, as cmp.Compare orders them
+	slices.Sort(ns)
+	// twiceU counts 2 per negative below a positive and 1 per tie.
+	twiceU := 0
+	lo, hi := 0, 0 // ns[:lo] < p, ns[lo:hi] == p
+	for _, p := range ps {
+		for lo < len(ns) && cmp.Less(ns[lo], p) {
+			lo++
+		}
+		hi = max(hi, lo)
+		for hi < len(ns) && cmp.Compare(ns[hi], p) == 0 {
+			hi++
+		}
+		twiceU += 2*lo + (hi - lo)
+	}
+	np, nn := float64(len(ps)), float64(len(ns))
+	return float64(twiceU) / 2 / (np * nn)
 }

@@ -3,6 +3,8 @@ package metric_test
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 
@@ -90,6 +92,64 @@ func TestAUCTies(t *testing.T) {
 	}
 }
 
+// rankSumAUC is the rank-sum form of the AUC, (R₊ − n₊(n₊+1)/2)/(n₊n₋),
+// with tied scores given their average rank: the reference AUC must equal
+// exactly.
+func rankSumAUC(score []float64, pos []bool) float64 {
+	idx := make([]int, len(score))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.Slice(idx, func(a, b int) bool { return score[idx[a]] < score[idx[b]] })
+	var np, nn, rankSum float64
+	for i := 0; i < len(idx); {
+		j := i
+		for j < len(idx) && score[idx[j]] == score[idx[i]] {
+			j++
+		}
+		for _, t := range idx[i:j] {
+			if pos[t] {
+				rankSum += float64(i+j+1) / 2
+				np++
+			} else {
+				nn++
+			}
+		}
+		i = j
+	}
+	return (rankSum - np*(np+1)/2) / (np * nn)
+}
+
+// TestAUCRankSum checks AUC against the rank-sum form, bit for bit, on
+// random scores with many ties, few ties and one positive or negative, and
+// against a count of pairs on a small case.
+func TestAUCRankSum(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 300; trial++ {
+		n := 2 + rng.IntN(400)
+		levels := []int{2, 5, 50, 1 << 30}[trial%4] // distinct score values
+		score, pos := make([]float64, n), make([]bool, n)
+		for i := range score {
+			score[i] = float64(rng.IntN(levels))/7 - 3
+			pos[i] = rng.Float64() < []float64{0.5, 0.1, 0.9}[trial%3]
+		}
+		if trial%5 == 0 { // a single positive
+			for i := range pos {
+				pos[i] = i == n/2
+			}
+		}
+		want := rankSumAUC(score, pos)
+		if got := metric.AUC(score, pos); got != want && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("trial %d (n %d): AUC = %v, rank-sum form %v", trial, n, got, want)
+		}
+	}
+	// Pairs (pos, neg): (3,1) (3,2) right, (3,3) tie, (2,1) right, (2,2)
+	// tie, (2,3) wrong: (3 + 2·½)/6.
+	if got, want := metric.AUC([]float64{3, 2, 1, 2, 3}, []bool{true, true, false, false, false}), 4.0/6; got != want {
+		t.Errorf("AUC = %v, want %v", got, want)
+	}
+}
+
 func TestMetricErrors(t *testing.T) {
 	bin := classes([]int{0, 1}, "a", "b")
 	reg := regression(1, 2)
@@ -158,6 +218,50 @@ func TestAUCWeighted(t *testing.T) {
 		got, err := metric.Evaluate(tc.metric, tc.p, tc.d.Truth())
 		if err != nil || math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("%s on %d classes = %v, %v; want %v", tc.metric, len(tc.d.Classes), got, err, tc.want)
+		}
+	}
+}
+
+// TestScorer: a Scorer gives every metric's value, bit for bit, and its
+// errors, as Evaluate: auc and auc_weighted from their shared AUCs, on
+// one-vs-rest, softmax and binary predictions with ties and an absent
+// class.
+func TestScorer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tc := range []struct {
+		k   int
+		ovr bool
+	}{{7, true}, {3, false}, {2, false}, {2, true}} {
+		n := 200
+		labels := make([]int, n)
+		for i := range labels {
+			labels[i] = rng.IntN(tc.k)
+			if tc.k > 2 && labels[i] == 1 {
+				labels[i] = 0 // class 1 absent: its AUC is NaN
+			}
+		}
+		names := make([]string, tc.k)
+		for c := range names {
+			names[c] = fmt.Sprint("c", c)
+		}
+		test := classes(labels, names...).Truth()
+		p := &methods.Prediction{K: tc.k, OneVsRest: tc.ovr, Scores: make([]float64, n*tc.k)}
+		for i := range p.Scores {
+			p.Scores[i] = float64(rng.IntN(20)) / 4 // ties
+		}
+		sc := metric.NewScorer(p, test)
+		for _, name := range append(metric.Names(), "no-such-metric") {
+			want, werr := metric.Evaluate(name, p, test)
+			got, gerr := sc.Evaluate(name)
+			if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+				t.Fatalf("K %d ovr %t, %s: error %v, Evaluate's %v", tc.k, tc.ovr, name, gerr, werr)
+			}
+			if math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("K %d ovr %t, %s: %v, Evaluate gives %v", tc.k, tc.ovr, name, got, want)
+			}
+		}
+		if a, _ := sc.Evaluate("auc"); math.IsNaN(a) || a == 0 {
+			t.Errorf("K %d: auc %v", tc.k, a)
 		}
 	}
 }

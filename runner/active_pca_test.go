@@ -1,8 +1,12 @@
 package runner
 
 import (
+	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	_ "github.com/repro-ml/repro/datasets/reduce" // pca
@@ -219,5 +223,59 @@ func TestActiveDeterministicAcrossWorkers(t *testing.T) {
 				t.Errorf("-j 1 and -j %d gave different results: %+v\n%+v", j, sa[i], sb[i])
 			}
 		}
+	}
+}
+
+// TestActivePCACacheDamaged: the fold PCAs cached on disk are read back
+// by the next run; a damaged cache file is reported (Options.Warn and
+// Summary.Warnings name it), not used: the trials' results are those of a
+// fresh fit, and the file is rewritten, so the run after reports nothing.
+func TestActivePCACacheDamaged(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	run := func() (*Summary, []error) {
+		t.Helper()
+		var warned []error
+		sum, err := Run(context.Background(), bilgicSpec("random", true), Options{Dir: dir, Workers: 2, Fresh: true, Warn: func(err error) { warned = append(warned, err) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range sum.Results {
+			if r.Failed() {
+				t.Fatalf("%s trial %d: %s", r.Method, r.Trial, r.Error)
+			}
+		}
+		return sum, warned
+	}
+	first, warned := run()
+	if len(warned) != 0 || len(first.Warnings) != 0 {
+		t.Fatalf("warnings of a first run: %v", warned)
+	}
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(dir), ".cache", "pca", "*.pca"))
+	if len(files) != 4 {
+		t.Fatalf("%d cached PCAs, want one per fold (4): %v", len(files), files)
+	}
+	for _, f := range files {
+		if err := os.WriteFile(f, []byte("damaged"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	second, warned := run()
+	if len(warned) != len(files) || len(second.Warnings) != len(files) {
+		t.Errorf("%d warnings (%d in the summary) for %d damaged files: %v", len(warned), len(second.Warnings), len(files), warned)
+	}
+	for _, f := range files {
+		named := false
+		for _, w := range warned {
+			named = named || strings.Contains(w.Error(), f)
+		}
+		if !named {
+			t.Errorf("no warning names %s: %v", f, warned)
+		}
+	}
+	if !reflect.DeepEqual(strip(first.Results), strip(second.Results)) {
+		t.Error("results after the damaged files differ from the first run's")
+	}
+	if _, warned := run(); len(warned) != 0 {
+		t.Errorf("the damaged files were not rewritten: %v", warned)
 	}
 }

@@ -51,7 +51,9 @@
 // are fitted on and their params (fitted.go), and so is the data a
 // fit: pool transform produces (run.go), so the trials of one pool —
 // sharePartitions runs them together — fit and apply it once; a transform
-// may also keep its fits on disk under Env.CacheDir (pca does). Corpus-level
+// may also keep its fits on disk under Env.CacheDir (pca does), reporting
+// a damaged file to Env.Warn, which the run turns into a warning
+// (Options.Warn, Summary.Warnings). Corpus-level
 // transforms run once when the dataset loads and are cached on disk
 // (data.go). The active protocol hands its unlabelled pool to the strategy
 // and to Env.Unlabelled as a view of Data's rows (rowview.go), not a copy

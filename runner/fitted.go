@@ -108,8 +108,7 @@ func (x *executor) fitted(ctx context.Context, d *datasets.Dataset, id string, r
 		if err := transformMemory(tr, ts, view, x.memLimit); err != nil {
 			return nil, err
 		}
-		env := datasets.Env{DataDir: x.env.DataDir, CacheDir: x.env.CacheDir}
-		f, err := tr.Fit(ctx, env, view, ts.Params)
+		f, err := tr.Fit(ctx, x.env, view, ts.Params)
 		if err != nil {
 			return nil, fmt.Errorf("transform %q (fit: %s): %w", ts.Name, ts.Fit, err)
 		}

@@ -50,6 +50,34 @@ func (v *rowView) MulVec(dst, x []float64) {
 	}
 }
 
+// MulVecs sets dst[k] = v·xs[k], each element the same float64 as
+// MulVec's (the same dot per row), taking every row once for all the
+// vectors: a one-vs-rest model's K decision functions on the pool.
+func (v *rowView) MulVecs(dst, xs [][]float64) {
+	if len(dst) != len(xs) {
+		panic("rowView: MulVecs: dst and xs lengths differ")
+	}
+	d, ok := v.m.(*matrix.Dense)
+	if !ok {
+		for k, x := range xs {
+			v.MulVec(dst[k], x)
+		}
+		return
+	}
+	_, c := d.Dims()
+	for k := range xs {
+		if len(dst[k]) != len(v.rows) || len(xs[k]) != c {
+			panic("rowView: MulVecs: length mismatch")
+		}
+	}
+	for i, r := range v.rows {
+		row := d.RawRow(r)
+		for k, x := range xs {
+			dst[k][i] = floats.Dot(row, x)
+		}
+	}
+}
+
 func (v *rowView) MulTransVec(dst, x []float64) {
 	if len(x) != len(v.rows) {
 		panic("rowView: MulTransVec: x length mismatch")
@@ -100,6 +128,12 @@ func (v *rowView) ColsOf(cols []int) matrix.Matrix {
 		return v.m.RowsOf(v.rows).ColsOf(cols)
 	}
 	out := matrix.NewDense(len(v.rows), len(cols), nil)
+	if j0, ok := matrix.ColumnRun(cols); ok { // leading components (EE's pool at every size)
+		for k, r := range v.rows {
+			copy(out.RawRow(k), d.RawRow(r)[j0:j0+len(cols)])
+		}
+		return out
+	}
 	for k, r := range v.rows {
 		src, dst := d.RawRow(r), out.RawRow(k)
 		for c, j := range cols {

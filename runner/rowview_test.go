@@ -55,6 +55,20 @@ func TestRowView(t *testing.T) {
 			v.MulVec(g, x)
 			c.MulVec(w, x)
 			near("MulVec", g, w)
+			// MulVecs: MulVec's values bit for bit, for every vector.
+			xs, gs := [][]float64{x, slices.Clone(y[:cc]), make([]float64, cc)}, make([][]float64, 3)
+			for k := range gs {
+				gs[k] = make([]float64, cr)
+			}
+			v.(matrix.MultiVec).MulVecs(gs, xs)
+			for k, xk := range xs {
+				v.MulVec(g, xk)
+				for i := range g {
+					if math.Float64bits(gs[k][i]) != math.Float64bits(g[i]) {
+						t.Errorf("MulVecs[%d][%d] = %v, MulVec %v", k, i, gs[k][i], g[i])
+					}
+				}
+			}
 			gt, wt := []float64{9, 9, 9, 9, 9}, make([]float64, cc)
 			v.MulTransVec(gt, y) // overwrites, as the copy's
 			c.MulTransVec(wt, y)
@@ -73,9 +87,10 @@ func TestRowView(t *testing.T) {
 					}
 				}
 			}
-			cols := []int{4, 1, 1}
-			if a, b := matrix.ToDense(v.ColsOf(cols)), matrix.ToDense(c.ColsOf(cols)); !slices.Equal(a.RawData(), b.RawData()) {
-				t.Errorf("ColsOf = %v, copy %v", a.RawData(), b.RawData())
+			for _, cols := range [][]int{{4, 1, 1}, {0, 1, 2}, {2, 3}} { // scattered, and leading or inner runs
+				if a, b := matrix.ToDense(v.ColsOf(cols)), matrix.ToDense(c.ColsOf(cols)); !slices.Equal(a.RawData(), b.RawData()) {
+					t.Errorf("ColsOf(%v) = %v, copy %v", cols, a.RawData(), b.RawData())
+				}
 			}
 			sub := []int{4, 2}
 			if a, b := matrix.ToDense(v.RowsOf(sub)), matrix.ToDense(c.RowsOf(sub)); !slices.Equal(a.RawData(), b.RawData()) {

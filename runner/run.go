@@ -56,8 +56,10 @@ type Options struct {
 	// NoMemLimit turns the check off.
 	MemLimit int64
 	// Warn, if non-nil, is called at once with each problem that does not
-	// stop the run (a torn or corrupt line of the results file), before
-	// any trial runs; Summary.Warnings holds them too.
+	// stop the run: a torn or corrupt line of the results file, before
+	// any trial runs; a damaged cache file a plugin refitted
+	// (datasets.Env.Warn), when a trial meets it, from the trial's
+	// goroutine (one call at a time). Summary.Warnings holds them too.
 	Warn func(error)
 }
 
@@ -85,7 +87,8 @@ type Summary struct {
 	// Interrupted reports that the context was cancelled before every
 	// trial ran; rerunning resumes.
 	Interrupted bool
-	// Warnings are problems that did not stop the run (corrupt lines).
+	// Warnings are problems that did not stop the run (corrupt lines,
+	// damaged cache files).
 	Warnings []error
 }
 
@@ -196,7 +199,17 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		opts.Workers = max(len(pending), 1)
 	}
 
-	env := datasets.Env{DataDir: opts.DataDir, CacheDir: opts.CacheDir}
+	// Plugins report what they recovered from (a damaged cache file)
+	// while trials run, from any worker.
+	var warnMu sync.Mutex
+	env := datasets.Env{DataDir: opts.DataDir, CacheDir: opts.CacheDir, Warn: func(w error) {
+		warnMu.Lock()
+		defer warnMu.Unlock()
+		sum.Warnings = append(sum.Warnings, w)
+		if opts.Warn != nil {
+			opts.Warn(w)
+		}
+	}}
 	memLimit := opts.MemLimit
 	if memLimit == 0 {
 		memLimit = DefaultMemLimit()

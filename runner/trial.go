@@ -238,8 +238,9 @@ func checkPrediction(p *methods.Prediction, set *datasets.Dataset, ovr bool) err
 func (t *TrialRun) Score(p *methods.Prediction, set *datasets.Dataset) (Metrics, error) {
 	truth := set.Truth()
 	out := make(Metrics, len(t.Spec.Metrics))
+	sc := metric.NewScorer(p, truth) // auc and auc_weighted sort the scores once
 	for _, name := range t.Spec.Metrics {
-		v, err := metric.Evaluate(name, p, truth)
+		v, err := sc.Evaluate(name)
 		if err != nil {
 			return nil, err
 		}

@@ -4,43 +4,52 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"encoding/gob"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"hash"
+	"hash/crc32"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 )
 
 // cacheFormat is the version of the files FitPCACached writes; a change
-// of FitPCA's results or of the file layout must change it.
-const cacheFormat = 1
+// of FitPCA's results or of the file layout must change it. Format 1 was
+// a gob (.gob); format 2 is raw little-endian float64 values with a
+// checksum (.pca), read 20 times faster.
+const cacheFormat = 2
 
 // FitPCACached is FitPCA with a cache on disk: the analysis of the same
-// rows (by content) with the same options is read from dir/pca/<key>.gob
-// when an earlier fit wrote it — the folds' pools of Bilgic's experiments
-// are the same in every experiment and for every query strategy, and a
-// pool's eigendecomposition takes minutes. The file holds the fit's
-// float64 values exactly, so a cached analysis projects exactly as a new
-// one. A missing, unreadable or damaged file is fitted anew and
-// rewritten; a file that cannot be written only costs the next run the
-// fit. An empty dir disables the cache.
-func FitPCACached(ctx context.Context, dir string, X matrix.Matrix, o Options) (*PCA, error) {
-	if dir == "" {
+// rows (by content) with the same options is read from
+// env.CacheDir/pca/<key>.pca when an earlier fit wrote it — the folds'
+// pools of Bilgic's experiments are the same in every experiment and for
+// every query strategy, and a pool's eigendecomposition takes minutes.
+// The file holds the fit's float64 values exactly, so a cached analysis
+// projects exactly as a new one. A missing file is fitted and written; a
+// damaged one (a wrong size, header or checksum) is never used: it is
+// reported to env.Warn, fitted anew and rewritten. A file that cannot be
+// written only costs the next run the fit. An empty env.CacheDir disables
+// the cache.
+func FitPCACached(ctx context.Context, env datasets.Env, X matrix.Matrix, o Options) (*PCA, error) {
+	if env.CacheDir == "" {
 		return FitPCA(ctx, X, o)
 	}
-	path := filepath.Join(dir, "pca", pcaKey(X, o)+".gob")
-	if p, err := readPCA(path); err == nil {
+	path := filepath.Join(env.CacheDir, "pca", pcaKey(X, o)+".pca")
+	p, err := readPCA(path)
+	if err == nil {
 		return p, nil
 	}
-	p, err := FitPCA(ctx, X, o)
-	if err != nil {
+	if !errors.Is(err, fs.ErrNotExist) && env.Warn != nil {
+		env.Warn(fmt.Errorf("%w; fitting the analysis anew and rewriting the file", err))
+	}
+	if p, err = FitPCA(ctx, X, o); err != nil {
 		return nil, err
 	}
 	_ = writePCA(path, p) // best effort: the fit is right either way
@@ -70,27 +79,40 @@ func pcaKey(X matrix.Matrix, o Options) string {
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }
 
-// pcaFile is the stored form of a PCA.
-type pcaFile struct {
-	Format                 int
-	Mean, Scale, Variances []float64
-	Rows, Cols             int
-	Components             []float64
-}
+// A cache file is pcaMagic, then the format, d (columns) and m
+// (components) as uint64, then Mean (d), Scale (d), Variances (m) and the
+// d×m Components row by row as float64 bits, all little-endian, then the
+// CRC-32C (Castagnoli) of everything before it as a uint32.
+const pcaMagic = "reproPCA"
+
+// pcaHeader is the length of the magic and the three counts.
+const pcaHeader = len(pcaMagic) + 3*8
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 func writePCA(path string, p *PCA) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	r, c := p.Components.Dims()
-	f := pcaFile{Format: cacheFormat, Mean: p.Mean, Scale: p.Scale, Variances: p.Variances, Rows: r, Cols: c,
-		Components: mat.DenseCopyOf(p.Components).RawMatrix().Data}
+	d, m := p.Components.Dims()
+	buf := make([]byte, 0, pcaHeader+8*(2*d+m+d*m)+4)
+	buf = append(buf, pcaMagic...)
+	for _, v := range []int{cacheFormat, d, m} {
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(v))
+	}
+	for _, vs := range [][]float64{p.Mean, p.Scale, p.Variances} {
+		buf = appendFloats(buf, vs)
+	}
+	for j := 0; j < d; j++ {
+		buf = appendFloats(buf, p.Components.RawRowView(j))
+	}
+	buf = binary.LittleEndian.AppendUint32(buf, crc32.Checksum(buf, castagnoli))
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".pca-*")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if err := gob.NewEncoder(tmp).Encode(&f); err != nil {
+	if _, err := tmp.Write(buf); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -103,19 +125,44 @@ func writePCA(path string, p *PCA) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+func appendFloats(buf []byte, vs []float64) []byte {
+	for _, v := range vs {
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+	}
+	return buf
+}
+
+// readPCA reads a cache file. A missing file's error wraps
+// fs.ErrNotExist; any other error names the file and what is wrong.
 func readPCA(path string) (*PCA, error) {
-	fh, err := os.Open(path)
+	buf, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer fh.Close()
-	var f pcaFile
-	if err := gob.NewDecoder(fh).Decode(&f); err != nil {
-		return nil, err
+	damaged := func(what string) error { return fmt.Errorf("pca cache file %s is damaged: %s", path, what) }
+	if len(buf) < pcaHeader+4 || string(buf[:len(pcaMagic)]) != pcaMagic {
+		return nil, damaged("not a cache file of this format")
 	}
-	d := len(f.Mean)
-	if f.Format != cacheFormat || len(f.Scale) != d || f.Rows != d || f.Cols != len(f.Variances) || f.Cols == 0 || len(f.Components) != f.Rows*f.Cols {
-		return nil, errors.New("pca cache: damaged file")
+	body := buf[:len(buf)-4]
+	if sum := binary.LittleEndian.Uint32(buf[len(body):]); sum != crc32.Checksum(body, castagnoli) {
+		return nil, damaged("checksum mismatch")
 	}
-	return &PCA{Mean: f.Mean, Scale: f.Scale, Variances: f.Variances, Components: mat.NewDense(f.Rows, f.Cols, f.Components)}, nil
+	u := func(i int) uint64 { return binary.LittleEndian.Uint64(buf[len(pcaMagic)+8*i:]) }
+	format, d, m := u(0), u(1), u(2)
+	if format != cacheFormat {
+		return nil, damaged(fmt.Sprintf("format %d, want %d", format, cacheFormat))
+	}
+	// The counts must fill the file exactly; they are checked by division,
+	// not by a product that could overflow.
+	n := uint64(len(body) - pcaHeader)
+	if n%8 != 0 || d == 0 || m == 0 || m > d || d > n/8 || 2*d+m > n/8 || (n/8-2*d-m)%d != 0 || (n/8-2*d-m)/d != m {
+		return nil, damaged(fmt.Sprintf("%d bytes do not hold %d columns and %d components", len(buf), d, m))
+	}
+	vals := make([]float64, 2*d+m+d*m)
+	for i := range vals {
+		vals[i] = math.Float64frombits(binary.LittleEndian.Uint64(body[pcaHeader+8*i:]))
+	}
+	di, mi := int(d), int(m)
+	return &PCA{Mean: vals[:di:di], Scale: vals[di : 2*di : 2*di], Variances: vals[2*di : 2*di+mi : 2*di+mi],
+		Components: mat.NewDense(di, mi, vals[2*di+mi:])}, nil
 }

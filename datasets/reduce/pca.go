@@ -30,7 +30,7 @@ func init() {
 			{Name: "standardize", Type: param.Bool, Default: false, Doc: "divide every column by its standard deviation first (PCA of the correlation matrix, Weka's default); false only centres"},
 		},
 		Fit: func(ctx context.Context, env datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
-			return FitPCACached(ctx, env.CacheDir, d.X, Options{Components: p.Int("components"), Variance: p.Float("variance"), Standardize: p.Bool("standardize")})
+			return FitPCACached(ctx, env, d.X, Options{Components: p.Int("components"), Variance: p.Float("variance"), Standardize: p.Bool("standardize")})
 		},
 		Memory:  pcaMemory,
 		Version: 1,

@@ -55,12 +55,29 @@ func (m *classifier) Predict(X matrix.Matrix) *methods.Prediction {
 			p.Scores[2*i], p.Scores[2*i+1] = -f, f
 		}
 	default:
+		var ks []int
 		for k := range m.W {
-			if m.W[k] == nil {
-				continue
+			if m.W[k] != nil {
+				ks = append(ks, k)
 			}
-			X.MulVec(z, m.W[k])
-			for i, v := range z {
+		}
+		// On dense rows (and the runner's views of them) the K products
+		// read X once (matrix.MultiVec), with the same values as K
+		// MulVecs.
+		zs := make([][]float64, len(ks))
+		if mv, ok := X.(matrix.MultiVec); ok && len(ks) > 1 {
+			ws := make([][]float64, len(ks))
+			for c, k := range ks {
+				zs[c], ws[c] = make([]float64, n), m.W[k]
+			}
+			mv.MulVecs(zs, ws)
+		}
+		for c, k := range ks {
+			if zs[c] == nil {
+				zs[c] = z
+				X.MulVec(z, m.W[k])
+			}
+			for i, v := range zs[c] {
 				p.Scores[i*m.K+k] = v + m.B[k]
 			}
 		}
