@@ -329,13 +329,14 @@ type work struct {
 	free, free2 []int32
 	inF         []bool
 	x, r        []float64
-	suf         []float64
+	u           []float64 // per slot of the document: w + y/ρ
+	at          []int32   // per slot: 2 × its transfer buffer position, or −1
 }
 
 func newWork(n, k int) *work {
 	return &work{
 		free: make([]int32, 0, n), free2: make([]int32, 0, n),
 		inF: make([]bool, n), x: make([]float64, n), r: make([]float64, n),
-		suf: make([]float64, k+1),
+		u: make([]float64, k*n), at: make([]int32, k*n),
 	}
 }

@@ -32,11 +32,12 @@ type problem struct {
 	str    []int32 // per slot: its string's id, −1 for a dead slot
 	strLen []uint8 // per string: its length in words
 	first  []int32 // per string: its first slot, to name it
-	// Strings 0 … nMulti−1 have at least two pointers, listed in
-	// grpIdx[grpPtr[s]:grpPtr[s+1]]; the others have one.
+	// Strings 0 … nMulti−1 have at least two pointers, at positions
+	// grpPtr[s] … grpPtr[s+1]−1 of the string order (in slot order
+	// within a string), which tr maps to slots; the others have one.
 	nMulti int
 	grpPtr []int32
-	grpIdx []int32
+	tr     *transfer
 	live   int // number of live slots (candidate pointers)
 }
 
@@ -140,20 +141,13 @@ func (p *problem) index(ctx context.Context) error {
 	for s := 0; s < p.nMulti; s++ {
 		p.grpPtr[s+1] += p.grpPtr[s]
 	}
-	p.grpIdx = make([]int32, p.grpPtr[p.nMulti])
-	fill := slices.Clone(p.grpPtr[:p.nMulti])
 	for slot, s := range p.str {
-		if s < 0 {
-			continue
-		}
-		s = newID[s]
-		p.str[slot] = s
-		p.live++
-		if int(s) < p.nMulti {
-			p.grpIdx[fill[s]] = int32(slot)
-			fill[s]++
+		if s >= 0 {
+			p.str[slot] = newID[s]
+			p.live++
 		}
 	}
+	p.tr = newTransfer(p.str, p.nMulti, p.grpPtr, minShift)
 	return nil
 }
 
