@@ -377,15 +377,16 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 		return err
 	}
 	beta := s.beta[lo:hi]
+	// The sums in locals (the same additions in the same order).
+	r2, s2, w2, z2, y2 := acc.primal, acc.dual, acc.w, acc.z, acc.y
 	for a := 0; a < n; a++ {
-		base := k * (lo + a)
+		vs := s.v[k*(lo+a):]
 		cum := 0.0
 		for t := 1; t <= min(k, n-a); t++ {
-			j := base + t - 1
 			cum += beta[a+t-1]
-			v := &s.v[j]
+			v := &vs[t-1]
 			w := v.w
-			z := w + v.y/rho + cum
+			z := u[k*a+t-1] + cum // w + y/ρ + cum
 			dz := z - v.z
 			v.z = z
 			y := v.y + rho*(w-z)
@@ -393,13 +394,14 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 			if e := at[k*a+t-1]; e >= 0 {
 				buf[e], buf[e+1] = z, y
 			}
-			acc.primal += (w - z) * (w - z)
-			acc.dual += dz * dz
-			acc.w += w * w
-			acc.z += z * z
-			acc.y += y * y
+			r2 += (w - z) * (w - z)
+			s2 += dz * dz
+			w2 += w * w
+			z2 += z * z
+			y2 += y * y
 		}
 	}
+	acc.primal, acc.dual, acc.w, acc.z, acc.y = r2, s2, w2, z2, y2
 	return nil
 }
 
