@@ -37,9 +37,11 @@ var errNotPD = errors.New("compress: banded Cholesky: matrix not positive defini
 // gram matrix on the sorted word indices f. L is stored by rows in l:
 // l[p·k + j] = L(p, p−j) for 1 ≤ j < k (F's submatrix is (k−1)-banded
 // too, as f is increasing), and l[p·k] = 1/L(p, p), so that the
-// substitutions multiply instead of dividing. It costs O(k²|F|).
-func bandChol(l []float64, f []int32, n, k int) error {
-	for p := range f {
+// substitutions multiply instead of dividing. Row p depends on f[:p+1]
+// only: rows before from, which must hold the factor of a set with the
+// same first from indices, are kept. It costs O(k²(|F| − from)).
+func bandChol(l []float64, f []int32, n, k, from int) error {
+	for p := from; p < len(f); p++ {
 		row := l[p*k : p*k+k]
 		for j := min(p, k-1); j >= 1; j-- {
 			q := p - j
@@ -146,7 +148,8 @@ func bandSolve5(l, x []float64) {
 // steps from the previous ADMM iteration's F. Since H is not an M-matrix
 // that loop may cycle: after maxPDAS steps a Lawson–Hanson active-set
 // loop, which adds one variable at a time and terminates, finishes from
-// the last F. It returns the number of factorizations.
+// the last F. A new F keeps the rows of the factor before its first
+// change. It returns the number of factorizations (whole or partial).
 func nnqp(beta, r, l []float64, valid bool, n, k int, ws *work) (factors int, ok bool, err error) {
 	const maxPDAS = 24
 	f := ws.free[:0]
@@ -163,13 +166,17 @@ func nnqp(beta, r, l []float64, valid bool, n, k int, ws *work) (factors int, ok
 		inF[a] = true
 	}
 	x := ws.x
+	done := 0 // the leading rows of l that hold f's factor
+	if valid {
+		done = len(f)
+	}
 	for it := 0; ; it++ {
 		if it == maxPDAS {
 			ws.free = f
 			return lawsonHanson(beta, r, l, n, k, ws, factors)
 		}
-		if !valid {
-			if err := bandChol(l, f, n, k); err != nil {
+		if done < len(f) {
+			if err := bandChol(l, f, n, k, done); err != nil {
 				return factors, false, err
 			}
 			factors++
@@ -201,6 +208,10 @@ func nnqp(beta, r, l []float64, valid bool, n, k int, ws *work) (factors int, ok
 				changed = true
 			}
 		}
+		done = 0
+		for done < min(len(f), len(g)) && f[done] == g[done] {
+			done++
+		}
 		ws.free2 = ws.free[:0]
 		ws.free = g
 		f = g
@@ -214,7 +225,6 @@ func nnqp(beta, r, l []float64, valid bool, n, k int, ws *work) (factors int, ok
 		for _, a := range f {
 			inF[a] = true
 		}
-		valid = false
 	}
 }
 
@@ -246,7 +256,7 @@ func lawsonHanson(beta, r, l []float64, n, k int, ws *work, factors int) (int, b
 	f := ws.free
 	x := ws.x
 	solve := func() error {
-		if err := bandChol(l, f, n, k); err != nil {
+		if err := bandChol(l, f, n, k, 0); err != nil {
 			return err
 		}
 		factors++
