@@ -46,8 +46,12 @@ func bandChol(l []float64, f []int32, n, k, from int) error {
 		for j := min(p, k-1); j >= 1; j-- {
 			q := p - j
 			s := 0.0
-			if int(f[p]-f[q]) < k {
-				s = gram(int(f[q]), int(f[p]), n, k)
+			if d := int(f[p] - f[q]); d < k {
+				if int(f[p]) >= k-1 && int(f[q]) <= n-k {
+					s = float64((k - d) * (k - d + 1) / 2) // gram's interior case, inline
+				} else {
+					s = gram(int(f[q]), int(f[p]), n, k)
+				}
 			}
 			// Σ_r L(p,r) L(q,r) over the band of both rows, r < q.
 			for r := max(0, p-k+1); r < q; r++ {
@@ -234,6 +238,17 @@ const gradTol = 1e-12
 // grad returns (Hβ − r)_a.
 func grad(beta, r []float64, a, n, k int) float64 {
 	s := -r[a]
+	if a >= k-1 && a <= n-k {
+		// Every pair (a, b) is in gram's interior case: the same sum
+		// with H_ab inline.
+		for b := a - k + 1; b < a+k; b++ {
+			if beta[b] != 0 {
+				d := max(b-a, a-b)
+				s += float64((k-d)*(k-d+1)/2) * beta[b]
+			}
+		}
+		return s
+	}
 	for b := max(0, a-k+1); b < min(n, a+k); b++ {
 		if beta[b] != 0 {
 			if b < a {
