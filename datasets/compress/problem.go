@@ -77,8 +77,10 @@ func newProblem(ctx context.Context, docs []string, k int) (*problem, error) {
 func (p *problem) index(ctx context.Context) error {
 	k := p.k
 	p.str = make([]int32, k*len(p.words))
-	trie := make(map[uint64]int32, len(p.words))
-	var count []int32
+	trie := newIDTable(2 * len(p.words))
+	count := make([]int32, 0, 2*len(p.words))
+	p.strLen = make([]uint8, 0, 2*len(p.words))
+	p.first = make([]int32, 0, 2*len(p.words))
 	for i := 0; i+1 < len(p.start); i++ {
 		if i%256 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -93,10 +95,8 @@ func (p *problem) index(ctx context.Context) error {
 					continue
 				}
 				key := uint64(uint32(prev+1))<<32 | uint64(uint32(p.words[a+t-1]))
-				id, ok := trie[key]
-				if !ok {
-					id = int32(len(count))
-					trie[key] = id
+				id, added := trie.getOrPut(key, int32(len(count)))
+				if added {
 					count = append(count, 0)
 					p.strLen = append(p.strLen, uint8(t))
 					p.first = append(p.first, int32(slot))
