@@ -206,8 +206,8 @@ func (s *solver) wstep(ctx context.Context) error {
 
 // wSingle returns the w-step of a pointer whose string, of length c, has
 // no other: minimize λD w + ρ/2 (w − z + y/ρ)² + c D w over w ≥ 0.
-func (s *solver) wSingle(v *slot, c float64) float64 {
-	return max(0, v.z-(s.lambda*v.d+v.y+c*v.d)/s.rho)
+func (s *solver) wSingle(v *slot, c, irho float64) float64 {
+	return max(0, v.z-(s.lambda*v.d+v.y+c*v.d)*irho)
 }
 
 // wGroup updates the pointers of string str (eq. 5): with
@@ -227,10 +227,11 @@ func (s *solver) wGroup(str int, scratch []float64) {
 	n := hi - lo
 	gzy, gd := s.gzy[2*lo:2*hi], s.gd[lo:hi]
 	a, id2 := scratch[:n], scratch[n:2*n]
-	target := float64(p.strLen[str]) / s.rho
+	irho := 1 / s.rho // the hot loops multiply
+	target := float64(p.strLen[str]) * irho
 	phi := 0.0
 	for i, d := range gd {
-		v := gzy[2*i] - (s.lambda*d+gzy[2*i+1])/s.rho
+		v := gzy[2*i] - (s.lambda*d+gzy[2*i+1])*irho
 		id2[i] = 1 / (d * d)
 		a[i] = 0
 		if v > 0 {
@@ -335,6 +336,7 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 		return nil
 	}
 	rho := s.rho
+	irho := 1 / rho // the hot loops multiply
 	nm := int32(p.nMulti)
 	buf := s.buf
 	pos := p.tr.pos[s.docTr[i]:s.docTr[i+1]]
@@ -352,9 +354,9 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 				v.w = buf[b]
 			} else {
 				at[k*a+t-1] = -1
-				v.w = s.wSingle(v, float64(t))
+				v.w = s.wSingle(v, float64(t), irho)
 			}
-			u[k*a+t-1] = v.w + v.y/rho
+			u[k*a+t-1] = v.w + v.y*irho
 		}
 	}
 	r := ws.r[:n]
