@@ -23,8 +23,8 @@ import (
 // own variables: the z-step's sweep over a document does it, just before
 // using the new w. The w-step of the strings with several pointers runs
 // in the string order (see transfer), whose slot-order passes are done
-// by the z-step's sweep too: the iterates are those of the plain
-// w-step–z-step loop, bit for bit.
+// by the z-step's sweep too. Neither changes the arithmetic: the iterates
+// are those of the plain w-step–z-step loop, bit for bit.
 type solver struct {
 	p      *problem
 	lambda float64
@@ -113,9 +113,8 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 	return s
 }
 
-// slot holds the ADMM variables of one candidate pointer side by side:
-// the w-step reads a string's pointers scattered over the corpus, and one
-// cache line then brings all four of a pointer.
+// slot holds the ADMM variables of one candidate pointer side by side,
+// as the z-step's sweep of a document reads and writes them all.
 type slot struct {
 	w, z, y float64
 	d       float64 // the reweighting D_jj (1 while D = I)
