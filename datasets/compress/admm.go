@@ -18,16 +18,30 @@ import (
 // w-step is the proximal map of f, separable by string (eq. 5); the z-step
 // projects w + y/ρ onto {Xz ≥ 1} through its dual, one banded problem per
 // document; then y += ρ(w − z).
+//
+// The w-step of a string with one pointer is a formula of that pointer's
+// own variables: the z-step's sweep over a document does it, just before
+// using the new w. The w-step of the strings with several pointers runs
+// in the string order (see transfer), whose slot-order passes are done
+// by the z-step's sweep too. Neither changes the arithmetic: the iterates
+// are those of the plain w-step–z-step loop, bit for bit.
 type solver struct {
-	p       *problem
-	lambda  float64
-	v       []slot    // per slot: w, z, y and D_jj side by side
-	beta    []float64 // per word: the z-step's dual, ρ-free (α/ρ), warm start
-	chol    []float64 // per word, k each: cached factor of H_FF for F = {β > 0}
-	tau     []float64 // per string with several pointers: its last w-step level
-	valid   []bool    // per document: chol holds the factor for its F
-	rho     float64
-	workers int
+	p      *problem
+	lambda float64
+	v      []slot    // per slot: w, z, y and D_jj side by side
+	beta   []float64 // per word: the z-step's dual, ρ-free (α/ρ), warm start
+	chol   []float64 // per word, k each: cached factor of H_FF for F = {β > 0}
+	tau    []float64 // per string with several pointers: its last w-step level
+	valid  []bool    // per document: chol holds the factor for its F
+	// The w-step of the strings with several pointers works in the
+	// string order (see transfer): gzy holds each pointer's z and y
+	// side by side (the w-step overwrites z with the new w), gd its D_jj;
+	// buf is the transfer's buffer: per position, the pointer's new w
+	// from the w-step, overwritten by its z and y in the z-step.
+	gzy, gd, buf []float64
+	docTr        []int32 // per document: the index of its first pointer in p.tr.slots
+	rho          float64
+	workers      int
 
 	maxDoc   int
 	docChunk int
@@ -40,10 +54,9 @@ type solver struct {
 	zWork    []*work     // per worker, allocated on first use
 }
 
-// wTask is a unit of the w-step: the singleton slots in [lo, hi), or the
-// strings with several pointers in [lo, hi).
+// wTask is a unit of the w-step: the strings with several pointers in
+// [lo, hi).
 type wTask struct {
-	multi  bool
 	lo, hi int
 }
 
@@ -51,7 +64,7 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	m := len(p.str)
+	m, k := len(p.str), p.k
 	s := &solver{
 		p: p, lambda: lambda, rho: 1, workers: workers,
 		v:     make([]slot, m),
@@ -59,6 +72,9 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 		chol:  make([]float64, p.k*len(p.words)),
 		valid: make([]bool, p.docs()),
 		tau:   make([]float64, p.nMulti),
+		gzy:   make([]float64, 2*p.tr.len()),
+		gd:    make([]float64, p.tr.len()),
+		buf:   make([]float64, 2*p.tr.len()),
 
 		wScratch: make([][]float64, workers),
 		zWork:    make([]*work, workers),
@@ -66,33 +82,39 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 	for j := range s.v {
 		s.v[j].d = 1
 	}
+	for g := range s.gd {
+		s.gd[g] = 1
+	}
+	s.docTr = make([]int32, p.docs()+1)
+	e := 0
 	for i := 0; i < p.docs(); i++ {
 		s.maxDoc = max(s.maxDoc, p.start[i+1]-p.start[i])
+		for e < len(p.tr.slots) && int(p.tr.slots[e]) < k*p.start[i] {
+			e++
+		}
+		s.docTr[i] = int32(e)
 	}
+	s.docTr[p.docs()] = int32(len(p.tr.slots))
 	// The chunks of the z-step do not depend on the number of workers:
 	// its sums are reduced chunk by chunk, and ρ's adaptation depends on
 	// them continuously, so a partition by workers would change the
 	// iterates in their last bits.
 	s.docChunk = max(1, min(64, p.docs()/16))
-	const slotChunk = 1 << 15
-	for lo := 0; lo < m; lo += slotChunk {
-		s.wTasks = append(s.wTasks, wTask{lo: lo, hi: min(m, lo+slotChunk)})
-	}
+	const chunk = 1 << 15
 	for lo := 0; lo < p.nMulti; {
 		hi := lo
-		for hi < p.nMulti && p.grpPtr[hi]-p.grpPtr[lo] < slotChunk {
+		for hi < p.nMulti && p.grpPtr[hi]-p.grpPtr[lo] < chunk {
 			s.maxGroup = max(s.maxGroup, int(p.grpPtr[hi+1]-p.grpPtr[hi]))
 			hi++
 		}
-		s.wTasks = append(s.wTasks, wTask{multi: true, lo: lo, hi: hi})
+		s.wTasks = append(s.wTasks, wTask{lo: lo, hi: hi})
 		lo = hi
 	}
 	return s
 }
 
-// slot holds the ADMM variables of one candidate pointer side by side:
-// the w-step reads a string's pointers scattered over the corpus, and one
-// cache line then brings all four of a pointer.
+// slot holds the ADMM variables of one candidate pointer side by side,
+// as the z-step's sweep of a document reads and writes them all.
 type slot struct {
 	w, z, y float64
 	d       float64 // the reweighting D_jj (1 while D = I)
@@ -149,15 +171,22 @@ func (s *solver) run(ctx context.Context, n int, fn func(task, worker int) error
 	return nil
 }
 
-// wstep sets w to the proximal map of f at z − y/ρ.
+// wstep sets w to the proximal map of f at z − y/ρ for the strings with
+// several pointers: it moves their z and y from the buffer the last
+// z-step filled to the string order, solves, and moves w back to the
+// buffer, for the next z-step, which also does the w-step of the
+// strings with one pointer (see zdoc).
 func (s *solver) wstep(ctx context.Context) error {
+	tr := s.p.tr
+	if err := s.run(ctx, tr.blocks(), func(b, _ int) error {
+		tr.unbin(b, s.buf, s.gzy)
+		return nil
+	}); err != nil {
+		return err
+	}
 	scratch := s.wScratch
-	return s.run(ctx, len(s.wTasks), func(t, worker int) error {
+	if err := s.run(ctx, len(s.wTasks), func(t, worker int) error {
 		task := s.wTasks[t]
-		if !task.multi {
-			s.wSingles(task.lo, task.hi)
-			return nil
-		}
 		if scratch[worker] == nil {
 			scratch[worker] = make([]float64, 2*s.maxGroup)
 		}
@@ -165,23 +194,19 @@ func (s *solver) wstep(ctx context.Context) error {
 			s.wGroup(str, scratch[worker])
 		}
 		return nil
+	}); err != nil {
+		return err
+	}
+	return s.run(ctx, tr.blocks(), func(b, _ int) error {
+		tr.bin(b, s.gzy, s.buf)
+		return nil
 	})
 }
 
-// wSingles updates the slots in [lo, hi) whose string has one pointer:
-// minimize λD w + ρ/2 (w − z + y/ρ)² + c D w over w ≥ 0.
-func (s *solver) wSingles(lo, hi int) {
-	p := s.p
-	nm := int32(p.nMulti)
-	for j := lo; j < hi; j++ {
-		str := p.str[j]
-		if str < nm {
-			continue // dead or in a group
-		}
-		v := &s.v[j]
-		c := float64(p.strLen[str])
-		v.w = max(0, v.z-(s.lambda*v.d+v.y+c*v.d)/s.rho)
-	}
+// wSingle returns the w-step of a pointer whose string, of length c, has
+// no other: minimize λD w + ρ/2 (w − z + y/ρ)² + c D w over w ≥ 0.
+func (s *solver) wSingle(v *slot, c, irho float64) float64 {
+	return max(0, v.z-(s.lambda*v.d+v.y+c*v.d)*irho)
 }
 
 // wGroup updates the pointers of string str (eq. 5): with
@@ -192,16 +217,20 @@ func (s *solver) wSingles(lo, hi int) {
 // φ is convex, decreasing and piecewise linear: Newton's method from
 // τ = 0 increases monotonically to the root and stops as soon as the set
 // {a_j > τ} repeats, after at most |J(s)| steps (a few in practice).
+//
+// The string's pointers are positions lo … hi−1 of the string order: it
+// reads their z and y from s.gzy and D from s.gd, and writes w over z.
 func (s *solver) wGroup(str int, scratch []float64) {
 	p := s.p
-	idx := p.grpIdx[p.grpPtr[str]:p.grpPtr[str+1]]
-	a, id2 := scratch[:len(idx)], scratch[len(idx):2*len(idx)]
-	target := float64(p.strLen[str]) / s.rho
+	lo, hi := int(p.grpPtr[str]), int(p.grpPtr[str+1])
+	n := hi - lo
+	gzy, gd := s.gzy[2*lo:2*hi], s.gd[lo:hi]
+	a, id2 := scratch[:n], scratch[n:2*n]
+	irho := 1 / s.rho // the hot loops multiply
+	target := float64(p.strLen[str]) * irho
 	phi := 0.0
-	for i, j := range idx {
-		sv := &s.v[j]
-		d := sv.d
-		v := sv.z - (s.lambda*d+sv.y)/s.rho
+	for i, d := range gd {
+		v := gzy[2*i] - (s.lambda*d+gzy[2*i+1])*irho
 		id2[i] = 1 / (d * d)
 		a[i] = 0
 		if v > 0 {
@@ -210,8 +239,8 @@ func (s *solver) wGroup(str int, scratch []float64) {
 		}
 	}
 	if phi <= target {
-		for _, j := range idx {
-			s.v[j].w = 0
+		for i := range n {
+			gzy[2*i] = 0
 		}
 		return
 	}
@@ -235,7 +264,7 @@ func (s *solver) wGroup(str int, scratch []float64) {
 		}
 	}
 	prev := -1
-	for range len(idx) + 2 {
+	for range n + 2 {
 		s1, s2, cnt := 0.0, 0.0, 0
 		for i := range a {
 			if a[i] > tau {
@@ -252,8 +281,8 @@ func (s *solver) wGroup(str int, scratch []float64) {
 		tau, prev = next, cnt
 	}
 	s.tau[str] = tau
-	for i, j := range idx {
-		s.v[j].w = min(a[i], tau) / s.v[j].d
+	for i, d := range gd {
+		gzy[2*i] = min(a[i], tau) / d
 	}
 }
 
@@ -294,7 +323,9 @@ func (s *solver) zstep(ctx context.Context) (residuals, error) {
 
 // zdoc is the z-step and y-update of document i: with u = w + y/ρ and
 // r = 1 − Xu, solve min ½βᵀHβ − βᵀr over β ≥ 0 (the paper's eq. (6) with
-// α = ρβ), then z = u + Xᵀβ.
+// α = ρβ), then z = u + Xᵀβ. It first sets w: by the w-step of a pointer
+// whose string has no other, from its transfer buffer position for the
+// others (whose z and y it then leaves there for the next w-step).
 func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 	p := s.p
 	k := p.k
@@ -304,6 +335,29 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 		return nil
 	}
 	rho := s.rho
+	irho := 1 / rho // the hot loops multiply
+	nm := int32(p.nMulti)
+	buf := s.buf
+	pos := p.tr.pos[s.docTr[i]:s.docTr[i+1]]
+	u, at := ws.u[:k*n], ws.at[:k*n]
+	e := 0
+	for a := 0; a < n; a++ {
+		base := k * (lo + a)
+		for t := 1; t <= min(k, n-a); t++ {
+			j := base + t - 1
+			v := &s.v[j]
+			if p.str[j] < nm {
+				b := 2 * pos[e]
+				e++
+				at[k*a+t-1] = b
+				v.w = buf[b]
+			} else {
+				at[k*a+t-1] = -1
+				v.w = s.wSingle(v, float64(t), irho)
+			}
+			u[k*a+t-1] = v.w + v.y*irho
+		}
+	}
 	r := ws.r[:n]
 	for a := range r {
 		r[a] = 1
@@ -311,12 +365,9 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 	// (Xu)_b = Σ over slots (a, t) with a ≤ b < a+t: word a+t−1 gets the
 	// suffix sum Σ_{t' ≥ t} u_{a,t'}.
 	for a := 0; a < n; a++ {
-		base := k * (lo + a)
 		sum := 0.0
 		for t := min(k, n-a); t >= 1; t-- {
-			j := base + t - 1
-			v := &s.v[j]
-			sum += v.w + v.y/rho
+			sum += u[k*a+t-1]
 			r[a+t-1] -= sum
 		}
 	}
@@ -327,26 +378,31 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 		return err
 	}
 	beta := s.beta[lo:hi]
+	// The sums in locals (the same additions in the same order).
+	r2, s2, w2, z2, y2 := acc.primal, acc.dual, acc.w, acc.z, acc.y
 	for a := 0; a < n; a++ {
-		base := k * (lo + a)
+		vs := s.v[k*(lo+a):]
 		cum := 0.0
 		for t := 1; t <= min(k, n-a); t++ {
-			j := base + t - 1
 			cum += beta[a+t-1]
-			v := &s.v[j]
+			v := &vs[t-1]
 			w := v.w
-			z := w + v.y/rho + cum
+			z := u[k*a+t-1] + cum // w + y/ρ + cum
 			dz := z - v.z
 			v.z = z
 			y := v.y + rho*(w-z)
 			v.y = y
-			acc.primal += (w - z) * (w - z)
-			acc.dual += dz * dz
-			acc.w += w * w
-			acc.z += z * z
-			acc.y += y * y
+			if e := at[k*a+t-1]; e >= 0 {
+				buf[e], buf[e+1] = z, y
+			}
+			r2 += (w - z) * (w - z)
+			s2 += dz * dz
+			w2 += w * w
+			z2 += z * z
+			y2 += y * y
 		}
 	}
+	acc.primal, acc.dual, acc.w, acc.z, acc.y = r2, s2, w2, z2, y2
 	return nil
 }
 
@@ -395,6 +451,7 @@ func (s *solver) objective(weighted bool) float64 {
 	}
 	obj := 0.0
 	nm := int32(p.nMulti)
+	m := make([]float64, p.nMulti) // max_j D_j w_j per string
 	for j, str := range p.str {
 		if str < 0 {
 			continue
@@ -403,14 +460,12 @@ func (s *solver) objective(weighted bool) float64 {
 		obj += s.lambda * v
 		if str >= nm {
 			obj += float64(p.strLen[str]) * v
+		} else {
+			m[str] = max(m[str], v)
 		}
 	}
-	for str := 0; str < p.nMulti; str++ {
-		m := 0.0
-		for _, j := range p.grpIdx[p.grpPtr[str]:p.grpPtr[str+1]] {
-			m = max(m, weight(int(j))*s.v[j].w)
-		}
-		obj += float64(p.strLen[str]) * m
+	for str, v := range m {
+		obj += float64(p.strLen[str]) * v
 	}
 	return obj
 }
@@ -421,4 +476,5 @@ func (s *solver) reweight(eps float64) {
 		v := &s.v[j]
 		v.d = max(1, 1/(max(v.w, 0)+eps))
 	}
+	s.p.tr.gather(s.gd, func(j int) float64 { return s.v[j].d })
 }

@@ -101,9 +101,31 @@ func TestBandChol(t *testing.T) {
 			if err := ch.SolveVecTo(&want, mat.NewVecDense(len(b), append([]float64(nil), b...))); err != nil {
 				t.Fatal(err)
 			}
-			l := make([]float64, k*len(f))
-			if err := bandChol(l, f, n, k); err != nil {
+			l := make([]float64, k*n)
+			if err := bandChol(l, f, n, k, 0); err != nil {
 				t.Fatal(err)
+			}
+			// Refactoring from a row keeps the rows before it: the factor
+			// of a set with the same first indices, from them on, is that
+			// set's factor, bit for bit.
+			from := rng.IntN(len(f) + 1)
+			g := append([]int32(nil), f[:from]...)
+			for a := int32(0); a < int32(n); a++ {
+				if (len(g) == 0 || a > g[len(g)-1]) && rng.Float64() < 0.5 {
+					g = append(g, a)
+				}
+			}
+			lg, lf := make([]float64, k*n), append([]float64(nil), l...)
+			if err := bandChol(lg, g, n, k, 0); err != nil {
+				t.Fatal(err)
+			}
+			if err := bandChol(lf, g, n, k, from); err != nil {
+				t.Fatal(err)
+			}
+			for i := range k * len(g) {
+				if lf[i] != lg[i] {
+					t.Fatalf("k=%d n=%d: refactored from row %d, entry %d is %v; whole, %v", k, n, from, i, lf[i], lg[i])
+				}
 			}
 			bandSolve(l, b, k)
 			for i := range b {

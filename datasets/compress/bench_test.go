@@ -31,22 +31,7 @@ func BenchmarkCompressNewsgroups(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				c0 := cpuSeconds()
-				res, err := compress.Compress(context.Background(), docs, compress.Options{Lambda: 0.03})
-				if err != nil {
-					b.Fatal(err)
-				}
-				c := cpuSeconds() - c0
-				b.ReportMetric(float64(res.Words), "words")
-				b.ReportMetric(float64(res.Words)/res.Seconds, "words/s")
-				b.ReportMetric(c, "cpu-s")
-				b.ReportMetric(float64(len(res.Dictionary)), "dictionary")
-				b.ReportMetric(res.Binary/res.Relaxed, "binary/relaxed")
-				it := 0
-				for _, n := range res.Iterations {
-					it += n
-				}
-				b.ReportMetric(float64(it), "iterations")
+				res, c := compressReport(b, docs)
 				words, wall, cpu = append(words, float64(res.Words)), append(wall, res.Seconds), append(cpu, c)
 			}
 		})
@@ -55,6 +40,30 @@ func BenchmarkCompressNewsgroups(b *testing.B) {
 		b.Logf("log-log slope of time against words over %d slices: wall %.3f, CPU %.3f (paper: linear, ≤ 1.1)",
 			len(words), logSlope(words, wall), logSlope(words, cpu))
 	}
+}
+
+// compressReport compresses docs at k = 5, λ = 0.03 and reports words,
+// words/s (wall), the process's CPU seconds, the dictionary's size,
+// binary/relaxed and the ADMM iterations; it returns the result and the
+// CPU seconds.
+func compressReport(b *testing.B, docs []string) (*compress.Result, float64) {
+	c0 := cpuSeconds()
+	res, err := compress.Compress(context.Background(), docs, compress.Options{Lambda: 0.03})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := cpuSeconds() - c0
+	b.ReportMetric(float64(res.Words), "words")
+	b.ReportMetric(float64(res.Words)/res.Seconds, "words/s")
+	b.ReportMetric(c, "cpu-s")
+	b.ReportMetric(float64(len(res.Dictionary)), "dictionary")
+	b.ReportMetric(res.Binary/res.Relaxed, "binary/relaxed")
+	it := 0
+	for _, n := range res.Iterations {
+		it += n
+	}
+	b.ReportMetric(float64(it), "iterations")
+	return res, c
 }
 
 // logSlope returns the least-squares slope of log y against log x.
@@ -69,17 +78,12 @@ func logSlope(x, y []float64) float64 {
 }
 
 // BenchmarkCompressIMDb compresses the 50,000 IMDb reviews at k = 5,
-// λ = 0.03. Run with -benchtime 1x; it skips without the paper data.
+// λ = 0.03, reporting as BenchmarkCompressNewsgroups does. Run with
+// -benchtime 1x; it skips without the paper data.
 func BenchmarkCompressIMDb(b *testing.B) {
 	dir := datatest.Paper(b, "imdb/aclImdb_labeled.tar.gz")
 	d := datatest.Load(b, "imdb", dir, param.Values{"keep_text": true, "min_df": 5})
 	for b.Loop() {
-		res, err := compress.Compress(context.Background(), d.Text, compress.Options{Lambda: 0.03})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.ReportMetric(float64(res.Words), "words")
-		b.ReportMetric(float64(len(res.Dictionary)), "dictionary")
-		b.ReportMetric(res.Binary/res.Relaxed, "binary/relaxed")
+		compressReport(b, d.Text)
 	}
 }

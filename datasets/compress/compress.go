@@ -72,7 +72,8 @@ type Result struct {
 	// Iterations are the ADMM iterations of each round.
 	Iterations []int
 	// Factorizations counts the banded Cholesky factorizations of all
-	// z-steps.
+	// z-steps (most are partial: from the first row whose free
+	// variable changed).
 	Factorizations int
 	// Seconds is the wall-clock time of Compress.
 	Seconds float64

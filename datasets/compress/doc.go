@@ -17,5 +17,8 @@
 // solved by banded Cholesky and an active-set Newton loop, documents in
 // parallel — and rounds the last to a binary solution that reconstructs
 // every word. The features of a document count the pointers that use each
-// string.
+// string. The w-step of strings with several pointers runs on a
+// string-ordered copy of their variables, moved through a binned transfer
+// (transfer.go), so that every pass over the corpus streams and the time
+// per iteration grows linearly with the corpus.
 package compress

@@ -32,11 +32,12 @@ type problem struct {
 	str    []int32 // per slot: its string's id, −1 for a dead slot
 	strLen []uint8 // per string: its length in words
 	first  []int32 // per string: its first slot, to name it
-	// Strings 0 … nMulti−1 have at least two pointers, listed in
-	// grpIdx[grpPtr[s]:grpPtr[s+1]]; the others have one.
+	// Strings 0 … nMulti−1 have at least two pointers, at positions
+	// grpPtr[s] … grpPtr[s+1]−1 of the string order (in slot order
+	// within a string), which tr maps to slots; the others have one.
 	nMulti int
 	grpPtr []int32
-	grpIdx []int32
+	tr     *transfer
 	live   int // number of live slots (candidate pointers)
 }
 
@@ -76,8 +77,10 @@ func newProblem(ctx context.Context, docs []string, k int) (*problem, error) {
 func (p *problem) index(ctx context.Context) error {
 	k := p.k
 	p.str = make([]int32, k*len(p.words))
-	trie := make(map[uint64]int32, len(p.words))
-	var count []int32
+	trie := newIDTable(2 * len(p.words))
+	count := make([]int32, 0, 2*len(p.words))
+	p.strLen = make([]uint8, 0, 2*len(p.words))
+	p.first = make([]int32, 0, 2*len(p.words))
 	for i := 0; i+1 < len(p.start); i++ {
 		if i%256 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -92,10 +95,8 @@ func (p *problem) index(ctx context.Context) error {
 					continue
 				}
 				key := uint64(uint32(prev+1))<<32 | uint64(uint32(p.words[a+t-1]))
-				id, ok := trie[key]
-				if !ok {
-					id = int32(len(count))
-					trie[key] = id
+				id, added := trie.getOrPut(key, int32(len(count)))
+				if added {
 					count = append(count, 0)
 					p.strLen = append(p.strLen, uint8(t))
 					p.first = append(p.first, int32(slot))
@@ -140,20 +141,13 @@ func (p *problem) index(ctx context.Context) error {
 	for s := 0; s < p.nMulti; s++ {
 		p.grpPtr[s+1] += p.grpPtr[s]
 	}
-	p.grpIdx = make([]int32, p.grpPtr[p.nMulti])
-	fill := slices.Clone(p.grpPtr[:p.nMulti])
 	for slot, s := range p.str {
-		if s < 0 {
-			continue
-		}
-		s = newID[s]
-		p.str[slot] = s
-		p.live++
-		if int(s) < p.nMulti {
-			p.grpIdx[fill[s]] = int32(slot)
-			fill[s]++
+		if s >= 0 {
+			p.str[slot] = newID[s]
+			p.live++
 		}
 	}
+	p.tr = newTransfer(p.str, p.nMulti, p.grpPtr, minShift)
 	return nil
 }
 

@@ -1,0 +1,108 @@
+package compress
+
+// minShift and maxBins set the blocks of the string order: 2^minShift
+// pointers at least, whose pairs (16 bytes each) fill half a megabyte,
+// within a core's L2 cache; larger blocks when there would be maxBins or
+// more, as the z-step reads and writes one stream per bin at once (on a
+// 4× slice of 20 Newsgroups, 56 streams cost the z-step 10–20 % more
+// than 7).
+const (
+	minShift = 15
+	maxBins  = 32
+)
+
+// transfer moves values between the two orders of the pointers of strings
+// with several pointers: the slot order of the z-step (documents in turn)
+// and the string order of the w-step (each string's pointers side by
+// side, position g). A direct gather from one order into the other
+// touches a random cache line — and, on a large corpus, a random page —
+// per pointer, so its cost per pointer grows with the corpus. The transfer
+// goes through bins instead (propagation blocking): the string order is
+// cut into blocks of 2^shift positions, and bin b of the buffer is the
+// positions of block b, holding block b's pointers in slot order. A pass
+// in slot order then reads or writes as many sequential streams as there
+// are blocks, and a pass per block permutes within the block. The
+// solver's z-step is the slot-order pass (it reads each pointer's w from
+// its buffer position and writes its z and y there), the w-step runs the
+// block passes. The values moved are the same bits as a direct gather's.
+type transfer struct {
+	slots []int32  // the pointers' slots, increasing
+	pos   []int32  // pos[i]: the buffer position of slots[i]
+	off   []uint32 // per buffer position in bin b: its g − b·2^shift
+	shift int
+}
+
+// newTransfer returns the transfer of the pointers of strings 0 … nMulti−1
+// for the slots' strings str, a string's pointers in slot order at
+// positions grpPtr[s] … grpPtr[s+1]−1, with blocks of 2^shift pointers
+// at least (minShift but in tests).
+func newTransfer(str []int32, nMulti int, grpPtr []int32, shift int) *transfer {
+	m := int(grpPtr[nMulti])
+	t := &transfer{slots: make([]int32, 0, m), pos: make([]int32, 0, m), off: make([]uint32, m), shift: shift}
+	for m>>t.shift >= maxBins {
+		t.shift++
+	}
+	fill := make([]int32, nMulti)
+	copy(fill, grpPtr[:nMulti])
+	next := make([]int32, (m>>t.shift)+1)
+	for b := range next {
+		next[b] = int32(b << t.shift)
+	}
+	for slot, s := range str {
+		if s < 0 || int(s) >= nMulti {
+			continue
+		}
+		g := fill[s]
+		fill[s]++
+		b := g >> t.shift
+		e := next[b]
+		next[b]++
+		t.slots = append(t.slots, int32(slot))
+		t.pos = append(t.pos, e)
+		t.off[e] = uint32(g & (1<<t.shift - 1))
+	}
+	return t
+}
+
+// len returns the number of pointers.
+func (t *transfer) len() int { return len(t.off) }
+
+// blocks returns the number of blocks.
+func (t *transfer) blocks() int { return (len(t.off) + 1<<t.shift - 1) >> t.shift }
+
+// block returns the positions [lo, hi) of block b.
+func (t *transfer) block(b int) (lo, hi int) {
+	return b << t.shift, min(len(t.off), (b+1)<<t.shift)
+}
+
+// unbin is the block pass of the gather of block b: the pairs of the
+// positions g of block b, in string order, from the buffer's positions
+// of bin b (pairs side by side: pair e at 2e, 2e+1).
+func (t *transfer) unbin(b int, buf, dst []float64) {
+	lo, hi := t.block(b)
+	dst, buf = dst[2*lo:2*hi], buf[2*lo:2*hi]
+	for e, o := range t.off[lo:hi] {
+		dst[2*int(o)], dst[2*int(o)+1] = buf[2*e], buf[2*e+1]
+	}
+}
+
+// bin is the block pass of the scatter of block b: the first value of
+// the pair of each position g of block b to the first of its buffer
+// position's pair.
+func (t *transfer) bin(b int, src, buf []float64) {
+	lo, hi := t.block(b)
+	src, buf = src[2*lo:2*hi], buf[2*lo:2*hi]
+	for e, o := range t.off[lo:hi] {
+		buf[2*e] = src[2*int(o)]
+	}
+}
+
+// gather sets dst[g] = src(slot of g) for every pointer, directly (for
+// the weights, once a round).
+func (t *transfer) gather(dst []float64, src func(slot int) float64) {
+	for i, slot := range t.slots {
+		e := t.pos[i]
+		b := int(e) >> t.shift
+		dst[b<<t.shift+int(t.off[e])] = src(int(slot))
+	}
+}
