@@ -16,6 +16,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/matrix/eigen"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -79,7 +80,7 @@ var _ datasets.Fitted = (*PCA)(nil)
 // FitPCA fits a principal component analysis to the rows of X.
 //
 // With at most as many columns as rows it diagonalizes the d×d covariance
-// matrix (mat.EigenSym); with more columns than rows, the n×n Gram matrix of
+// matrix (eigen.Sym, gonum's EigenSym on every core); with more columns than rows, the n×n Gram matrix of
 // the centred rows, mapping its eigenvectors u to the directions
 // Xcᵀu/‖Xcᵀu‖ — the cheaper of the two eigenproblems, and cheaper than an
 // SVD of the rows in gonum. Sparse rows are accumulated by their non-zeros
@@ -180,13 +181,11 @@ func (p *PCA) covarianceEigen(X matrix.Matrix) ([]float64, *mat.Dense) {
 	} else {
 		S.SymOuterK(1, p.centred(X).T())
 	}
-	var e mat.EigenSym
-	if !e.Factorize(S, true) {
+	vals, V, err := eigen.Sym(S, 0)
+	if err != nil {
 		panic("pca: eigendecomposition of the covariance matrix failed")
 	}
-	var V mat.Dense
-	e.VectorsTo(&V)
-	return reverse(e.Values(nil), &V)
+	return reverse(vals, V)
 }
 
 // gramEigen returns the eigenvalues of the n×n Gram matrix of the centred,
@@ -234,13 +233,11 @@ func (p *PCA) gramEigen(X matrix.Matrix, limit int) ([]float64, *mat.Dense) {
 		Xc = p.centred(X)
 		G.SymOuterK(1, Xc)
 	}
-	var e mat.EigenSym
-	if !e.Factorize(G, true) {
+	ev, U, err := eigen.Sym(G, 0)
+	if err != nil {
 		panic("pca: eigendecomposition of the Gram matrix failed")
 	}
-	var U mat.Dense
-	e.VectorsTo(&U)
-	vals, Us := reverse(e.Values(nil), &U)
+	vals, Us := reverse(ev, U)
 	m := 0
 	for m < len(vals) && vals[m] > relTol*vals[0] {
 		m++
