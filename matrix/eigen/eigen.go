@@ -13,6 +13,12 @@
 // independent, so they are shared among workers. Every element undergoes
 // the same floating-point operations in the same order as in gonum, so the
 // result is identical to mat.EigenSym's, bit for bit.
+//
+// The reduction to tridiagonal form (gonum's Dsytrd) is the other large
+// cost: its symmetric matrix-vector products (Dsymv, inside Dlatrd) and
+// rank-2k updates (Dsyr2k) are done here on several goroutines too, again
+// with every output element computed by gonum's operations in gonum's
+// order (see sytrd.go and blas.go).
 package eigen
 
 import (
@@ -64,9 +70,9 @@ const (
 	dlamchS = 0x1p-1022
 )
 
-// syev is gonum's Dsyev for jobz = EVCompute and uplo = Upper, with Dsteqr
-// replaced by steqr: on return w holds the eigenvalues and the n×n a the
-// eigenvectors in its columns.
+// syev is gonum's Dsyev for jobz = EVCompute and uplo = Upper, with Dsytrd
+// replaced by sytrd and Dsteqr by steqr: on return w holds the eigenvalues
+// and the n×n a the eigenvectors in its columns.
 func syev(n int, a, w []float64, workers int) bool {
 	impl := gonum.Implementation{}
 	if n == 1 {
@@ -102,7 +108,7 @@ func syev(n int, a, w []float64, workers int) bool {
 	indtau := inde + n
 	indwork := indtau + n
 	llwork := lwork - indwork
-	impl.Dsytrd(blas.Upper, n, a, n, w, work[inde:], work[indtau:], work[indwork:], llwork)
+	sytrd(n, a, n, w, work[inde:], work[indtau:], work[indwork:], llwork, workers)
 	impl.Dorgtr(blas.Upper, n, a, n, work[indtau:], work[indwork:], llwork)
 	if !steqr(n, w, work[inde:], a, n, work[indtau:], workers) {
 		return false

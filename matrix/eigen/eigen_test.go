@@ -35,11 +35,18 @@ func randomSym(n, lowRank int, seed uint64) *mat.SymDense {
 
 // TestSymMatchesGonum checks that Sym computes exactly what mat.EigenSym
 // does, bit for bit, serially and on several workers, including sizes
-// where the sweeps run in parallel.
+// where the sweeps run in parallel and where the tridiagonal reduction
+// takes its blocked path (n > 32) with parallel products (the rank-2
+// updates from n = 96, the largest matrix-vector products from n = 364).
 func TestSymMatchesGonum(t *testing.T) {
-	for _, tc := range []struct{ n, rank int }{
+	cases := []struct{ n, rank int }{
 		{1, 0}, {2, 0}, {3, 0}, {17, 0}, {64, 0}, {64, 5}, {300, 0}, {300, 40},
-	} {
+		{700, 0}, {700, 60},
+	}
+	if testing.Short() {
+		cases = cases[:len(cases)-2]
+	}
+	for _, tc := range cases {
 		for _, workers := range []int{1, 3} {
 			t.Run(fmt.Sprintf("n=%d/rank=%d/workers=%d", tc.n, tc.rank, workers), func(t *testing.T) {
 				a := randomSym(tc.n, tc.rank, uint64(tc.n))

@@ -16,6 +16,8 @@ type rotator struct {
 // runs on the calling goroutine: starting workers costs microseconds.
 const minParallel = 1 << 15
 
+// newRotator returns a rotator for the n×n matrix z with row stride ld,
+// using up to workers goroutines.
 func newRotator(n int, z []float64, ld, workers int) *rotator {
 	return &rotator{n: n, ld: ld, z: z, workers: max(1, min(workers, n))}
 }
