@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -354,22 +356,38 @@ func (p *PCA) Project(X matrix.Matrix) *matrix.Dense {
 	if dense, ok := X.(*matrix.Dense); ok {
 		o := mat.NewDense(n, m, out.RawData())
 		o.Mul(dense.Mat(), W)
-	} else {
 		for i := 0; i < n; i++ {
 			row := out.RawRow(i)
-			X.Row(i, func(j int, v float64) {
-				for k, w := range W.RawRowView(j) {
-					row[k] += v * w
+			for k := range row {
+				row[k] -= offset[k]
+			}
+		}
+		return out
+	}
+	// Sparse rows: each row's sum over its non-zeros, then the offset;
+	// the rows are independent, so they are shared among goroutines (the
+	// same values as one loop).
+	workers := max(1, min(runtime.GOMAXPROCS(0), n/64))
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := w*n/workers, (w+1)*n/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				row := out.RawRow(i)
+				X.Row(i, func(j int, v float64) {
+					for k, w := range W.RawRowView(j) {
+						row[k] += v * w
+					}
+				})
+				for k := range row {
+					row[k] -= offset[k]
 				}
-			})
-		}
+			}
+		}()
 	}
-	for i := 0; i < n; i++ {
-		row := out.RawRow(i)
-		for k := range row {
-			row[k] -= offset[k]
-		}
-	}
+	wg.Wait()
 	return out
 }
 

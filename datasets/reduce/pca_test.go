@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"time"
 
@@ -296,4 +297,29 @@ func TestCancellablePanics(t *testing.T) {
 	}()
 	cancellable(context.Background(), func() ([]float64, *mat.Dense) { panic("boom") })
 	t.Error("no panic")
+}
+
+// TestProjectSparseRows checks the projection of sparse rows, which
+// shares the rows among GOMAXPROCS goroutines: the same values bit for bit
+// with one and with four, and the dense rows' projection to rounding.
+func TestProjectSparseRows(t *testing.T) {
+	X, S := binaryRows(700, 30, 5)
+	p, err := FitPCA(context.Background(), X, Options{Components: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one := p.Project(S)
+	runtime.GOMAXPROCS(4)
+	four, dense := p.Project(S), p.Project(X)
+	for i := 0; i < 700; i++ {
+		for k, v := range four.RawRow(i) {
+			if w := one.At(i, k); math.Float64bits(v) != math.Float64bits(w) {
+				t.Fatalf("row %d, component %d: %v on four goroutines, %v on one", i, k, v, w)
+			}
+			if d := dense.At(i, k); math.Abs(v-d) > 1e-12 {
+				t.Fatalf("row %d, component %d: sparse %v, dense %v", i, k, v, d)
+			}
+		}
+	}
 }
