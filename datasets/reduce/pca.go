@@ -9,8 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
