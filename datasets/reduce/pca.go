@@ -82,8 +82,8 @@ var _ datasets.Fitted = (*PCA)(nil)
 // FitPCA fits a principal component analysis to the rows of X.
 //
 // With at most as many columns as rows it diagonalizes the d×d covariance
-// matrix (eigen.Sym, gonum's EigenSym on every core); with more columns than rows, the n×n Gram matrix of
-// the centred rows, mapping its eigenvectors u to the directions
+// matrix (eigen.Sym: gonum's EigenSym, bit for bit, on every core); with
+// more columns than rows, the n×n Gram matrix of the centred rows, mapping its eigenvectors u to the directions
 // Xcᵀu/‖Xcᵀu‖ — the cheaper of the two eigenproblems, and cheaper than an
 // SVD of the rows in gonum. Sparse rows are accumulated by their non-zeros
 // only. Components whose variance is below 1e-12 of the largest are
