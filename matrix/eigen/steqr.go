@@ -23,10 +23,7 @@ import (
 // the iteration does not converge.
 func steqr(n int, d, e, z []float64, ldz int, work []float64, workers int) (ok bool) {
 	impl := gonum.Implementation{}
-	if n == 0 {
-		return true
-	}
-	if n == 1 {
+	if n < 2 {
 		return true
 	}
 	rot := newRotator(n, z, ldz, workers)
