@@ -2,16 +2,21 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
+	"github.com/repro-ml/repro/datasets"
 	_ "github.com/repro-ml/repro/datasets/reduce" // pca
-	_ "github.com/repro-ml/repro/methods/ddr"     // ddr
-	_ "github.com/repro-ml/repro/methods/linear"  // logreg-l2
+	"github.com/repro-ml/repro/methods"
+	_ "github.com/repro-ml/repro/methods/ddr"    // ddr
+	_ "github.com/repro-ml/repro/methods/linear" // logreg-l2
 	"github.com/repro-ml/repro/param"
 )
 
@@ -277,5 +282,78 @@ func TestActivePCACacheDamaged(t *testing.T) {
 	}
 	if _, warned := run(); len(warned) != 0 {
 		t.Errorf("the damaged files were not rewritten: %v", warned)
+	}
+}
+
+// gateMethod is a nearest-centroid classifier whose first fit on rows
+// rows blocks until a second fit on that many rows starts (or 20 s pass,
+// when it fails): a full-pool fit that cannot finish before another
+// pool's full fit begins.
+type gateMethod struct {
+	rows int
+	g    *gate
+}
+
+// theGate is fake-gate's gate, made anew by the test that uses it.
+var theGate *gate
+
+func init() {
+	methods.Register("fake-gate", &methods.Plugin{
+		Doc:   "centroid whose first fit on 180 rows waits for a second (test fixture)",
+		Kinds: methods.Classification,
+		New:   func(param.Values) (methods.Method, error) { return gateMethod{rows: 180, g: theGate}, nil },
+	})
+}
+
+type gate struct {
+	mu     sync.Mutex
+	calls  int
+	opened chan struct{}
+}
+
+func (m gateMethod) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
+	if train.Rows() == m.rows {
+		m.g.mu.Lock()
+		m.g.calls++
+		first := m.g.calls == 1
+		if m.g.calls == 2 {
+			close(m.g.opened)
+		}
+		m.g.mu.Unlock()
+		if first {
+			select {
+			case <-m.g.opened:
+			case <-time.After(20 * time.Second):
+				return nil, errors.New("no other full-pool fit began while this one ran")
+			}
+		}
+	}
+	return (&centroid{}).Fit(ctx, train, env)
+}
+
+// The trials of a fold that end while another trial fits the fold's
+// full pool do not hold their workers: at -j 2, while the first fold's
+// full-pool fit runs on one worker, the other goes on to the next fold's
+// trials and starts its full-pool fit.
+func TestActiveFullPoolDoesNotHoldWorkers(t *testing.T) {
+	theGate = &gate{opened: make(chan struct{})}
+	spec := bilgicSpec("random", false)
+	spec.Datasets[0].Split.Params["refold"] = false
+	spec.Datasets[0].Split.Params["repeats"] = 3
+	spec.Curve.Trials = 12
+	spec.Methods = []MethodSpec{method("fake-gate", "G", "fixed", nil)}
+	spec.Protocol.Params["full"] = []string{"G"}
+	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	if len(sum.Results) != 12 {
+		t.Fatalf("%d results, want 12", len(sum.Results))
+	}
+	for _, r := range sum.Results {
+		if r.Failed() {
+			t.Fatalf("trial %d: %s", r.Trial, r.Error)
+		}
+		pts := r.Points()
+		if v := pts[len(pts)-1].Extras[FullPrefix+"auc"]; !(v > 0.5) {
+			t.Errorf("trial %d: full-pool AUC %v", r.Trial, v)
+		}
 	}
 }

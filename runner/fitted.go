@@ -31,10 +31,11 @@ type lruCache[V any] struct {
 }
 
 type lruEntry[V any] struct {
-	once sync.Once
-	f    V
-	err  error
-	elem *list.Element
+	claimed bool          // a caller is computing or has computed the value (under the cache's mu)
+	done    chan struct{} // closed when f and err are set
+	f       V
+	err     error
+	elem    *list.Element
 }
 
 // fitCache caches fitted transforms.
@@ -49,12 +50,24 @@ func newLRU[V any](capacity int) *lruCache[V] {
 // get returns the value under key, computing it with fit once. A failed
 // fit is not kept: a later trial tries again.
 func (c *lruCache[V]) get(key string, fit func() (V, error)) (V, error) {
+	v, err, wait := c.start(key, fit)
+	if wait != nil {
+		return wait()
+	}
+	return v, err
+}
+
+// start is get without waiting for another caller's computation of the
+// value: while one is under way it returns wait, which blocks until the
+// value is there and returns it. Otherwise it returns the value, computing
+// it with fit if no one has, and wait is nil.
+func (c *lruCache[V]) start(key string, fit func() (V, error)) (v V, err error, wait func() (V, error)) {
 	c.mu.Lock()
 	e, ok := c.m[key]
 	if ok {
 		c.order.MoveToFront(e.elem)
 	} else {
-		e = &lruEntry[V]{}
+		e = &lruEntry[V]{done: make(chan struct{})}
 		e.elem = c.order.PushFront(key)
 		c.m[key] = e
 		for c.order.Len() > c.cap {
@@ -63,17 +76,38 @@ func (c *lruCache[V]) get(key string, fit func() (V, error)) (V, error) {
 			delete(c.m, old.Value.(string))
 		}
 	}
+	mine := !e.claimed
+	e.claimed = true
 	c.mu.Unlock()
-	e.once.Do(func() { e.f, e.err = fit() })
-	if e.err != nil {
-		c.mu.Lock()
-		if c.m[key] == e {
-			c.order.Remove(e.elem)
-			delete(c.m, key)
+	if !mine {
+		select {
+		case <-e.done:
+			return e.f, e.err, nil
+		default:
+			return v, nil, func() (V, error) {
+				<-e.done
+				return e.f, e.err
+			}
 		}
-		c.mu.Unlock()
 	}
-	return e.f, e.err
+	finished := false
+	defer func() {
+		if !finished { // fit panicked: the waiters get an error, the panic goes on
+			e.err = fmt.Errorf("computing %s: panicked", key)
+		}
+		if e.err != nil {
+			c.mu.Lock()
+			if c.m[key] == e {
+				c.order.Remove(e.elem)
+				delete(c.m, key)
+			}
+			c.mu.Unlock()
+		}
+		close(e.done)
+	}()
+	e.f, e.err = fit()
+	finished = true
+	return e.f, e.err, nil
 }
 
 // id returns the identity of the loaded dataset's content, a hash taken

@@ -204,7 +204,7 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 	}
 	key := fullPoolKey(id, pool, t.Part.Test, t.Trial.seedName(), t.Spec.Metrics)
 	res := t.Result
-	full, err := t.x.fulls.get(key, func() (fullScore, error) {
+	full, err, wait := t.x.fulls.start(key, func() (fullScore, error) {
 		train, testSet, err := t.Sets(ctx, pool, t.Part.Test)
 		if err != nil {
 			return fullScore{}, err
@@ -227,18 +227,34 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 		m, err := t.Score(pred, testSet)
 		return fullScore{Metrics: m, Iterations: res.Iterations - iters, NotConverged: res.NotConverged}, err
 	})
-	if err != nil {
-		return err
-	}
-	res.Iterations += full.Iterations
-	res.NotConverged = full.NotConverged
-	metrics := full.Metrics
 	if o.Extras == nil {
 		o.Extras = Metrics{}
 	}
-	for name, v := range metrics {
-		o.Extras[FullPrefix+name] = v
+	extras := o.Extras
+	add := func(full fullScore) {
+		res.Iterations += full.Iterations
+		res.NotConverged = full.NotConverged
+		for name, v := range full.Metrics {
+			extras[FullPrefix+name] = v
+		}
 	}
+	if wait != nil {
+		// Another trial of the pool is fitting it: this trial ends
+		// when that fit does, and its worker goes on to the next.
+		t.after = func() error {
+			full, err := wait()
+			if err != nil {
+				return err
+			}
+			add(full)
+			return nil
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	add(full)
 	return nil
 }
 

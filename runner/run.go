@@ -284,7 +284,21 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		go func() {
 			defer wg.Done()
 			for t := range jobs {
-				r := x.execute(ctx, t, loaded[t.Dataset.ID])
+				r, after := x.execute(ctx, t, loaded[t.Dataset.ID])
+				if after != nil {
+					// The trial waits for another's work; its
+					// worker goes on.
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						after()
+						if r.Failed() && ctx.Err() != nil {
+							return
+						}
+						results <- r
+					}()
+					continue
+				}
 				if r.Failed() && ctx.Err() != nil {
 					continue // cancelled mid-trial: not a result
 				}
@@ -552,8 +566,10 @@ func (x *executor) giveBack(need int64) {
 	x.idle <- struct{}{}
 }
 
-// execute runs one trial and returns its result; it never panics.
-func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *Result) {
+// execute runs one trial and returns its result; it never panics. If
+// after is not nil, the result is complete once after has returned: the
+// trial waits there for work another trial is doing.
+func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *Result, after func()) {
 	spec := x.spec
 	res = &Result{
 		Key: t.Key, Dataset: t.Dataset.ID, Method: t.Method.Label, Plugin: t.Method.Name,
@@ -567,11 +583,23 @@ func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *
 			res.Error = fmt.Sprintf("panic: %v\n%s", p, trimStack(debug.Stack()))
 		}
 	}()
-	if err := x.run(ctx, t, ld, res); err != nil {
+	fail := func(err error) {
 		res.Error = clipText(err.Error(), maxResultError)
 		res.Metrics, res.Extras, res.Observations, res.Bootstrap = nil, nil, nil, nil
 	}
-	return res
+	then, err := x.run(ctx, t, ld, res)
+	if err != nil {
+		fail(err)
+		return res, nil
+	}
+	if then != nil {
+		after = func() {
+			if err := then(); err != nil {
+				fail(err)
+			}
+		}
+	}
+	return res, after
 }
 
 func trimStack(b []byte) string {
@@ -583,23 +611,24 @@ func trimStack(b []byte) string {
 }
 
 // run splits the dataset for the trial, fits the pool's transforms and
-// hands the trial to its protocol.
-func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Result) error {
+// hands the trial to its protocol. A non-nil after completes res once the
+// work the trial waits for (TrialRun.after) is done.
+func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Result) (after func() error, err error) {
 	if ld == nil {
-		return fmt.Errorf("dataset %q not loaded", t.Dataset.ID)
+		return nil, fmt.Errorf("dataset %q not loaded", t.Dataset.ID)
 	}
 	if ld.err != nil {
-		return ld.err
+		return nil, ld.err
 	}
 	d := ld.data
 	splitter, err := Splitters.Lookup(t.Dataset.Split.KindName())
 	if err != nil {
-		return fmt.Errorf("dataset %q: %w", t.Dataset.ID, err)
+		return nil, fmt.Errorf("dataset %q: %w", t.Dataset.ID, err)
 	}
 	at := SplitAt{Trial: t.Index, Sample: res.Seeds.Sample, Dataset: Derive(x.spec.Seed, "split", t.Dataset.ID)}
 	part, err := splitter.Split(d, t.Dataset.Split.Params, at)
 	if err != nil {
-		return fmt.Errorf("dataset %q: split: %w", t.Dataset.ID, err)
+		return nil, fmt.Errorf("dataset %q: split: %w", t.Dataset.ID, err)
 	}
 	id := ""
 	for _, ts := range t.Dataset.Transforms {
@@ -611,30 +640,30 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 		}
 		f, key, err := x.fitted(ctx, d, id, part.Pool, ts)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		// The output is determined by the fit's key (the content and
 		// rows it was fitted on) and the input, the whole dataset that
 		// content identifies: the trials of one pool share it.
 		in := d
 		if d, err = x.applied.get(key, func() (*datasets.Dataset, error) { return applyFitted(f, in, ts) }); err != nil {
-			return err
+			return nil, err
 		}
 		id = key
 	}
 	proto, err := Protocols.Lookup(x.spec.Protocol.ProtocolName())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tr := &TrialRun{Trial: t, Spec: x.spec, Data: d, Part: part, Seeds: res.Seeds, Result: res, x: x, dataID: id, ld: ld}
 	defer tr.releaseMemory()
 	obs, err := proto.Run(ctx, tr, x.spec.Protocol.Params)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	switch {
 	case len(obs) == 0:
-		return fmt.Errorf("protocol %s yielded no observation", x.spec.Protocol.ProtocolName())
+		return nil, fmt.Errorf("protocol %s yielded no observation", x.spec.Protocol.ProtocolName())
 	case proto.PerSize && len(obs) == 1:
 		res.Metrics, res.Extras, res.Bootstrap = obs[0].Metrics, obs[0].Extras, obs[0].Bootstrap
 	default:
@@ -642,7 +671,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 		last := obs[len(obs)-1]
 		res.Metrics, res.Extras = last.Metrics, last.Extras
 	}
-	return nil
+	return tr.after, nil
 }
 
 func (x *executor) saveArtifacts(model methods.Model, res *Result) error {

@@ -46,6 +46,10 @@ type TrialRun struct {
 	// reserved is the trial's share of the run's memory budget, held
 	// from its first fit to its end.
 	reserved int64
+	// after, if set by the protocol, completes the Result once work
+	// shared with other trials (a full-pool fit) is done; the trial's
+	// worker does not wait for it.
+	after func() error
 }
 
 // OneVsRest reports whether the dataset's classes become one-vs-rest
