@@ -254,3 +254,16 @@ func BenchmarkSparseKernels(b *testing.B) {
 }
 
 var sinkF float64
+
+var (
+	wideOnce  sync.Once
+	wideDense *datasets.Dataset
+)
+
+// BenchmarkLogRegL1DenseWide is a dense, continuous, wide problem like
+// Bilgic's full-pool fits on all principal components (Nova: 16,961 ×
+// 3,181): 6,000 × 1,500, two classes, C = 1 with an intercept.
+func BenchmarkLogRegL1DenseWide(b *testing.B) {
+	wideOnce.Do(func() { wideDense = synthClass(11, 6000, 1500, 2, 0.08, 0) })
+	benchFit(b, "logreg-l1", map[string]any{"C": 1.0, "intercept": true}, func() *datasets.Dataset { return wideDense })
+}

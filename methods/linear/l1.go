@@ -6,6 +6,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 )
@@ -420,9 +422,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				case useGram:
 					G += gram.hd[gram.pos[j]]
 				case ind == nil:
-					for i, x := range val {
-						G += x * dxd[i]
-					}
+					G += floats.Dot(val, dxd[:len(val)])
 				case ones:
 					for _, i := range ind {
 						G += dxd[i]
@@ -479,9 +479,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				case useGram:
 					gram.step(j, z)
 				case ind == nil:
-					for i, x := range val {
-						dxd[i] += z * x * D[i]
-					}
+					addScaledProd(dxd, z, val, D)
 				case ones:
 					for _, i := range ind {
 						dxd[i] += z * D[i]
@@ -669,4 +667,20 @@ func violation(w, g float64) float64 {
 		return math.Abs(g - 1)
 	}
 	return math.Max(0, math.Abs(g)-1)
+}
+
+// addScaledProd adds z·x[i]·d[i] to dst[i] for every i < len(x), the
+// update of Xᵀ D X Δw by a step z on one dense column x.
+func addScaledProd(dst []float64, z float64, x, d []float64) {
+	dst, d = dst[:len(x)], d[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		dst[i] += z * x[i] * d[i]
+		dst[i+1] += z * x[i+1] * d[i+1]
+		dst[i+2] += z * x[i+2] * d[i+2]
+		dst[i+3] += z * x[i+3] * d[i+3]
+	}
+	for ; i < len(x); i++ {
+		dst[i] += z * x[i] * d[i]
+	}
 }

@@ -294,3 +294,38 @@ func TestModelGram(t *testing.T) {
 		})
 	}
 }
+
+// An L1 model's Predict on dense rows multiplies only the columns its
+// weights use (sparseWeights): the scores equal the full product's, for
+// a binary and a one-vs-rest model.
+func TestPredictSparseWeights(t *testing.T) {
+	for _, K := range []int{2, 4} {
+		d := synthClass(5, 300, 80, K, 0.4, 0)
+		model, err := newMethod(t, "logreg-l1", map[string]any{"C": 0.05}).Fit(t.Context(), d, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := model.(*classifier)
+		sparse := 0
+		for _, w := range c.W {
+			if w != nil && sparseWeights(d.X, w) {
+				sparse++
+			}
+		}
+		if sparse == 0 {
+			t.Fatalf("K = %d: no class with sparse weights; the test needs a smaller C", K)
+		}
+		got := model.Predict(d.X).Scores
+		for i := 0; i < d.Rows(); i++ {
+			for k, w := range c.W {
+				want := d.X.RowDot(i, w) + c.B[k]
+				if K == 2 {
+					k = 1 // binary: scores (−f, f)
+				}
+				if g := got[i*K+k]; math.Abs(g-want) > 1e-12*(1+math.Abs(want)) {
+					t.Fatalf("K = %d: row %d class %d: %v over the non-zero columns, %v in full", K, i, k, g, want)
+				}
+			}
+		}
+	}
+}

@@ -49,15 +49,18 @@ func (m *classifier) Predict(X matrix.Matrix) *methods.Prediction {
 	z := make([]float64, n)
 	switch m.kind {
 	case binaryScores:
-		X.MulVec(z, m.W[0])
+		mulVec(X, z, m.W[0])
 		for i, v := range z {
 			f := v + m.B[0]
 			p.Scores[2*i], p.Scores[2*i+1] = -f, f
 		}
 	default:
+		// Classes whose weights are mostly zero (an L1 fit's) take
+		// their own product over their non-zero columns (mulVec); the
+		// others go together.
 		var ks []int
 		for k := range m.W {
-			if m.W[k] != nil {
+			if m.W[k] != nil && !sparseWeights(X, m.W[k]) {
 				ks = append(ks, k)
 			}
 		}
@@ -81,6 +84,15 @@ func (m *classifier) Predict(X matrix.Matrix) *methods.Prediction {
 				p.Scores[i*m.K+k] = v + m.B[k]
 			}
 		}
+		for k, w := range m.W {
+			if w == nil || slices.Contains(ks, k) {
+				continue
+			}
+			mulVec(X, z, w)
+			for i, v := range z {
+				p.Scores[i*m.K+k] = v + m.B[k]
+			}
+		}
 		if m.kind == softmaxScores {
 			for i := 0; i < n; i++ {
 				row := p.Scores[i*m.K : (i+1)*m.K]
@@ -99,6 +111,45 @@ func (m *classifier) Predict(X matrix.Matrix) *methods.Prediction {
 		}
 	}
 	return p
+}
+
+// sparseWeights reports whether X·w is cheaper over w's non-zeros alone
+// (mulVec): X stores its rows densely and at most a quarter of w is
+// non-zero, as in an L1 fit on all principal components.
+func sparseWeights(X matrix.Matrix, w []float64) bool {
+	n, d := X.Dims()
+	if d < 16 {
+		return false
+	}
+	nz := 0
+	for _, v := range w {
+		if v != 0 {
+			nz++
+		}
+	}
+	// Sparse rows already cost nnz(X), not n·d.
+	return 4*nz <= d && X.NNZ() >= n*d/2
+}
+
+// mulVec sets dst = X·w; when sparseWeights(X, w) it multiplies only the
+// columns where w is non-zero.
+func mulVec(X matrix.Matrix, dst, w []float64) {
+	if !sparseWeights(X, w) {
+		X.MulVec(dst, w)
+		return
+	}
+	var cols []int
+	var vals []float64
+	for j, v := range w {
+		if v != 0 {
+			cols, vals = append(cols, j), append(vals, v)
+		}
+	}
+	if len(cols) == 0 {
+		clear(dst)
+		return
+	}
+	X.ColsOf(cols).MulVec(dst, vals)
 }
 
 // signs returns the ±1 targets of the one-vs-rest task for class c.
