@@ -296,7 +296,7 @@ func TestModelGram(t *testing.T) {
 }
 
 // An L1 model's Predict on dense rows multiplies only the columns its
-// weights use (sparseWeights): the scores equal the full product's, for
+// weights use (product): the scores equal the full product's, for
 // a binary and a one-vs-rest model.
 func TestPredictSparseWeights(t *testing.T) {
 	for _, K := range []int{2, 4} {
@@ -308,7 +308,7 @@ func TestPredictSparseWeights(t *testing.T) {
 		c := model.(*classifier)
 		sparse := 0
 		for _, w := range c.W {
-			if w != nil && sparseWeights(d.X, w) {
+			if w != nil && (&product{X: d.X}).sparse(w) {
 				sparse++
 			}
 		}

@@ -47,20 +47,21 @@ func (m *classifier) Predict(X matrix.Matrix) *methods.Prediction {
 	}
 	p := &methods.Prediction{K: m.K, Scores: make([]float64, n*m.K), OneVsRest: m.kind != softmaxScores}
 	z := make([]float64, n)
+	prod := &product{X: X}
 	switch m.kind {
 	case binaryScores:
-		mulVec(X, z, m.W[0])
+		prod.mulVec(z, m.W[0])
 		for i, v := range z {
 			f := v + m.B[0]
 			p.Scores[2*i], p.Scores[2*i+1] = -f, f
 		}
 	default:
 		// Classes whose weights are mostly zero (an L1 fit's) take
-		// their own product over their non-zero columns (mulVec); the
-		// others go together.
+		// their own product over their non-zero columns; the others go
+		// together.
 		var ks []int
 		for k := range m.W {
-			if m.W[k] != nil && !sparseWeights(X, m.W[k]) {
+			if m.W[k] != nil && !prod.sparse(m.W[k]) {
 				ks = append(ks, k)
 			}
 		}
@@ -88,7 +89,7 @@ func (m *classifier) Predict(X matrix.Matrix) *methods.Prediction {
 			if w == nil || slices.Contains(ks, k) {
 				continue
 			}
-			mulVec(X, z, w)
+			prod.mulVec(z, w)
 			for i, v := range z {
 				p.Scores[i*m.K+k] = v + m.B[k]
 			}
@@ -113,11 +114,18 @@ func (m *classifier) Predict(X matrix.Matrix) *methods.Prediction {
 	return p
 }
 
-// sparseWeights reports whether X·w is cheaper over w's non-zeros alone
-// (mulVec): X stores its rows densely and at most a quarter of w is
-// non-zero, as in an L1 fit on all principal components.
-func sparseWeights(X matrix.Matrix, w []float64) bool {
-	n, d := X.Dims()
+// product multiplies X by weight vectors, an L1 model's over their
+// non-zero columns alone when that is cheaper: X stores its rows densely
+// and at most a quarter of w is non-zero, as in an L1 fit on all
+// principal components. On sparse rows X·w already costs nnz(X).
+type product struct {
+	X     matrix.Matrix
+	dense int // 1: X stores its rows densely, −1: not, 0: not yet known
+}
+
+// sparse reports whether X·w is taken over w's non-zero columns.
+func (p *product) sparse(w []float64) bool {
+	n, d := p.X.Dims()
 	if d < 16 {
 		return false
 	}
@@ -127,15 +135,22 @@ func sparseWeights(X matrix.Matrix, w []float64) bool {
 			nz++
 		}
 	}
-	// Sparse rows already cost nnz(X), not n·d.
-	return 4*nz <= d && X.NNZ() >= n*d/2
+	if 4*nz > d {
+		return false
+	}
+	if p.dense == 0 {
+		p.dense = -1
+		if p.X.NNZ() >= n*d/2 {
+			p.dense = 1
+		}
+	}
+	return p.dense > 0
 }
 
-// mulVec sets dst = X·w; when sparseWeights(X, w) it multiplies only the
-// columns where w is non-zero.
-func mulVec(X matrix.Matrix, dst, w []float64) {
-	if !sparseWeights(X, w) {
-		X.MulVec(dst, w)
+// mulVec sets dst = X·w.
+func (p *product) mulVec(dst, w []float64) {
+	if !p.sparse(w) {
+		p.X.MulVec(dst, w)
 		return
 	}
 	var cols []int
@@ -149,7 +164,7 @@ func mulVec(X matrix.Matrix, dst, w []float64) {
 		clear(dst)
 		return
 	}
-	X.ColsOf(cols).MulVec(dst, vals)
+	p.X.ColsOf(cols).MulVec(dst, vals)
 }
 
 // signs returns the ±1 targets of the one-vs-rest task for class c.
