@@ -472,16 +472,20 @@ func Example() {
 	// Output: document with only word 2 is pos
 }
 
+// randTrain returns n random rows of d sparse features in four classes
+// with a random feature graph (5 links per feature) called "feature".
+func randTrain(r *rand.Rand, n, d int) *datasets.Dataset {
+	X := randCSR(r, n, d, 0.1)
+	y := toFloat(labels(r, n, 4))
+	return &datasets.Dataset{Name: "random", X: X, Y: y, Classes: []string{"a", "b", "c", "d"},
+		Graphs: map[string]*matrix.CSR{"feature": randGraph(r, d, d, 5)}}
+}
+
 // TestWarmStart: a fit that finds the previous grid point's weights in
 // env.Warm converges to the cold fit's optimum (same objective within the
 // tolerance) in fewer iterations, and stores its own weights for the next.
 func TestWarmStart(t *testing.T) {
-	r := rand.New(rand.NewPCG(4, 4))
-	const n, d, K = 300, 80, 4
-	X := randCSR(r, n, d, 0.1)
-	y := toFloat(labels(r, n, K))
-	train := &datasets.Dataset{Name: "warm", X: X, Y: y, Classes: []string{"a", "b", "c", "d"},
-		Graphs: map[string]*matrix.CSR{"feature": randGraph(r, d, d, 5)}}
+	train := randTrain(rand.New(rand.NewPCG(4, 4)), 300, 80)
 	fit := func(alpha, beta float64, warm *methods.State) *logistic.Model {
 		m := &Method{kind: kindNetwork, Alpha: alpha, Beta: beta, Graph: "feature", MaxIter: 1000, Tol: 1e-9}
 		mod, err := m.Fit(context.Background(), train, &methods.Env{Memo: &methods.Memo{}, Warm: warm})
@@ -506,5 +510,41 @@ func TestWarmStart(t *testing.T) {
 	}
 	if w, ok := methods.Load[[]float64](warm, "fnr.weights fnr graph=feature K=4 D=80"); !ok || &w[0] != &hot.W[0] {
 		t.Errorf("the warm fit did not store its weights for the next grid point")
+	}
+}
+
+// TestFTolStopsEarlyNearOptimum: with ftol, a fit whose gradient test is
+// out of reach stops once its objective has settled — in fewer iterations,
+// at an objective within a few ftol of the tightly converged fit's, with
+// the same predicted labels on the training rows — and says it converged.
+func TestFTolStopsEarlyNearOptimum(t *testing.T) {
+	const n = 200
+	train := randTrain(rand.New(rand.NewPCG(5, 6)), n, 150)
+	X := train.X
+	fit := func(kind penaltyKind, ftol float64) *logistic.Model {
+		m := &Method{kind: kind, Alpha: 10, Beta: 0.001, Graph: "feature", MaxIter: 2000, Tol: 1e-12, FTol: ftol}
+		mod, err := m.Fit(context.Background(), train, &methods.Env{Memo: &methods.Memo{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mod.(*logistic.Model)
+	}
+	const ftol = 1e-6
+	for _, kind := range []penaltyKind{kindNetwork, kindNormalized} {
+		tight, loose := fit(kind, 0), fit(kind, ftol)
+		ti, li := tight.Info(), loose.Info()
+		if !li.Converged || li.Iterations >= ti.Iterations {
+			t.Errorf("%s: ftol fit %d iterations (converged %v), tight fit %d: want converged in fewer", kind, li.Iterations, li.Converged, ti.Iterations)
+		}
+		if gap := (li.Objective - ti.Objective) / ti.Objective; gap < -1e-9 || gap > 50*ftol {
+			t.Errorf("%s: ftol objective %.10g, tight %.10g: relative gap %.2g, want in [0, %g]", kind, li.Objective, ti.Objective, gap, 50*ftol)
+		}
+		pt, pl := tight.Predict(X), loose.Predict(X)
+		for i := 0; i < n; i++ {
+			if pt.Label(i) != pl.Label(i) {
+				t.Errorf("%s: row %d predicted %d by the ftol fit, %d by the tight one", kind, i, pl.Label(i), pt.Label(i))
+			}
+		}
+		t.Logf("%s: %d iterations with ftol %g, %d without", kind, li.Iterations, ftol, ti.Iterations)
 	}
 }

@@ -170,11 +170,8 @@ func (p *Problem) Eval(x, grad []float64) float64 {
 			z := p.z[i*C : (i+1)*C]
 			copy(z, b)
 			for k := X.Ptr[i]; k < X.Ptr[i+1]; k++ {
-				v := X.Val[k]
-				w := W[X.Ind[k]*C : X.Ind[k]*C+C]
-				for c, wc := range w {
-					z[c] += v * wc
-				}
+				j := X.Ind[k]
+				floats.AddScaled(z, X.Val[k], W[j*C:j*C+C])
 			}
 			mx := z[0]
 			for _, v := range z[1:] {
@@ -210,11 +207,8 @@ func (p *Problem) Eval(x, grad []float64) float64 {
 				continue
 			}
 			for k := X.Ptr[i]; k < X.Ptr[i+1]; k++ {
-				v := X.Val[k]
-				g := gW[X.Ind[k]*C : X.Ind[k]*C+C]
-				for c, dc := range dz {
-					g[c] += v * dc
-				}
+				j := X.Ind[k]
+				floats.AddScaled(gW[j*C:j*C+C], X.Val[k], dz)
 			}
 		}
 	}

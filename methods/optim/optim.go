@@ -1,9 +1,10 @@
 // Package optim minimizes smooth objectives for repro's method plugins.
 //
 // It runs L-BFGS with what repro's solvers need: gonum's More–Thuente line
-// search, convergence on the gradient norm with a declared iteration cap,
-// function and gradient evaluated together (one pass over the data),
-// restarts after a failed line search, and cancellation through a context.
+// search, convergence on the gradient norm (optionally also on a settled
+// objective) with a declared iteration cap, function and gradient
+// evaluated together (one pass over the data), restarts after a failed
+// line search, and cancellation through a context.
 package optim
 
 import (
@@ -26,6 +27,13 @@ type Settings struct {
 	GradTol float64
 	// Memory is the number of L-BFGS correction pairs; if 0, 10 is used.
 	Memory int
+	// FTol, if positive, also stops when the objective has decreased by
+	// at most FTol·max(1, |f|) per iteration on average over the last
+	// ftolWindow iterations: a fit whose objective has settled to about
+	// −log10(FTol) digits stops there even if its gradient, dominated by
+	// directions of little curvature, is still above GradTol. Such a stop
+	// counts as converged. If 0, only GradTol and MaxIter stop.
+	FTol float64
 	// GradScale, if not nil, holds the factors s of a change of variables
 	// x = s∘u that the caller minimizes in (a diagonal preconditioner):
 	// the convergence test is then applied to the gradient in the
@@ -107,12 +115,28 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 	converged := func(fx float64, g []float64) bool {
 		return gradNorm(g, s.GradScale) <= s.GradTol*math.Max(1, math.Abs(fx))
 	}
+	// hist holds the objective at the last ftolWindow+1 iterates, oldest
+	// first once full.
+	var hist []float64
+	settled := func(fx float64) bool {
+		if s.FTol <= 0 {
+			return false
+		}
+		if len(hist) == ftolWindow+1 {
+			copy(hist, hist[1:])
+			hist = hist[:ftolWindow]
+		}
+		hist = append(hist, fx)
+		return len(hist) == ftolWindow+1 && hist[0]-fx <= ftolWindow*s.FTol*math.Max(1, math.Abs(fx))
+	}
+	settled(fx) // the starting point opens the window
+	stalled := false
 	maxEvals := evalsPerIter * s.MaxIter
 	xt, gt := make([]float64, n), make([]float64, n)
 	var lsErr error
 	restarts := 0
 	fresh := true // the history is empty: steepest descent, step 1/‖g‖₂
-	for !converged(fx, g) {
+	for !converged(fx, g) && !stalled {
 		if res.Iterations >= s.MaxIter || res.Evals >= maxEvals {
 			break
 		}
@@ -173,6 +197,7 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 			res.Iterations++
 			l.reset()
 			fresh = true
+			hist = hist[:0]
 			continue
 		}
 		l.push(xt, x, gt, g)
@@ -181,11 +206,12 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 		fx = ft
 		res.Iterations++
 		fresh = false
+		stalled = settled(fx)
 	}
 	copy(res.X, x) // x may be a scratch slice after the swaps
 	res.F = fx
 	res.GradNorm = gradNorm(g, s.GradScale)
-	res.Converged = res.GradNorm <= s.GradTol*math.Max(1, math.Abs(fx))
+	res.Converged = stalled || res.GradNorm <= s.GradTol*math.Max(1, math.Abs(fx))
 	if lsErr != nil && lsErr != errEvalCap && !res.Converged {
 		// A line search that cannot improve is how L-BFGS ends at
 		// machine precision; accept it if the gradient is small.
@@ -197,6 +223,10 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 	}
 	return res, nil
 }
+
+// ftolWindow is the number of iterations over which Settings.FTol averages
+// the objective's decrease: one short step does not stop a fit.
+const ftolWindow = 5
 
 // maxRestarts bounds the fresh starts of Minimize after failed line searches.
 const maxRestarts = 3

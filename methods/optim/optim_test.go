@@ -48,11 +48,9 @@ func TestMinimizeRosenbrock(t *testing.T) {
 	}
 }
 
-func TestMinimizeQuadraticClosedForm(t *testing.T) {
-	// f(x) = ½ xᵀAx − bᵀx with A diagonal: x* = b/A.
-	a := []float64{1, 10, 100, 0.5}
-	b := []float64{1, -2, 3, 4}
-	f := func(x, g []float64) float64 {
+// quadratic returns f(x) = ½ xᵀAx − bᵀx for A = diag(a), minimum at b/a.
+func quadratic(a, b []float64) Func {
+	return func(x, g []float64) float64 {
 		v := 0.0
 		for i := range x {
 			v += 0.5*a[i]*x[i]*x[i] - b[i]*x[i]
@@ -62,7 +60,13 @@ func TestMinimizeQuadraticClosedForm(t *testing.T) {
 		}
 		return v
 	}
-	r, err := Minimize(context.Background(), f, make([]float64, 4), Settings{GradTol: 1e-12})
+}
+
+func TestMinimizeQuadraticClosedForm(t *testing.T) {
+	// f(x) = ½ xᵀAx − bᵀx with A diagonal: x* = b/A.
+	a := []float64{1, 10, 100, 0.5}
+	b := []float64{1, -2, 3, 4}
+	r, err := Minimize(context.Background(), quadratic(a, b), make([]float64, 4), Settings{GradTol: 1e-12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,4 +212,41 @@ func TestMatchesGonum(t *testing.T) {
 			t.Errorf("%d iterations: f = %.15g, gonum %.15g", iters, ours.F, theirs.F)
 		}
 	}
+}
+
+// TestFTolStopsSettledObjective: on an ill-conditioned quadratic whose
+// gradient test cannot be met within the cap, FTol stops L-BFGS once the
+// objective has settled, reports convergence, and the objective it stops at
+// is within a few FTol of the optimum, relative to max(1, |f|).
+func TestFTolStopsSettledObjective(t *testing.T) {
+	const n = 2000
+	r := rand.New(rand.NewPCG(3, 4))
+	a, b := make([]float64, n), make([]float64, n)
+	fOpt := 0.0
+	for i := range a {
+		a[i] = math.Pow(10, -4*r.Float64()) // curvatures 1e-4 … 1
+		b[i] = r.NormFloat64()
+		fOpt -= 0.5 * b[i] * b[i] / a[i]
+	}
+	f := quadratic(a, b)
+	x0 := make([]float64, n)
+	capped, err := Minimize(context.Background(), f, x0, Settings{MaxIter: 400, GradTol: 1e-14})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if capped.Converged || capped.Iterations != 400 {
+		t.Fatalf("without FTol: %d iterations, converged %v; want the cap of 400", capped.Iterations, capped.Converged)
+	}
+	const ftol = 1e-7
+	got, err := Minimize(context.Background(), f, x0, Settings{MaxIter: 400, GradTol: 1e-14, FTol: ftol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Converged || got.Iterations >= capped.Iterations {
+		t.Errorf("with FTol: %d iterations, converged %v; want converged before %d", got.Iterations, got.Converged, capped.Iterations)
+	}
+	if gap := (got.F - fOpt) / math.Max(1, math.Abs(fOpt)); gap < 0 || gap > 100*ftol {
+		t.Errorf("with FTol: relative gap to the optimum %.3g, want within [0, %g]", gap, 100*ftol)
+	}
+	t.Logf("FTol %g: %d iterations (cap %d), relative gap %.3g", ftol, got.Iterations, capped.Iterations, (got.F-fOpt)/math.Abs(fOpt))
 }
