@@ -25,9 +25,10 @@ const (
 // solver's z-step is the slot-order pass (it reads each pointer's w from
 // its buffer position and writes its z and y there), the w-step runs the
 // block passes. The values moved are the same bits as a direct gather's.
+// The buffer is where the solver keeps these pointers' w, z and y (a
+// triple per position), so that they are stored once.
 type transfer struct {
-	slots []int32  // the pointers' slots, increasing
-	pos   []int32  // pos[i]: the buffer position of slots[i]
+	pos   []int32  // per pointer, in slot order: its buffer position
 	off   []uint32 // per buffer position in bin b: its g − b·2^shift
 	shift int
 }
@@ -38,7 +39,7 @@ type transfer struct {
 // at least (minShift but in tests).
 func newTransfer(str []int32, nMulti int, grpPtr []int32, shift int) *transfer {
 	m := int(grpPtr[nMulti])
-	t := &transfer{slots: make([]int32, 0, m), pos: make([]int32, 0, m), off: make([]uint32, m), shift: shift}
+	t := &transfer{pos: make([]int32, 0, m), off: make([]uint32, m), shift: shift}
 	for m>>t.shift >= maxBins {
 		t.shift++
 	}
@@ -48,7 +49,7 @@ func newTransfer(str []int32, nMulti int, grpPtr []int32, shift int) *transfer {
 	for b := range next {
 		next[b] = int32(b << t.shift)
 	}
-	for slot, s := range str {
+	for _, s := range str {
 		if s < 0 || int(s) >= nMulti {
 			continue
 		}
@@ -57,7 +58,6 @@ func newTransfer(str []int32, nMulti int, grpPtr []int32, shift int) *transfer {
 		b := g >> t.shift
 		e := next[b]
 		next[b]++
-		t.slots = append(t.slots, int32(slot))
 		t.pos = append(t.pos, e)
 		t.off[e] = uint32(g & (1<<t.shift - 1))
 	}
@@ -75,34 +75,28 @@ func (t *transfer) block(b int) (lo, hi int) {
 	return b << t.shift, min(len(t.off), (b+1)<<t.shift)
 }
 
-// unbin is the block pass of the gather of block b: the pairs of the
-// positions g of block b, in string order, from the buffer's positions
-// of bin b (pairs side by side: pair e at 2e, 2e+1).
+// g returns the string-order position of buffer position e.
+func (t *transfer) g(e int) int { return e>>t.shift<<t.shift + int(t.off[e]) }
+
+// unbin is the block pass of the gather of block b: the z and y of the
+// positions g of block b, in string order (pairs side by side: pair g at
+// 2g, 2g+1), from the buffer's positions of bin b (triples w, z, y:
+// position e at 3e … 3e+2).
 func (t *transfer) unbin(b int, buf, dst []float64) {
 	lo, hi := t.block(b)
-	dst, buf = dst[2*lo:2*hi], buf[2*lo:2*hi]
+	dst, buf = dst[2*lo:2*hi], buf[3*lo:3*hi]
 	for e, o := range t.off[lo:hi] {
-		dst[2*int(o)], dst[2*int(o)+1] = buf[2*e], buf[2*e+1]
+		dst[2*int(o)], dst[2*int(o)+1] = buf[3*e+1], buf[3*e+2]
 	}
 }
 
 // bin is the block pass of the scatter of block b: the first value of
 // the pair of each position g of block b to the first of its buffer
-// position's pair.
+// position's triple.
 func (t *transfer) bin(b int, src, buf []float64) {
 	lo, hi := t.block(b)
-	src, buf = src[2*lo:2*hi], buf[2*lo:2*hi]
+	src, buf = src[2*lo:2*hi], buf[3*lo:3*hi]
 	for e, o := range t.off[lo:hi] {
-		buf[2*e] = src[2*int(o)]
-	}
-}
-
-// gather sets dst[g] = src(slot of g) for every pointer, directly (for
-// the weights, once a round).
-func (t *transfer) gather(dst []float64, src func(slot int) float64) {
-	for i, slot := range t.slots {
-		e := t.pos[i]
-		b := int(e) >> t.shift
-		dst[b<<t.shift+int(t.off[e])] = src(int(slot))
+		buf[3*e] = src[2*int(o)]
 	}
 }
