@@ -40,28 +40,22 @@ type solver struct {
 	tau   []float64 // per string with several pointers: its last w-step level
 	valid []bool    // per document: chol holds the factor for its F
 	// The w-step of the strings with several pointers works in the
-	// string order (see transfer): gzy holds each pointer's z and y
-	// side by side (the w-step overwrites z with the new w), gd its D_jj.
-	gzy, gd []float64
+	// string order (see transfer), a block at a time; gd holds each
+	// pointer's D_jj in that order.
+	gd      []float64
 	docTr   []int32 // per document: the index of its first pointer in p.tr.pos
 	rho     float64
 	workers int
 
 	maxDoc   int
 	docChunk int
-	wTasks   []wTask
-	maxGroup int
+	maxBlock int // the most pointers in a transfer block
+	maxGroup int // the most pointers of a string
 
 	factors atomic.Int64 // Cholesky factorizations done by the z-step
 
 	wScratch [][]float64 // per worker, allocated on first use
 	zWork    []*work     // per worker, allocated on first use
-}
-
-// wTask is a unit of the w-step: the strings with several pointers in
-// [lo, hi).
-type wTask struct {
-	lo, hi int
 }
 
 func newSolver(p *problem, lambda float64, workers int) *solver {
@@ -77,7 +71,6 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 		chol:  make([]float64, p.k*len(p.words)),
 		valid: make([]bool, p.docs()),
 		tau:   make([]float64, p.nMulti),
-		gzy:   make([]float64, 2*m),
 		gd:    make([]float64, m),
 
 		wScratch: make([][]float64, workers),
@@ -106,15 +99,12 @@ func newSolver(p *problem, lambda float64, workers int) *solver {
 	// them continuously, so a partition by workers would change the
 	// iterates in their last bits.
 	s.docChunk = max(1, min(64, p.docs()/16))
-	const chunk = 1 << 15
-	for lo := 0; lo < p.nMulti; {
-		hi := lo
-		for hi < p.nMulti && p.grpPtr[hi]-p.grpPtr[lo] < chunk {
-			s.maxGroup = max(s.maxGroup, int(p.grpPtr[hi+1]-p.grpPtr[hi]))
-			hi++
-		}
-		s.wTasks = append(s.wTasks, wTask{lo: lo, hi: hi})
-		lo = hi
+	for b := range p.tr.blocks() {
+		lo, hi := p.tr.block(b)
+		s.maxBlock = max(s.maxBlock, hi-lo)
+	}
+	for str := range p.nMulti {
+		s.maxGroup = max(s.maxGroup, int(p.grpPtr[str+1]-p.grpPtr[str]))
 	}
 	return s
 }
@@ -207,33 +197,25 @@ func (s *solver) run(ctx context.Context, n int, fn func(task, worker int) error
 }
 
 // wstep sets w to the proximal map of f at z − y/ρ for the strings with
-// several pointers: it moves their z and y from the buffer the last
-// z-step filled to the string order, solves, and moves w back to the
-// buffer, for the next z-step, which also does the w-step of the
-// strings with one pointer (see zdoc).
+// several pointers, a transfer block at a time: it moves the block's z
+// and y from the buffer the last z-step filled to the string order (in
+// the worker's scratch), solves, and moves w back to the buffer, for the
+// next z-step, which also does the w-step of the strings with one
+// pointer (see zdoc).
 func (s *solver) wstep(ctx context.Context) error {
 	tr := s.p.tr
-	if err := s.run(ctx, tr.blocks(), func(b, _ int) error {
-		tr.unbin(b, s.vals, s.gzy)
-		return nil
-	}); err != nil {
-		return err
-	}
 	scratch := s.wScratch
-	if err := s.run(ctx, len(s.wTasks), func(t, worker int) error {
-		task := s.wTasks[t]
+	return s.run(ctx, tr.blocks(), func(b, worker int) error {
 		if scratch[worker] == nil {
-			scratch[worker] = make([]float64, 2*s.maxGroup)
+			scratch[worker] = make([]float64, 2*s.maxBlock+2*s.maxGroup)
 		}
-		for str := task.lo; str < task.hi; str++ {
-			s.wGroup(str, scratch[worker])
+		lo, hi := tr.block(b)
+		gzy := scratch[worker][:2*(hi-lo)]
+		tr.unbin(b, s.vals, gzy)
+		for str := tr.str[b]; str < tr.str[b+1]; str++ {
+			s.wGroup(int(str), gzy, lo, scratch[worker][2*s.maxBlock:])
 		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	return s.run(ctx, tr.blocks(), func(b, _ int) error {
-		tr.bin(b, s.gzy, s.vals)
+		tr.bin(b, gzy, s.vals)
 		return nil
 	})
 }
@@ -255,12 +237,13 @@ func (s *solver) wSingle(z, y, d, c, irho float64) float64 {
 // {a_j > τ} repeats, after at most |J(s)| steps (a few in practice).
 //
 // The string's pointers are positions lo … hi−1 of the string order: it
-// reads their z and y from s.gzy and D from s.gd, and writes w over z.
-func (s *solver) wGroup(str int, scratch []float64) {
+// reads their z and y from gzy, which holds position g's at 2(g − base),
+// 2(g − base)+1, and D from s.gd, and writes w over z.
+func (s *solver) wGroup(str int, gzy []float64, base int, scratch []float64) {
 	p := s.p
 	lo, hi := int(p.grpPtr[str]), int(p.grpPtr[str+1])
 	n := hi - lo
-	gzy, gd := s.gzy[2*lo:2*hi], s.gd[lo:hi]
+	gzy, gd := gzy[2*(lo-base):2*(hi-base)], s.gd[lo:hi]
 	a, id2 := scratch[:n], scratch[n:2*n]
 	irho := 1 / s.rho // the hot loops multiply
 	target := float64(p.strLen[str]) * irho
@@ -501,8 +484,11 @@ func (s *solver) objective(weighted bool) float64 {
 // reweight sets D_jj = max{1, (w_j + ε)⁻¹}.
 func (s *solver) reweight(eps float64) {
 	tr := s.p.tr
-	for e := range tr.len() {
-		s.gd[tr.g(e)] = max(1, 1/(max(s.vals[3*e], 0)+eps))
+	for b := range tr.blocks() {
+		lo, hi := tr.block(b)
+		for e, o := range tr.off[lo:hi] {
+			s.gd[lo+int(o)] = max(1, 1/(max(s.vals[3*(lo+e)], 0)+eps))
+		}
 	}
 	for o := range s.dOne {
 		s.dOne[o] = max(1, 1/(max(s.vals[3*(tr.len()+o)], 0)+eps))

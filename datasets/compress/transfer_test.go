@@ -7,8 +7,8 @@ import (
 )
 
 // TestTransfer moves slot numbers through the transfer with small blocks
-// and checks that each string's pointers arrive at its positions in slot
-// order, and back.
+// and checks that blocks end between strings, that each string's pointers
+// arrive at its positions in slot order, and back.
 func TestTransfer(t *testing.T) {
 	docs := randomDocs(rand.New(rand.NewPCG(7, 8)), 30, 40, 4)
 	p, err := newProblem(context.Background(), docs, 3)
@@ -34,7 +34,11 @@ func TestTransfer(t *testing.T) {
 			buf[3*e], buf[3*e+1], buf[3*e+2] = -1, float64(slot), -float64(slot)
 		}
 		for b := range tr.blocks() {
-			tr.unbin(b, buf, got)
+			lo, hi := tr.block(b)
+			if b > 0 && (p.grpPtr[tr.str[b]] != int32(lo) || hi-lo < 1<<shift && b+1 < tr.blocks()) {
+				t.Fatalf("shift %d: block %d is [%d, %d), its first string %d starts at %d", shift, b, lo, hi, tr.str[b], p.grpPtr[tr.str[b]])
+			}
+			tr.unbin(b, buf, got[2*lo:])
 		}
 		for i, slot := range slots {
 			if g := tr.g(int(tr.pos[i])); got[2*g] != float64(slot) {
@@ -58,7 +62,8 @@ func TestTransfer(t *testing.T) {
 			got[2*g] = got[2*g] + 0.5
 		}
 		for b := range tr.blocks() {
-			tr.bin(b, got, buf)
+			lo, _ := tr.block(b)
+			tr.bin(b, got[2*lo:], buf)
 		}
 		for i, slot := range slots {
 			e := tr.pos[i]
@@ -69,7 +74,8 @@ func TestTransfer(t *testing.T) {
 	}
 }
 
-// TestTransferBlocks solves with one block and with many: the iterates
+// TestTransferBlocks solves with one block and with many (on three
+// workers, each reusing its scratch from block to block): the iterates
 // agree bit for bit.
 func TestTransferBlocks(t *testing.T) {
 	docs := randomDocs(rand.New(rand.NewPCG(9, 10)), 40, 60, 5)
