@@ -494,3 +494,16 @@ func (s *solver) reweight(eps float64) {
 		s.dOne[o] = max(1, 1/(max(s.vals[3*(tr.len()+o)], 0)+eps))
 	}
 }
+
+// release drops what only the ADMM iterations use (the cached factors, β,
+// the weights, the w-step's levels and the work areas) and runs the
+// garbage collector once, explicitly, so that the rounding and the count
+// matrix reuse that memory: without it they grow the heap, whose goal is
+// twice the solver's arrays, by their own allocations (on IMDb the peak
+// resident memory went from 3.8 to 4.5 GB during them).
+func (s *solver) release() {
+	s.chol, s.beta, s.valid, s.tau = nil, nil, nil, nil
+	s.gd, s.dOne = nil, nil
+	s.wScratch, s.zWork = nil, nil
+	runtime.GC()
+}

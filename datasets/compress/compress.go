@@ -123,6 +123,8 @@ func compress(ctx context.Context, docs []string, o Options) (*Result, *problem,
 		}
 	}
 	res.Relaxed = s.objective(false)
+	res.Factorizations = int(s.factors.Load())
+	s.release()
 	sel := s.round()
 	for _, b := range sel {
 		if b {
@@ -133,7 +135,6 @@ func compress(ctx context.Context, docs []string, o Options) (*Result, *problem,
 	res.X, res.Dictionary = p.features(func(i int, emit func(int32)) {
 		p.pointers(i, func(j int) bool { return sel[j] }, emit)
 	})
-	res.Factorizations = int(s.factors.Load())
 	res.Seconds = time.Since(start).Seconds()
 	return res, p, sel, nil
 }
