@@ -65,8 +65,10 @@ func newProblem(ctx context.Context, docs []string, k int) (*problem, error) {
 		})
 		p.start = append(p.start, len(p.words))
 	}
-	if uint64(len(p.words))*uint64(k) >= math.MaxInt32 {
-		return nil, fmt.Errorf("%d words × k = %d: more than 2³¹ candidate pointers", len(p.words), k)
+	// The solver indexes its variables, three per candidate pointer, by
+	// int32.
+	if 3*uint64(len(p.words))*uint64(k) >= math.MaxInt32 {
+		return nil, fmt.Errorf("%d words × k = %d: more than 2³¹/3 candidate pointers", len(p.words), k)
 	}
 	return p, p.index(ctx)
 }
