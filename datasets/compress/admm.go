@@ -28,25 +28,29 @@ import (
 type solver struct {
 	p      *problem
 	lambda float64
-	v      []slot    // per slot: w, z, y and D_jj side by side
-	beta   []float64 // per word: the z-step's dual, ρ-free (α/ρ), warm start
-	chol   []float64 // per word, k each: cached factor of H_FF for F = {β > 0}
-	tau    []float64 // per string with several pointers: its last w-step level
-	valid  []bool    // per document: chol holds the factor for its F
+	// vals holds the ADMM variables w, z, y of every candidate pointer,
+	// a triple each: those of the strings with several pointers at the
+	// transfer's buffer positions (see transfer), then those of the
+	// others in string order (string s at 3(M + s − nMulti), M the
+	// transfer's pointers); see locate.
+	vals  []float64
+	dOne  []float64 // per string with one pointer: its D_jj
+	beta  []float64 // per word: the z-step's dual, ρ-free (α/ρ), warm start
+	chol  []float64 // per word, k each: cached factor of H_FF for F = {β > 0}
+	tau   []float64 // per string with several pointers: its last w-step level
+	valid []bool    // per document: chol holds the factor for its F
 	// The w-step of the strings with several pointers works in the
-	// string order (see transfer): gzy holds each pointer's z and y
-	// side by side (the w-step overwrites z with the new w), gd its D_jj;
-	// buf is the transfer's buffer: per position, the pointer's new w
-	// from the w-step, overwritten by its z and y in the z-step.
-	gzy, gd, buf []float64
-	docTr        []int32 // per document: the index of its first pointer in p.tr.slots
-	rho          float64
-	workers      int
+	// string order (see transfer), a block at a time; gd holds each
+	// pointer's D_jj in that order.
+	gd      []float64
+	docTr   []int32 // per document: the index of its first pointer in p.tr.pos
+	rho     float64
+	workers int
 
 	maxDoc   int
 	docChunk int
-	wTasks   []wTask
-	maxGroup int
+	maxBlock int // the most pointers in a transfer block
+	maxGroup int // the most pointers of a string
 
 	factors atomic.Int64 // Cholesky factorizations done by the z-step
 
@@ -54,80 +58,101 @@ type solver struct {
 	zWork    []*work     // per worker, allocated on first use
 }
 
-// wTask is a unit of the w-step: the strings with several pointers in
-// [lo, hi).
-type wTask struct {
-	lo, hi int
-}
-
 func newSolver(p *problem, lambda float64, workers int) *solver {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	m, k := len(p.str), p.k
+	m, ones := p.tr.len(), p.strings()-p.nMulti
 	s := &solver{
 		p: p, lambda: lambda, rho: 1, workers: workers,
-		v:     make([]slot, m),
+		vals:  make([]float64, 3*(m+ones)),
+		dOne:  make([]float64, ones),
 		beta:  make([]float64, len(p.words)),
 		chol:  make([]float64, p.k*len(p.words)),
 		valid: make([]bool, p.docs()),
 		tau:   make([]float64, p.nMulti),
-		gzy:   make([]float64, 2*p.tr.len()),
-		gd:    make([]float64, p.tr.len()),
-		buf:   make([]float64, 2*p.tr.len()),
+		gd:    make([]float64, m),
 
 		wScratch: make([][]float64, workers),
 		zWork:    make([]*work, workers),
 	}
-	for j := range s.v {
-		s.v[j].d = 1
+	for i := range s.dOne {
+		s.dOne[i] = 1
 	}
 	for g := range s.gd {
 		s.gd[g] = 1
 	}
 	s.docTr = make([]int32, p.docs()+1)
-	e := 0
+	nm := int32(p.nMulti)
 	for i := 0; i < p.docs(); i++ {
 		s.maxDoc = max(s.maxDoc, p.start[i+1]-p.start[i])
-		for e < len(p.tr.slots) && int(p.tr.slots[e]) < k*p.start[i] {
-			e++
+		e := s.docTr[i]
+		for _, str := range p.str[p.k*p.start[i] : p.k*p.start[i+1]] {
+			if str >= 0 && str < nm {
+				e++
+			}
 		}
-		s.docTr[i] = int32(e)
+		s.docTr[i+1] = e
 	}
-	s.docTr[p.docs()] = int32(len(p.tr.slots))
 	// The chunks of the z-step do not depend on the number of workers:
 	// its sums are reduced chunk by chunk, and ρ's adaptation depends on
 	// them continuously, so a partition by workers would change the
 	// iterates in their last bits.
 	s.docChunk = max(1, min(64, p.docs()/16))
-	const chunk = 1 << 15
-	for lo := 0; lo < p.nMulti; {
-		hi := lo
-		for hi < p.nMulti && p.grpPtr[hi]-p.grpPtr[lo] < chunk {
-			s.maxGroup = max(s.maxGroup, int(p.grpPtr[hi+1]-p.grpPtr[hi]))
-			hi++
-		}
-		s.wTasks = append(s.wTasks, wTask{lo: lo, hi: hi})
-		lo = hi
+	for b := range p.tr.blocks() {
+		lo, hi := p.tr.block(b)
+		s.maxBlock = max(s.maxBlock, hi-lo)
+	}
+	for str := range p.nMulti {
+		s.maxGroup = max(s.maxGroup, int(p.grpPtr[str+1]-p.grpPtr[str]))
 	}
 	return s
 }
 
-// slot holds the ADMM variables of one candidate pointer side by side,
-// as the z-step's sweep of a document reads and writes them all.
-type slot struct {
-	w, z, y float64
-	d       float64 // the reweighting D_jj (1 while D = I)
+// locate sets at[k·a + t − 1], for every live pointer (a, t) of document
+// i (a its first word in the document, t its length), to the index in
+// s.vals of its w (z and y follow).
+func (s *solver) locate(i int, at []int32) {
+	p := s.p
+	k := p.k
+	lo, hi := p.start[i], p.start[i+1]
+	nm := int32(p.nMulti)
+	one := int32(p.tr.len()) - nm // string s ≥ nm is triple s + one
+	pos := p.tr.pos[s.docTr[i]:s.docTr[i+1]]
+	e := 0
+	for a := 0; a < hi-lo; a++ {
+		strs := p.str[k*(lo+a) : k*(lo+a)+min(k, hi-lo-a)]
+		for t, str := range strs {
+			if str < nm {
+				at[k*a+t] = 3 * pos[e]
+				e++
+			} else {
+				at[k*a+t] = 3 * (str + one)
+			}
+		}
+	}
 }
 
-// weight returns D_jj of slot j.
-func (s *solver) weight(j int) float64 { return s.v[j].d }
+// weight returns D_jj of the pointer whose w is s.vals[x].
+func (s *solver) weight(x int32) float64 {
+	if e := int(x / 3); e < s.p.tr.len() {
+		return s.gd[s.p.tr.g(e)]
+	}
+	return s.dOne[int(x/3)-s.p.tr.len()]
+}
 
-// w returns a copy of the w of every slot.
+// wvec returns the w of every slot (0 for dead slots).
 func (s *solver) wvec() []float64 {
-	out := make([]float64, len(s.v))
-	for j := range s.v {
-		out[j] = s.v[j].w
+	p := s.p
+	out := make([]float64, len(p.str))
+	at := make([]int32, p.k*s.maxDoc)
+	for i := 0; i < p.docs(); i++ {
+		s.locate(i, at)
+		for j := p.k * p.start[i]; j < p.k*p.start[i+1]; j++ {
+			if p.str[j] >= 0 {
+				out[j] = s.vals[at[j-p.k*p.start[i]]]
+			}
+		}
 	}
 	return out
 }
@@ -172,41 +197,34 @@ func (s *solver) run(ctx context.Context, n int, fn func(task, worker int) error
 }
 
 // wstep sets w to the proximal map of f at z − y/ρ for the strings with
-// several pointers: it moves their z and y from the buffer the last
-// z-step filled to the string order, solves, and moves w back to the
-// buffer, for the next z-step, which also does the w-step of the
-// strings with one pointer (see zdoc).
+// several pointers, a transfer block at a time: it moves the block's z
+// and y from the buffer the last z-step filled to the string order (in
+// the worker's scratch), solves, and moves w back to the buffer, for the
+// next z-step, which also does the w-step of the strings with one
+// pointer (see zdoc).
 func (s *solver) wstep(ctx context.Context) error {
 	tr := s.p.tr
-	if err := s.run(ctx, tr.blocks(), func(b, _ int) error {
-		tr.unbin(b, s.buf, s.gzy)
-		return nil
-	}); err != nil {
-		return err
-	}
 	scratch := s.wScratch
-	if err := s.run(ctx, len(s.wTasks), func(t, worker int) error {
-		task := s.wTasks[t]
+	return s.run(ctx, tr.blocks(), func(b, worker int) error {
 		if scratch[worker] == nil {
-			scratch[worker] = make([]float64, 2*s.maxGroup)
+			scratch[worker] = make([]float64, 2*s.maxBlock+2*s.maxGroup)
 		}
-		for str := task.lo; str < task.hi; str++ {
-			s.wGroup(str, scratch[worker])
+		lo, hi := tr.block(b)
+		gzy := scratch[worker][:2*(hi-lo)]
+		tr.unbin(b, s.vals, gzy)
+		for str := tr.str[b]; str < tr.str[b+1]; str++ {
+			s.wGroup(int(str), gzy, lo, scratch[worker][2*s.maxBlock:])
 		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	return s.run(ctx, tr.blocks(), func(b, _ int) error {
-		tr.bin(b, s.gzy, s.buf)
+		tr.bin(b, gzy, s.vals)
 		return nil
 	})
 }
 
 // wSingle returns the w-step of a pointer whose string, of length c, has
-// no other: minimize λD w + ρ/2 (w − z + y/ρ)² + c D w over w ≥ 0.
-func (s *solver) wSingle(v *slot, c, irho float64) float64 {
-	return max(0, v.z-(s.lambda*v.d+v.y+c*v.d)*irho)
+// no other, from its z, y and D: minimize λD w + ρ/2 (w − z + y/ρ)² + c D w
+// over w ≥ 0.
+func (s *solver) wSingle(z, y, d, c, irho float64) float64 {
+	return max(0, z-(s.lambda*d+y+c*d)*irho)
 }
 
 // wGroup updates the pointers of string str (eq. 5): with
@@ -219,12 +237,13 @@ func (s *solver) wSingle(v *slot, c, irho float64) float64 {
 // {a_j > τ} repeats, after at most |J(s)| steps (a few in practice).
 //
 // The string's pointers are positions lo … hi−1 of the string order: it
-// reads their z and y from s.gzy and D from s.gd, and writes w over z.
-func (s *solver) wGroup(str int, scratch []float64) {
+// reads their z and y from gzy, which holds position g's at 2(g − base),
+// 2(g − base)+1, and D from s.gd, and writes w over z.
+func (s *solver) wGroup(str int, gzy []float64, base int, scratch []float64) {
 	p := s.p
 	lo, hi := int(p.grpPtr[str]), int(p.grpPtr[str+1])
 	n := hi - lo
-	gzy, gd := s.gzy[2*lo:2*hi], s.gd[lo:hi]
+	gzy, gd := gzy[2*(lo-base):2*(hi-base)], s.gd[lo:hi]
 	a, id2 := scratch[:n], scratch[n:2*n]
 	irho := 1 / s.rho // the hot loops multiply
 	target := float64(p.strLen[str]) * irho
@@ -323,9 +342,10 @@ func (s *solver) zstep(ctx context.Context) (residuals, error) {
 
 // zdoc is the z-step and y-update of document i: with u = w + y/ρ and
 // r = 1 − Xu, solve min ½βᵀHβ − βᵀr over β ≥ 0 (the paper's eq. (6) with
-// α = ρβ), then z = u + Xᵀβ. It first sets w: by the w-step of a pointer
-// whose string has no other, from its transfer buffer position for the
-// others (whose z and y it then leaves there for the next w-step).
+// α = ρβ), then z = u + Xᵀβ. It first sets w by the w-step of a pointer
+// whose string has no other; the others' w is the one the w-step left at
+// their transfer buffer position (where their z and y are then left for
+// the next w-step).
 func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 	p := s.p
 	k := p.k
@@ -337,25 +357,17 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 	rho := s.rho
 	irho := 1 / rho // the hot loops multiply
 	nm := int32(p.nMulti)
-	buf := s.buf
-	pos := p.tr.pos[s.docTr[i]:s.docTr[i+1]]
+	vals := s.vals
 	u, at := ws.u[:k*n], ws.at[:k*n]
-	e := 0
+	s.locate(i, at)
 	for a := 0; a < n; a++ {
-		base := k * (lo + a)
-		for t := 1; t <= min(k, n-a); t++ {
-			j := base + t - 1
-			v := &s.v[j]
-			if p.str[j] < nm {
-				b := 2 * pos[e]
-				e++
-				at[k*a+t-1] = b
-				v.w = buf[b]
-			} else {
-				at[k*a+t-1] = -1
-				v.w = s.wSingle(v, float64(t), irho)
+		strs := p.str[k*(lo+a) : k*(lo+a)+min(k, n-a)]
+		for t, str := range strs {
+			v := vals[at[k*a+t]:][:3:3]
+			if str >= nm {
+				v[0] = s.wSingle(v[1], v[2], s.dOne[str-nm], float64(t+1), irho)
 			}
-			u[k*a+t-1] = v.w + v.y*irho
+			u[k*a+t] = v[0] + v[2]*irho
 		}
 	}
 	r := ws.r[:n]
@@ -381,20 +393,16 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 	// The sums in locals (the same additions in the same order).
 	r2, s2, w2, z2, y2 := acc.primal, acc.dual, acc.w, acc.z, acc.y
 	for a := 0; a < n; a++ {
-		vs := s.v[k*(lo+a):]
 		cum := 0.0
 		for t := 1; t <= min(k, n-a); t++ {
 			cum += beta[a+t-1]
-			v := &vs[t-1]
-			w := v.w
+			v := vals[at[k*a+t-1]:][:3:3]
+			w := v[0]
 			z := u[k*a+t-1] + cum // w + y/ρ + cum
-			dz := z - v.z
-			v.z = z
-			y := v.y + rho*(w-z)
-			v.y = y
-			if e := at[k*a+t-1]; e >= 0 {
-				buf[e], buf[e+1] = z, y
-			}
+			dz := z - v[1]
+			v[1] = z
+			y := v[2] + rho*(w-z)
+			v[2] = y
 			r2 += (w - z) * (w - z)
 			s2 += dz * dz
 			w2 += w * w
@@ -443,25 +451,28 @@ func (s *solver) admm(ctx context.Context, tol float64, maxIter int) (int, error
 // weighted, else with D = I (the storage cost of problem (1)).
 func (s *solver) objective(weighted bool) float64 {
 	p := s.p
-	weight := func(j int) float64 {
-		if !weighted {
-			return 1
-		}
-		return s.v[j].d
-	}
+	k := p.k
 	obj := 0.0
 	nm := int32(p.nMulti)
 	m := make([]float64, p.nMulti) // max_j D_j w_j per string
-	for j, str := range p.str {
-		if str < 0 {
-			continue
-		}
-		v := weight(j) * s.v[j].w
-		obj += s.lambda * v
-		if str >= nm {
-			obj += float64(p.strLen[str]) * v
-		} else {
-			m[str] = max(m[str], v)
+	at := make([]int32, k*s.maxDoc)
+	for i := 0; i < p.docs(); i++ {
+		s.locate(i, at)
+		lo := k * p.start[i]
+		for j, str := range p.str[lo : k*p.start[i+1]] {
+			if str < 0 {
+				continue
+			}
+			v := s.vals[at[j]]
+			if weighted {
+				v *= s.weight(at[j])
+			}
+			obj += s.lambda * v
+			if str >= nm {
+				obj += float64(p.strLen[str]) * v
+			} else {
+				m[str] = max(m[str], v)
+			}
 		}
 	}
 	for str, v := range m {
@@ -472,9 +483,27 @@ func (s *solver) objective(weighted bool) float64 {
 
 // reweight sets D_jj = max{1, (w_j + ε)⁻¹}.
 func (s *solver) reweight(eps float64) {
-	for j := range s.v {
-		v := &s.v[j]
-		v.d = max(1, 1/(max(v.w, 0)+eps))
+	tr := s.p.tr
+	for b := range tr.blocks() {
+		lo, hi := tr.block(b)
+		for e, o := range tr.off[lo:hi] {
+			s.gd[lo+int(o)] = max(1, 1/(max(s.vals[3*(lo+e)], 0)+eps))
+		}
 	}
-	s.p.tr.gather(s.gd, func(j int) float64 { return s.v[j].d })
+	for o := range s.dOne {
+		s.dOne[o] = max(1, 1/(max(s.vals[3*(tr.len()+o)], 0)+eps))
+	}
+}
+
+// release drops what only the ADMM iterations use (the cached factors, β,
+// the weights, the w-step's levels and the work areas) and runs the
+// garbage collector once, explicitly, so that the rounding and the count
+// matrix reuse that memory: without it they grow the heap, whose goal is
+// twice the solver's arrays, by their own allocations (on IMDb the peak
+// resident memory went from 3.8 to 4.5 GB during them).
+func (s *solver) release() {
+	s.chol, s.beta, s.valid, s.tau = nil, nil, nil, nil
+	s.gd, s.dOne = nil, nil
+	s.wScratch, s.zWork = nil, nil
+	runtime.GC()
 }

@@ -177,6 +177,7 @@ func TestNNQP(t *testing.T) {
 func lpOptimum(t *testing.T, s *solver) float64 {
 	t.Helper()
 	p := s.p
+	weight := slotWeights(s)
 	var live, multi []int // live slots; the slots of multi-pointer strings
 	for j, str := range p.str {
 		if str >= 0 {
@@ -197,7 +198,7 @@ func lpOptimum(t *testing.T, s *solver) float64 {
 	var basic []int
 	for v, j := range live {
 		col[j] = v
-		d := s.weight(j)
+		d := weight[j]
 		c[v] = s.lambda * d
 		str := p.str[j]
 		if int(str) >= p.nMulti {
@@ -216,11 +217,11 @@ func lpOptimum(t *testing.T, s *solver) float64 {
 	for r, j := range multi {
 		row := nwords + r
 		str := int(p.str[j])
-		a.Set(row, col[j], s.weight(j))
+		a.Set(row, col[j], weight[j])
 		a.Set(row, tCol+str, -1)
 		a.Set(row, slackCol+r, 1)
 		if j%p.k == 0 {
-			if q, ok := tRow[str]; !ok || s.weight(j) > s.weight(multi[q]) {
+			if q, ok := tRow[str]; !ok || weight[j] > weight[multi[q]] {
 				tRow[str] = r
 			}
 		}
@@ -288,6 +289,23 @@ func TestADMMMatchesLP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// slotWeights returns D_jj of every slot (0 for dead slots).
+func slotWeights(s *solver) []float64 {
+	p := s.p
+	d := make([]float64, len(p.str))
+	at := make([]int32, p.k*s.maxDoc)
+	for i := range p.docs() {
+		s.locate(i, at)
+		lo := p.k * p.start[i]
+		for j, str := range p.str[lo : p.k*p.start[i+1]] {
+			if str >= 0 {
+				d[lo+j] = s.weight(at[j])
+			}
+		}
+	}
+	return d
 }
 
 // coverageViolation returns max_a (1 − (Xw)_a)₊.

@@ -400,7 +400,7 @@ type work struct {
 	inF         []bool
 	x, r        []float64
 	u           []float64 // per slot of the document: w + y/ρ
-	at          []int32   // per slot: 2 × its transfer buffer position, or −1
+	at          []int32   // per slot: the index of its w in the solver's vals
 }
 
 func newWork(n, k int) *work {

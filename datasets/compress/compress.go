@@ -123,6 +123,8 @@ func compress(ctx context.Context, docs []string, o Options) (*Result, *problem,
 		}
 	}
 	res.Relaxed = s.objective(false)
+	res.Factorizations = int(s.factors.Load())
+	s.release()
 	sel := s.round()
 	for _, b := range sel {
 		if b {
@@ -133,7 +135,6 @@ func compress(ctx context.Context, docs []string, o Options) (*Result, *problem,
 	res.X, res.Dictionary = p.features(func(i int, emit func(int32)) {
 		p.pointers(i, func(j int) bool { return sel[j] }, emit)
 	})
-	res.Factorizations = int(s.factors.Load())
 	res.Seconds = time.Since(start).Seconds()
 	return res, p, sel, nil
 }
@@ -200,10 +201,15 @@ func (s *solver) round() []bool {
 	k := p.k
 	sel := make([]bool, len(p.str))
 	uses := make([]int32, p.strings())
-	for j, str := range p.str {
-		if str >= 0 && s.v[j].w >= 0.5 {
-			sel[j] = true
-			uses[str]++
+	at := make([]int32, k*s.maxDoc)
+	for i := 0; i < p.docs(); i++ {
+		s.locate(i, at)
+		lo := k * p.start[i]
+		for j, str := range p.str[lo : k*p.start[i+1]] {
+			if str >= 0 && s.vals[at[j]] >= 0.5 {
+				sel[lo+j] = true
+				uses[str]++
+			}
 		}
 	}
 	cov := make([]int32, s.maxDoc)
@@ -211,6 +217,8 @@ func (s *solver) round() []bool {
 	for i := 0; i < p.docs(); i++ {
 		lo, hi := p.start[i], p.start[i+1]
 		n := hi - lo
+		s.locate(i, at)
+		w := func(j int) float64 { return s.vals[at[j-k*lo]] }
 		cov := cov[:n]
 		clear(cov)
 		for a := 0; a < n; a++ {
@@ -234,7 +242,7 @@ func (s *solver) round() []bool {
 					if uses[p.str[j]] == 0 {
 						c += float64(p.strLen[p.str[j]])
 					}
-					if best < 0 || c < bestCost || c == bestCost && s.v[j].w > s.v[best].w {
+					if best < 0 || c < bestCost || c == bestCost && w(j) > w(best) {
 						best, bestCost = j, c
 					}
 				}
@@ -254,9 +262,9 @@ func (s *solver) round() []bool {
 		}
 		slices.SortStableFunc(mine, func(a, b int) int {
 			switch {
-			case s.v[a].w < s.v[b].w:
+			case w(a) < w(b):
 				return -1
-			case s.v[a].w > s.v[b].w:
+			case w(a) > w(b):
 				return 1
 			}
 			return 0

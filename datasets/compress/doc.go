@@ -18,7 +18,8 @@
 // parallel — and rounds the last to a binary solution that reconstructs
 // every word. The features of a document count the pointers that use each
 // string. The w-step of strings with several pointers runs on a
-// string-ordered copy of their variables, moved through a binned transfer
-// (transfer.go), so that every pass over the corpus streams and the time
-// per iteration grows linearly with the corpus.
+// string-ordered copy of their variables, a block at a time, moved through
+// a binned transfer (transfer.go) whose buffer holds them, so that every
+// pass over the corpus streams and the time per iteration grows linearly
+// with the corpus.
 package compress

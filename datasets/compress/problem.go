@@ -65,73 +65,86 @@ func newProblem(ctx context.Context, docs []string, k int) (*problem, error) {
 		})
 		p.start = append(p.start, len(p.words))
 	}
-	if uint64(len(p.words))*uint64(k) >= math.MaxInt32 {
-		return nil, fmt.Errorf("%d words × k = %d: more than 2³¹ candidate pointers", len(p.words), k)
+	// The solver indexes its variables, three per candidate pointer, by
+	// int32.
+	if 3*uint64(len(p.words))*uint64(k) >= math.MaxInt32 {
+		return nil, fmt.Errorf("%d words × k = %d: more than 2³¹/3 candidate pointers", len(p.words), k)
 	}
 	return p, p.index(ctx)
 }
 
 // index assigns every k-gram an id (the id of s·w is looked up from the
-// pair (id(s), w), as in a trie), then renumbers the strings so that those
-// with several pointers come first and lists their pointers.
+// pair (id(s), w), as in a trie), one length at a time, so that the table
+// holds the k-grams of one length only; then renumbers the strings in
+// order of first occurrence, those with several pointers first, and lists
+// their pointers.
 func (p *problem) index(ctx context.Context) error {
 	k := p.k
 	p.str = make([]int32, k*len(p.words))
-	trie := newIDTable(2 * len(p.words))
+	trie := newIDTable(len(p.words))
 	count := make([]int32, 0, 2*len(p.words))
-	p.strLen = make([]uint8, 0, 2*len(p.words))
-	p.first = make([]int32, 0, 2*len(p.words))
-	for i := 0; i+1 < len(p.start); i++ {
-		if i%256 == 0 && ctx.Err() != nil {
-			return ctx.Err()
+	strLen := make([]uint8, 0, 2*len(p.words))
+	first := make([]int32, 0, 2*len(p.words))
+	for t := 1; t <= k; t++ {
+		if t > 1 {
+			trie.reset()
 		}
-		lo, hi := p.start[i], p.start[i+1]
-		for a := lo; a < hi; a++ {
-			prev := int32(-1)
-			for t := 1; t <= k; t++ {
+		for i := 0; i+1 < len(p.start); i++ {
+			if i%256 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			lo, hi := p.start[i], p.start[i+1]
+			for a := lo; a < hi; a++ {
 				slot := k*a + t - 1
 				if a+t > hi {
 					p.str[slot] = -1
 					continue
 				}
+				prev := int32(-1)
+				if t > 1 {
+					prev = p.str[slot-1]
+				}
 				key := uint64(uint32(prev+1))<<32 | uint64(uint32(p.words[a+t-1]))
 				id, added := trie.getOrPut(key, int32(len(count)))
 				if added {
 					count = append(count, 0)
-					p.strLen = append(p.strLen, uint8(t))
-					p.first = append(p.first, int32(slot))
+					strLen = append(strLen, uint8(t))
+					first = append(first, int32(slot))
 				}
 				count[id]++
 				p.str[slot] = id
-				prev = id
 			}
 		}
 	}
 	trie = nil
-	// Renumber: strings with several pointers first, in first-occurrence
-	// order, then the others.
+	// Renumber in order of first occurrence (the order of the first
+	// slots): strings with several pointers first, then the others.
 	n := len(count)
-	newID := make([]int32, n)
-	next := int32(0)
-	for s, c := range count {
+	p.nMulti = 0
+	for _, c := range count {
 		if c >= 2 {
-			newID[s] = next
-			next++
+			p.nMulti++
 		}
 	}
-	p.nMulti = int(next)
-	for s, c := range count {
-		if c < 2 {
-			newID[s] = next
-			next++
+	newID := make([]int32, n)
+	nextMulti, nextOne := int32(0), int32(p.nMulti)
+	for slot, s := range p.str {
+		if s < 0 || int(first[s]) != slot {
+			continue
+		}
+		if count[s] >= 2 {
+			newID[s] = nextMulti
+			nextMulti++
+		} else {
+			newID[s] = nextOne
+			nextOne++
 		}
 	}
-	strLen := make([]uint8, n)
-	first := make([]int32, n)
+	p.strLen = make([]uint8, n)
+	p.first = make([]int32, n)
 	for s := range count {
-		strLen[newID[s]], first[newID[s]] = p.strLen[s], p.first[s]
+		p.strLen[newID[s]], p.first[newID[s]] = strLen[s], first[s]
 	}
-	p.strLen, p.first = strLen, first
 	p.grpPtr = make([]int32, p.nMulti+1)
 	for s, c := range count {
 		if c >= 2 {

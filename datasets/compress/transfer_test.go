@@ -7,8 +7,8 @@ import (
 )
 
 // TestTransfer moves slot numbers through the transfer with small blocks
-// and checks that each string's pointers arrive at its positions in slot
-// order, and back.
+// and checks that blocks end between strings, that each string's pointers
+// arrive at its positions in slot order, and back.
 func TestTransfer(t *testing.T) {
 	docs := randomDocs(rand.New(rand.NewPCG(7, 8)), 30, 40, 4)
 	p, err := newProblem(context.Background(), docs, 3)
@@ -21,45 +21,61 @@ func TestTransfer(t *testing.T) {
 		if shift == 0 && tr.blocks() < maxBins/2 {
 			t.Fatalf("shift 0: %d blocks; want at least %d for %d pointers", tr.blocks(), maxBins/2, m)
 		}
+		var slots []int32 // the pointers' slots, increasing
+		for slot, s := range p.str {
+			if s >= 0 && int(s) < p.nMulti {
+				slots = append(slots, int32(slot))
+			}
+		}
 		// Slot order → buffer (as the z-step writes it) → string order.
-		buf, got := make([]float64, 2*m), make([]float64, 2*m)
-		for i, slot := range tr.slots {
-			buf[2*tr.pos[i]], buf[2*tr.pos[i]+1] = float64(slot), -float64(slot)
+		buf, got := make([]float64, 3*m), make([]float64, 2*m)
+		for i, slot := range slots {
+			e := tr.pos[i]
+			buf[3*e], buf[3*e+1], buf[3*e+2] = -1, float64(slot), -float64(slot)
 		}
 		for b := range tr.blocks() {
-			tr.unbin(b, buf, got)
+			lo, hi := tr.block(b)
+			if b > 0 && (p.grpPtr[tr.str[b]] != int32(lo) || hi-lo < 1<<shift && b+1 < tr.blocks()) {
+				t.Fatalf("shift %d: block %d is [%d, %d), its first string %d starts at %d", shift, b, lo, hi, tr.str[b], p.grpPtr[tr.str[b]])
+			}
+			tr.unbin(b, buf, got[2*lo:])
 		}
-		direct := make([]float64, m)
-		tr.gather(direct, func(slot int) float64 { return float64(slot) })
+		for i, slot := range slots {
+			if g := tr.g(int(tr.pos[i])); got[2*g] != float64(slot) {
+				t.Fatalf("shift %d: slot %d is at string position %d, which holds %v", shift, slot, g, got[2*g])
+			}
+		}
 		g := 0
 		for s := range p.nMulti {
 			prev := -1.0
 			for ; g < int(p.grpPtr[s+1]); g++ {
 				slot := got[2*g]
-				if int(p.str[int(slot)]) != s || slot <= prev || got[2*g+1] != -slot || direct[g] != slot {
-					t.Fatalf("shift %d: position %d of string %d holds slot %v (string %d), %v, direct %v; previous slot %v",
-						shift, g, s, slot, p.str[int(slot)], got[2*g+1], direct[g], prev)
+				if int(p.str[int(slot)]) != s || slot <= prev || got[2*g+1] != -slot {
+					t.Fatalf("shift %d: position %d of string %d holds slot %v (string %d), %v; previous slot %v",
+						shift, g, s, slot, p.str[int(slot)], got[2*g+1], prev)
 				}
 				prev = slot
 			}
 		}
-		// String order → buffer → slot order (as the z-step reads it).
+		// String order → buffer (w only) → slot order (as the z-step reads it).
 		for g := range m {
 			got[2*g] = got[2*g] + 0.5
 		}
-		clear(buf)
 		for b := range tr.blocks() {
-			tr.bin(b, got, buf)
+			lo, _ := tr.block(b)
+			tr.bin(b, got[2*lo:], buf)
 		}
-		for i, slot := range tr.slots {
-			if w := buf[2*tr.pos[i]]; w != float64(slot)+0.5 {
-				t.Fatalf("shift %d: slot %d gets %v back", shift, slot, w)
+		for i, slot := range slots {
+			e := tr.pos[i]
+			if w, z, y := buf[3*e], buf[3*e+1], buf[3*e+2]; w != float64(slot)+0.5 || z != float64(slot) || y != -float64(slot) {
+				t.Fatalf("shift %d: slot %d gets %v, %v, %v back", shift, slot, w, z, y)
 			}
 		}
 	}
 }
 
-// TestTransferBlocks solves with one block and with many: the iterates
+// TestTransferBlocks solves with one block and with many (on three
+// workers, each reusing its scratch from block to block): the iterates
 // agree bit for bit.
 func TestTransferBlocks(t *testing.T) {
 	docs := randomDocs(rand.New(rand.NewPCG(9, 10)), 40, 60, 5)

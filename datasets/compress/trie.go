@@ -25,12 +25,18 @@ func newIDTable(n int) *idTable {
 	return t
 }
 
-func (t *idTable) alloc(size int) {
-	t.keys = make([]uint64, size)
-	t.ids = make([]int32, size)
+// reset empties the table, keeping its size.
+func (t *idTable) reset() {
 	for i := range t.ids {
 		t.ids[i] = -1
 	}
+	t.n = 0
+}
+
+func (t *idTable) alloc(size int) {
+	t.keys = make([]uint64, size)
+	t.ids = make([]int32, size)
+	t.reset()
 	t.mask = uint64(size - 1)
 	t.shift = 64
 	for s := size; s > 1; s >>= 1 {
@@ -58,8 +64,9 @@ func (t *idTable) getOrPut(key uint64, next int32) (int32, bool) {
 	t.keys[i], t.ids[i] = key, next
 	t.n++
 	if 2*t.n > len(t.ids) {
-		keys, ids := t.keys, t.ids
+		keys, ids, n := t.keys, t.ids, t.n
 		t.alloc(2 * len(ids))
+		t.n = n
 		for j, id := range ids {
 			if id >= 0 {
 				k := t.slot(keys[j])

@@ -6,7 +6,8 @@ import (
 )
 
 // TestIDTable inserts keys (0 among them, and many more than the table
-// was sized for, so that it grows) and finds each with its id.
+// was sized for, so that it grows) and finds each with its id; after a
+// reset, of the same size, each is new again.
 func TestIDTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	tab := newIDTable(10)
@@ -29,5 +30,15 @@ func TestIDTable(t *testing.T) {
 	}
 	if tab.n != len(want) || 2*tab.n > len(tab.ids) {
 		t.Errorf("%d keys in a table of %d holding %d", len(want), len(tab.ids), tab.n)
+	}
+	size := len(tab.ids)
+	tab.reset()
+	for key, old := range want {
+		if id, added := tab.getOrPut(key, old+1); !added || id != old+1 {
+			t.Fatalf("after reset: key %#x has id %d", key, id)
+		}
+	}
+	if tab.n != len(want) || len(tab.ids) != size {
+		t.Errorf("after reset: %d keys in a table of %d (was %d) holding %d", len(want), len(tab.ids), size, tab.n)
 	}
 }
