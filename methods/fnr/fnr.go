@@ -57,6 +57,7 @@ func commonDecls() []param.Decl {
 		{Name: "graph", Type: param.String, Default: "feature", Doc: "name of the feature graph in the dataset's Graphs"},
 		{Name: "max_iter", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "L-BFGS iteration cap (paper: 200)"},
 		{Name: "tol", Type: param.Float, Default: 1e-6, Min: param.Bound(0), MinExclusive: true, Doc: "L-BFGS relative gradient tolerance"},
+		{Name: "memory", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "L-BFGS correction pairs kept; each costs two passes over the (D+1)·C weights per iteration"},
 		{Name: "ftol", Type: param.Float, Default: 0.0, Min: param.Bound(0), Doc: "L-BFGS also stops when the objective decreases by at most ftol·max(1, |f|) per iteration over 5 iterations; 0: off"},
 	}
 }
@@ -106,13 +107,13 @@ type Method struct {
 	kind                 penaltyKind
 	Alpha, Beta, Gamma   float64
 	Graph, Dissimilarity string
-	MaxIter              int
+	MaxIter, Memory      int
 	Tol, FTol            float64
 }
 
 func newMethod(kind penaltyKind, p param.Values) *Method {
 	m := &Method{kind: kind, Alpha: p.Float("alpha"), Beta: p.Float("beta"), Graph: p.String("graph"),
-		MaxIter: p.Int("max_iter"), Tol: p.Float("tol"), FTol: p.Float("ftol")}
+		MaxIter: p.Int("max_iter"), Memory: p.Int("memory"), Tol: p.Float("tol"), FTol: p.Float("ftol")}
 	if kind == kindNetwork {
 		m.Dissimilarity = p.String("dissimilarity")
 		m.Gamma = p.Float("gamma")
@@ -218,7 +219,7 @@ func (m *Method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 		warm = env.Warm
 	}
 	x0, _ := methods.Load[[]float64](warm, warmKey)
-	model, err := logistic.TrainFrom(ctx, p, x0, optim.Settings{MaxIter: m.MaxIter, GradTol: m.Tol, FTol: m.FTol})
+	model, err := logistic.TrainFrom(ctx, p, x0, optim.Settings{MaxIter: m.MaxIter, GradTol: m.Tol, FTol: m.FTol, Memory: m.Memory})
 	if err != nil {
 		return nil, fmt.Errorf("%s: dataset %q: %w", m.kind, train.Name, err)
 	}

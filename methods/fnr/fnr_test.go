@@ -548,3 +548,48 @@ func TestFTolStopsEarlyNearOptimum(t *testing.T) {
 		t.Logf("%s: %d iterations with ftol %g, %d without", kind, li.Iterations, ftol, ti.Iterations)
 	}
 }
+
+// TestMemoryParam: the L-BFGS memory changes the path, not the optimum —
+// fits with 3, 5 and 10 correction pairs reach the same objective (to the
+// gradient tolerance) and predictions, in different numbers of iterations.
+func TestMemoryParam(t *testing.T) {
+	const n = 200
+	train := randTrain(rand.New(rand.NewPCG(5, 6)), n, 150)
+	pl, _ := methods.Lookup("fnr")
+	fit := func(memory int) *logistic.Model {
+		p := param.Defaults(pl.Params)
+		p["alpha"], p["beta"], p["max_iter"], p["tol"], p["memory"] = 10.0, 0.001, 5000, 1e-9, memory
+		m, err := pl.New(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod, err := m.Fit(context.Background(), train, &methods.Env{Memo: &methods.Memo{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mod.(*logistic.Model)
+	}
+	ref := fit(10)
+	iters := map[int]int{10: ref.Info().Iterations}
+	for _, memory := range []int{3, 5} {
+		mod := fit(memory)
+		in := mod.Info()
+		iters[memory] = in.Iterations
+		if !in.Converged {
+			t.Fatalf("memory %d: not converged in %d iterations", memory, in.Iterations)
+		}
+		if gap := math.Abs(in.Objective-ref.Info().Objective) / ref.Info().Objective; gap > 1e-8 {
+			t.Errorf("memory %d: objective %.12g, memory 10: %.12g (relative gap %.2g)", memory, in.Objective, ref.Info().Objective, gap)
+		}
+		pa, pb := mod.Predict(train.X), ref.Predict(train.X)
+		for i := 0; i < n; i++ {
+			if pa.Label(i) != pb.Label(i) {
+				t.Errorf("memory %d: row %d predicted %d, memory 10: %d", memory, i, pa.Label(i), pb.Label(i))
+			}
+		}
+	}
+	if iters[3] == iters[10] && iters[5] == iters[10] {
+		t.Errorf("iterations %v: the memory param did not reach the solver", iters)
+	}
+	t.Logf("iterations by memory: %v", iters)
+}

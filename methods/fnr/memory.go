@@ -28,7 +28,7 @@ func memory(kind penaltyKind) func(s methods.Shape, p param.Values) int64 {
 				pen = methods.Bytes(pen, methods.Times(2, methods.CSRBytes(qs.Nodes, qs.Edges+qs.Nodes)))
 			}
 		}
-		set := optim.Settings{MaxIter: p.Int("max_iter"), GradTol: p.Float("tol")}
+		set := optim.Settings{MaxIter: p.Int("max_iter"), GradTol: p.Float("tol"), Memory: p.Int("memory")}
 		return methods.Bytes(pen, logistic.Bytes(s.Rows, max(g.Nodes, s.Cols), max(s.Classes, 2), set),
 			s.CSRCopy(), methods.Floats(s.Rows), methods.Floats(s.TestRows(), max(s.Classes, 2)))
 	}

@@ -75,8 +75,9 @@ type Problem struct {
 	// same; the stopping test is on the gradient in x.
 	Precondition bool
 
-	z, dz []float64 // scratch: n×C scores and their derivatives
-	r     []float64 // scratch: one residual row (C values)
+	checked bool      // check has passed
+	z, dz   []float64 // scratch: n×C scores and their derivatives
+	r       []float64 // scratch: one residual row (C values)
 }
 
 // cols is the number of weight vectors: 1 for a binary problem, else K.
@@ -104,17 +105,21 @@ func (p *Problem) check() {
 	if p.D < d {
 		panic(fmt.Sprintf("logistic: D = %d weights for %d columns", p.D, d))
 	}
+	checkIndices("X", p.X, d)
 	for _, t := range p.Pen.Terms {
 		if t.Q != nil {
 			if t.Q.R != p.D || t.Q.C != p.D {
 				panic(fmt.Sprintf("logistic: penalty Gram matrix is %d×%d, want D×D = %d×%d", t.Q.R, t.Q.C, p.D, p.D))
 			}
+			checkIndices("penalty Gram matrix", t.Q, p.D)
 			continue
 		}
 		if t.B.C != p.D {
 			panic(fmt.Sprintf("logistic: penalty matrix has %d columns, want D = %d", t.B.C, p.D))
 		}
+		checkIndices("penalty matrix", t.B, p.D)
 	}
+	p.checked = true
 }
 
 // Eval returns the objective at x and, if grad is not nil, writes its
@@ -125,6 +130,9 @@ func (p *Problem) Eval(x, grad []float64) float64 {
 	D := p.D
 	if len(x) != p.NumParams() {
 		panic(fmt.Sprintf("logistic: Eval: %d parameters, want %d", len(x), p.NumParams()))
+	}
+	if !p.checked {
+		p.check()
 	}
 	if grad != nil {
 		clear(grad)
@@ -169,10 +177,8 @@ func (p *Problem) Eval(x, grad []float64) float64 {
 		for i := 0; i < n; i++ {
 			z := p.z[i*C : (i+1)*C]
 			copy(z, b)
-			for k := X.Ptr[i]; k < X.Ptr[i+1]; k++ {
-				j := X.Ind[k]
-				floats.AddScaled(z, X.Val[k], W[j*C:j*C+C])
-			}
+			lo, hi := X.Ptr[i], X.Ptr[i+1]
+			gatherRow(z, X.Ind[lo:hi], X.Val[lo:hi], W, C)
 			mx := z[0]
 			for _, v := range z[1:] {
 				mx = max(mx, v)
@@ -206,10 +212,8 @@ func (p *Problem) Eval(x, grad []float64) float64 {
 				}
 				continue
 			}
-			for k := X.Ptr[i]; k < X.Ptr[i+1]; k++ {
-				j := X.Ind[k]
-				floats.AddScaled(gW[j*C:j*C+C], X.Val[k], dz)
-			}
+			lo, hi := X.Ptr[i], X.Ptr[i+1]
+			scatterRow(gW, X.Ind[lo:hi], X.Val[lo:hi], dz, 1, C)
 		}
 	}
 	f += p.penalty(W, grad)
@@ -257,15 +261,10 @@ func (p *Problem) penalty(W, grad []float64) float64 {
 				continue
 			}
 			clear(ri)
-			for k, j := range ind {
-				floats.AddScaled(ri, val[k], W[j*C:j*C+C])
-			}
+			gatherRow(ri, ind, val, W, C)
 			f += t.Coef * floats.Dot(ri, ri)
-			if gW == nil {
-				continue
-			}
-			for k, j := range ind {
-				floats.AddScaled(gW[j*C:j*C+C], two*val[k], ri)
+			if gW != nil {
+				scatterRow(gW, ind, val, ri, two, C)
 			}
 		}
 	}
@@ -344,9 +343,7 @@ func (p *Problem) quadratic(t Term, W, gW []float64) float64 {
 			continue
 		}
 		clear(gj)
-		for k, i := range ind {
-			floats.AddScaled(gj, val[k], W[i*C:i*C+C])
-		}
+		gatherRow(gj, ind, val, W, C)
 		f += floats.Dot(W[j*C:j*C+C], gj)
 		if gW != nil {
 			floats.AddScaled(gW[j*C:j*C+C], two, gj)
