@@ -153,10 +153,6 @@ func KNNCosine(X *matrix.CSR, k int) *matrix.CSR {
 	T := X.T()
 	acc := make([]float64, n)
 	var touched []int
-	type cand struct {
-		j int
-		v float64
-	}
 	out := &matrix.CSR{R: n, C: n, Ptr: make([]int, 1, n+1)}
 	var cands []cand
 	for i := 0; i < n; i++ {
@@ -174,21 +170,47 @@ func KNNCosine(X *matrix.CSR, k int) *matrix.CSR {
 				acc[j] += v * T.Val[q]
 			}
 		}
+		// The k best candidates (largest cosine, then lowest index) in
+		// a min-heap whose root is the worst kept: O(m log k) for m
+		// touched rows instead of sorting all m (which was three
+		// quarters of the time on 20 Newsgroups, m ≈ n).
 		cands = cands[:0]
 		for _, j := range touched {
-			if c := acc[j] * inv[i] * inv[j]; c > 0 {
-				cands = append(cands, cand{j, c})
-			}
+			c := cand{j, acc[j] * inv[i] * inv[j]}
 			acc[j] = 0
-		}
-		sort.Slice(cands, func(a, b int) bool {
-			if cands[a].v != cands[b].v {
-				return cands[a].v > cands[b].v
+			if c.v <= 0 {
+				continue
 			}
-			return cands[a].j < cands[b].j
-		})
-		if len(cands) > k {
-			cands = cands[:k]
+			if len(cands) < k {
+				cands = append(cands, c)
+				for a := len(cands) - 1; a > 0; {
+					p := (a - 1) / 2
+					if !better(cands[p], cands[a]) {
+						break
+					}
+					cands[p], cands[a] = cands[a], cands[p]
+					a = p
+				}
+				continue
+			}
+			if !better(c, cands[0]) {
+				continue
+			}
+			cands[0] = c
+			for a := 0; ; {
+				w := a
+				if l := 2*a + 1; l < len(cands) && better(cands[w], cands[l]) {
+					w = l
+				}
+				if r := 2*a + 2; r < len(cands) && better(cands[w], cands[r]) {
+					w = r
+				}
+				if w == a {
+					break
+				}
+				cands[a], cands[w] = cands[w], cands[a]
+				a = w
+			}
 		}
 		sort.Slice(cands, func(a, b int) bool { return cands[a].j < cands[b].j })
 		for _, c := range cands {
@@ -199,6 +221,15 @@ func KNNCosine(X *matrix.CSR, k int) *matrix.CSR {
 	}
 	return out
 }
+
+// cand is a candidate neighbour j with cosine v.
+type cand struct {
+	j int
+	v float64
+}
+
+// better orders candidates: larger cosine first, then lower index.
+func better(a, b cand) bool { return a.v > b.v || a.v == b.v && a.j < b.j }
 
 // Affinity symmetrizes the kNN graph W by W_ij = max(W_ij, W_ji) and
 // returns S = D^{-1/2} W D^{-1/2} (isolated nodes keep zero rows).

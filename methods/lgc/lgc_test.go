@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 
@@ -184,4 +185,37 @@ func ExamplePropagate() {
 	f, _, _ := Propagate(Affinity(W), []float64{1, 0, 0}, 0.5, 1e-12, 100)
 	fmt.Printf("%.4f %.4f %.4f\n", f[0], f[1], f[2])
 	// Output: 0.5833 0.2357 0.0833
+}
+
+// TestKNNCosineTies: among equal cosines the lower indices are kept. Ten
+// identical rows, then two orthogonal ones, k = 3: every copy links to the
+// three lowest-indexed other copies, the orthogonal rows to nothing.
+func TestKNNCosineTies(t *testing.T) {
+	b := matrix.NewBuilder(3)
+	for i := 0; i < 10; i++ {
+		b.Add(0, 1)
+		b.Add(1, 2)
+		b.EndRow()
+	}
+	b.Add(2, 1)
+	b.EndRow()
+	b.EndRow()
+	G := KNNCosine(b.Build(), 3)
+	for i := 0; i < 12; i++ {
+		var want []int
+		for j := 0; j < 10 && i < 10 && len(want) < 3; j++ {
+			if j != i {
+				want = append(want, j)
+			}
+		}
+		got := G.Ind[G.Ptr[i]:G.Ptr[i+1]]
+		if !slices.Equal(got, want) {
+			t.Errorf("row %d: neighbours %v, want %v", i, got, want)
+		}
+		for _, v := range G.Val[G.Ptr[i]:G.Ptr[i+1]] {
+			if math.Abs(v-1) > 1e-15 {
+				t.Errorf("row %d: weight %v, want 1", i, v)
+			}
+		}
+	}
 }
