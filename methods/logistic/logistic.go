@@ -59,7 +59,8 @@ type Penalty struct {
 // regression); K > 2 classes a multinomial (softmax) model with one weight
 // vector per class, each penalized by Pen. The weight vectors have D ≥ d
 // entries: entries d … D−1 are virtual features, zero in every row of X,
-// which appear only in the penalty.
+// which appear only in the penalty. The first Eval (or Train) checks the
+// shapes and every column index once; the fields must not change after it.
 type Problem struct {
 	X   *matrix.CSR // n×d
 	Y   []int       // class of each row, in [0, K)
