@@ -1,6 +1,7 @@
 # Fits glmnet's binomial or multinomial elastic net (Debian r-cran-glmnet) on
 # a sparse matrix written by bench/glmnet-en/main.go, along the λ sequence
-# given, and prints "T seconds" for each of reps timed path fits, then one
+# given, and prints "T seconds" for each of reps timed path fits, "P n" with
+# glmnet's count of coordinate-descent passes over the path, then one
 # line "l k j value" per non-zero coefficient of the last fit (l: λ index
 # from 1, k: class from 1 (binomial: 1), j: 0 for the intercept, else the
 # column from 1), original scale.
@@ -26,6 +27,7 @@ for (r in 1:reps) {
   cat("T", proc.time()[["elapsed"]] - t0, "\n")
 }
 if (length(fit$lambda) != length(lambda)) stop("glmnet stopped the path early")
+cat("P", fit$npasses, "\n")
 betas <- if (family == "binomial") list(fit$beta) else fit$beta
 for (k in seq_along(betas)) {
   a0 <- if (family == "binomial") fit$a0 else fit$a0[k, ]

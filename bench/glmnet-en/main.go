@@ -110,7 +110,7 @@ func run(out io.Writer, args []string) error {
 	if err != nil {
 		return fmt.Errorf("Rscript (needs r-cran-glmnet): %w", err)
 	}
-	gsecs, want, err := parseR(rout, len(lambdas), p.Classes(), ds.Cols())
+	gsecs, gpasses, want, err := parseR(rout, len(lambdas), p.Classes(), ds.Cols())
 	if err != nil {
 		return err
 	}
@@ -145,6 +145,11 @@ func run(out io.Writer, args []string) error {
 		}
 	}
 	fmt.Fprintf(out, "\nover the path: max abs Δβ %.2g (standardized %.2g), largest KKT violation repro %.2g, glmnet %.2g\n", worst, worstStd, worstKKT, worstKKTg)
+	passes := 0
+	for _, f := range fits {
+		passes += f.Passes
+	}
+	fmt.Fprintf(out, "coordinate-descent passes over the path: repro %d, glmnet %d (its npasses)\n", passes, gpasses)
 	fmt.Fprintf(out, "path time (fastest of %d): repro %.3f s, glmnet %.3f s, repro/glmnet %.2f\n", *reps, rsecs, gsecs, rsecs/gsecs)
 	return nil
 }
@@ -193,8 +198,9 @@ func write(dir string, X matrix.Matrix, y []int, lambdas []float64) error {
 	return os.WriteFile(filepath.Join(dir, "lambda.txt"), b.Bytes(), 0o644)
 }
 
-// parseR reads en.R's output: the fastest time and glmnet's fits.
-func parseR(b []byte, L, classes, d int) (float64, []*elasticnet.Fit, error) {
+// parseR reads en.R's output: the fastest time, glmnet's pass count and
+// its fits.
+func parseR(b []byte, L, classes, d int) (float64, int, []*elasticnet.Fit, error) {
 	K := classes
 	if K == 2 {
 		K = 1
@@ -206,16 +212,22 @@ func parseR(b []byte, L, classes, d int) (float64, []*elasticnet.Fit, error) {
 			fits[l].Beta[k] = make([]float64, d)
 		}
 	}
-	secs := math.Inf(1)
+	secs, passes := math.Inf(1), 0
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		switch {
 		case len(f) == 0:
+		case f[0] == "P" && len(f) == 2:
+			n, err := strconv.Atoi(f[1])
+			if err != nil {
+				return 0, 0, nil, err
+			}
+			passes = n
 		case f[0] == "T" && len(f) == 2:
 			t, err := strconv.ParseFloat(f[1], 64)
 			if err != nil {
-				return 0, nil, err
+				return 0, 0, nil, err
 			}
 			secs = math.Min(secs, t)
 		case len(f) == 4:
@@ -223,17 +235,17 @@ func parseR(b []byte, L, classes, d int) (float64, []*elasticnet.Fit, error) {
 			for i := range n {
 				v, err := strconv.Atoi(f[i])
 				if err != nil {
-					return 0, nil, fmt.Errorf("glmnet output %q: %w", sc.Text(), err)
+					return 0, 0, nil, fmt.Errorf("glmnet output %q: %w", sc.Text(), err)
 				}
 				n[i] = v
 			}
 			v, err := strconv.ParseFloat(f[3], 64)
 			if err != nil {
-				return 0, nil, err
+				return 0, 0, nil, err
 			}
 			l, k, j := n[0]-1, n[1]-1, n[2]
 			if l < 0 || l >= L || k < 0 || k >= K || j < 0 || j > d {
-				return 0, nil, fmt.Errorf("glmnet output %q out of range", sc.Text())
+				return 0, 0, nil, fmt.Errorf("glmnet output %q out of range", sc.Text())
 			}
 			if j == 0 {
 				fits[l].Intercept[k] = v
@@ -241,10 +253,10 @@ func parseR(b []byte, L, classes, d int) (float64, []*elasticnet.Fit, error) {
 				fits[l].Beta[k][j-1] = v
 			}
 		default:
-			return 0, nil, fmt.Errorf("glmnet output: unexpected line %q", sc.Text())
+			return 0, 0, nil, fmt.Errorf("glmnet output: unexpected line %q", sc.Text())
 		}
 	}
-	return secs, fits, sc.Err()
+	return secs, passes, fits, sc.Err()
 }
 
 // diff returns the largest coefficient difference on the original and on the
