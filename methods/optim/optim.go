@@ -48,16 +48,7 @@ func gradNorm(g, scale []float64) float64 {
 	if scale == nil {
 		return maxAbs(g)
 	}
-	m := 0.0
-	for j, v := range g {
-		v = math.Abs(v / scale[j])
-		if v > m {
-			m = v
-		} else if v != v {
-			return v
-		}
-	}
-	return m
+	return maxAbsDiv(g, scale)
 }
 
 // Result is the outcome of Minimize.
@@ -248,6 +239,7 @@ type lbfgs struct {
 	gamma  float64 // sᵀy/yᵀy of the newest pair: the initial Hessian scale
 	newest int     // slot of the newest pair
 	count  int     // pairs held, ≤ m
+	sg     float64 // sᵀg⁺ of the newest pair: the first inner product of direction
 	dir    []float64
 }
 
@@ -262,42 +254,25 @@ func newLBFGS(n, m int) *lbfgs {
 func (l *lbfgs) reset() { l.count = 0 }
 
 // steepest sets dir = −g and returns gᵀdir.
-func (l *lbfgs) steepest(g []float64) float64 {
-	dg := 0.0
-	for j, v := range g {
-		l.dir[j] = -v
-		dg -= v * v
-	}
-	return dg
-}
+func (l *lbfgs) steepest(g []float64) float64 { return negDot(l.dir[:len(g)], g) }
 
 // trial sets xt = x + step·dir and reports whether xt differs from x.
 func (l *lbfgs) trial(xt, x []float64, step float64) bool {
-	moved := false
-	d := l.dir[:len(x)]
-	xt = xt[:len(x)]
-	for j, v := range x {
-		xt[j] = v + step*d[j]
-		moved = moved || xt[j] != v
-	}
-	return moved
+	return addMoved(xt[:len(x)], x, step, l.dir)
 }
 
-// push stores the pair s = x⁺ − x, y = g⁺ − g as the newest.
+// push stores the pair s = x⁺ − x, y = g⁺ − g as the newest. The same pass
+// computes sᵀg⁺, the first inner product of the next direction.
 func (l *lbfgs) push(xp, x, gp, g []float64) {
 	m := len(l.s)
 	l.newest = (l.newest + 1) % m
 	if l.count < m {
 		l.count++
 	}
-	s, y := l.s[l.newest][:len(x)], l.y[l.newest][:len(x)]
-	xp, gp, g = xp[:len(x)], gp[:len(x)], g[:len(x)]
-	for j, v := range x {
-		s[j], y[j] = xp[j]-v, gp[j]-g[j]
-	}
-	sy, yy := dot(s, y), dot(y, y)
+	sy, yy, sg := diffDots(l.s[l.newest][:len(x)], l.y[l.newest], xp, x, gp, g)
 	l.rho[l.newest] = 1 / sy
 	l.gamma = sy / yy
+	l.sg = sg
 }
 
 // slot returns the history slot of the i-th newest pair (i = 0: newest).
@@ -307,8 +282,10 @@ func (l *lbfgs) slot(i int) int {
 }
 
 // direction sets dir = −H g by the two-loop recursion (Nocedal and Wright,
-// Algorithm 7.4) and returns gᵀdir. Each pass over the vectors applies one
-// update and computes the inner product the next one needs.
+// Algorithm 7.4) and returns gᵀdir. g must be the gradient at the end point
+// of the newest pair, the g⁺ of the last push, which computed sᵀg. Each
+// pass over the vectors applies one update and computes the inner product
+// the next one needs.
 func (l *lbfgs) direction(g []float64) float64 {
 	n := len(g)
 	q := l.dir[:n]
@@ -316,7 +293,7 @@ func (l *lbfgs) direction(g []float64) float64 {
 	// First loop, newest to oldest: a_i = ρ_i s_iᵀq, q −= a_i y_i; its
 	// last pass computes y_oldestᵀq for the second loop.
 	c := l.slot(0)
-	l.a[c] = l.rho[c] * dot(l.s[c][:n], g)
+	l.a[c] = l.rho[c] * l.sg
 	src := g
 	var yq float64
 	for i := 0; i < k; i++ {
