@@ -94,7 +94,7 @@ func TestLambdaExtremes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := newProblem(context.Background(), docs, 5)
+	p, _ := newProblem(context.Background(), docs, 5, 0)
 	if res.Binary != float64(len(p.vocab)) {
 		t.Errorf("λ = 0: storage cost %v; want %d, the unigrams' (one per distinct word)", res.Binary, len(p.vocab))
 	}
