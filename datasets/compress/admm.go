@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"sync/atomic"
 )
 
@@ -158,42 +157,9 @@ func (s *solver) wvec() []float64 {
 }
 
 // run calls fn(task, worker) for task = 0 … n−1 on s.workers goroutines
-// and stops early when ctx is done or fn fails; it returns the first
-// error by task order.
+// (see parallel).
 func (s *solver) run(ctx context.Context, n int, fn func(task, worker int) error) error {
-	var next atomic.Int64
-	var stop atomic.Bool
-	errs := make([]error, n)
-	var wg sync.WaitGroup
-	for w := range min(s.workers, n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for !stop.Load() {
-				t := int(next.Add(1)) - 1
-				if t >= n {
-					return
-				}
-				if err := ctx.Err(); err != nil {
-					errs[t] = err
-					stop.Store(true)
-					return
-				}
-				if err := fn(t, w); err != nil {
-					errs[t] = err
-					stop.Store(true)
-					return
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return parallel(ctx, s.workers, n, fn)
 }
 
 // wstep sets w to the proximal map of f at z − y/ρ for the strings with
@@ -248,9 +214,15 @@ func (s *solver) wGroup(str int, gzy []float64, base int, scratch []float64) {
 	irho := 1 / s.rho // the hot loops multiply
 	target := float64(p.strLen[str]) * irho
 	phi := 0.0
+	// Most pointers share a few weights (1 in the first round, 1/ε for
+	// those at w = 0 after): 1/D² is divided out only when D changes.
+	lastD, lastID2 := 1.0, 1.0
 	for i, d := range gd {
 		v := gzy[2*i] - (s.lambda*d+gzy[2*i+1])*irho
-		id2[i] = 1 / (d * d)
+		if d != lastD {
+			lastD, lastID2 = d, 1/(d*d)
+		}
+		id2[i] = lastID2
 		a[i] = 0
 		if v > 0 {
 			a[i] = d * v
@@ -359,28 +331,41 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 	nm := int32(p.nMulti)
 	vals := s.vals
 	u, at := ws.u[:k*n], ws.at[:k*n]
-	s.locate(i, at)
-	for a := 0; a < n; a++ {
-		strs := p.str[k*(lo+a) : k*(lo+a)+min(k, n-a)]
-		for t, str := range strs {
-			v := vals[at[k*a+t]:][:3:3]
-			if str >= nm {
-				v[0] = s.wSingle(v[1], v[2], s.dOne[str-nm], float64(t+1), irho)
-			}
-			u[k*a+t] = v[0] + v[2]*irho
-		}
-	}
 	r := ws.r[:n]
 	for a := range r {
 		r[a] = 1
 	}
-	// (Xu)_b = Σ over slots (a, t) with a ≤ b < a+t: word a+t−1 gets the
-	// suffix sum Σ_{t' ≥ t} u_{a,t'}.
+	// One sweep of the document's slots locates each pointer's values (as
+	// locate does), sets u and subtracts Xu from r: (Xu)_b = Σ over slots
+	// (a, t) with a ≤ b < a+t, so word a+t−1 gets the suffix sum
+	// Σ_{t' ≥ t} u_{a,t'} (the same additions in the same order as a
+	// separate pass).
+	pos := p.tr.pos[s.docTr[i]:s.docTr[i+1]]
+	one := int32(p.tr.len()) - nm // string s ≥ nm is triple s + one
+	e := 0
 	for a := 0; a < n; a++ {
+		strs := p.str[k*(lo+a) : k*(lo+a)+min(k, n-a)]
+		ua, ata := u[k*a:k*a+len(strs)], at[k*a:k*a+len(strs)]
+		for t, str := range strs {
+			var x int32
+			if str < nm {
+				x = 3 * pos[e]
+				e++
+			} else {
+				x = 3 * (str + one)
+			}
+			ata[t] = x
+			v := vals[x:][:3:3]
+			if str >= nm {
+				v[0] = s.wSingle(v[1], v[2], s.dOne[str-nm], float64(t+1), irho)
+			}
+			ua[t] = v[0] + v[2]*irho
+		}
 		sum := 0.0
-		for t := min(k, n-a); t >= 1; t-- {
-			sum += u[k*a+t-1]
-			r[a+t-1] -= sum
+		ra := r[a : a+len(strs)]
+		for t := len(strs) - 1; t >= 0; t-- {
+			sum += ua[t]
+			ra[t] -= sum
 		}
 	}
 	f, ok, err := nnqp(s.beta[lo:hi], r, s.chol[k*lo:k*hi], s.valid[i], n, k, ws)

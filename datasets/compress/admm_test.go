@@ -50,7 +50,7 @@ func TestGram(t *testing.T) {
 	for _, k := range []int{1, 2, 3, 5, 7} {
 		for _, n := range []int{1, 2, 3, 4, 6, 11, 20} {
 			docs := []string{strings.Repeat("a ", n)}
-			p, err := newProblem(context.Background(), docs, k)
+			p, err := newProblem(context.Background(), docs, k, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,7 @@ func TestGram(t *testing.T) {
 func TestBandChol(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, k := range []int{1, 2, 3, 5} {
-		for _, n := range []int{1, 5, 17, 40} {
+		for _, n := range []int{1, 5, 6, 9, 17, 40, 100} {
 			var f []int32
 			for a := range n {
 				if rng.Float64() < 0.7 {
@@ -104,6 +104,16 @@ func TestBandChol(t *testing.T) {
 			l := make([]float64, k*n)
 			if err := bandChol(l, f, n, k, 0); err != nil {
 				t.Fatal(err)
+			}
+			// k = 5's unrolled factorization is the loops' bit for bit.
+			lr := make([]float64, k*n)
+			if err := bandCholRows(lr, f, n, k, 0, len(f)); err != nil {
+				t.Fatal(err)
+			}
+			for i := range k * len(f) {
+				if i%k < min(i/k+1, k) && lr[i] != l[i] {
+					t.Fatalf("k=%d n=%d: entry %d is %v; by the loops, %v", k, n, i, l[i], lr[i])
+				}
 			}
 			// Refactoring from a row keeps the rows before it: the factor
 			// of a set with the same first indices, from them on, is that
@@ -262,7 +272,7 @@ func TestADMMMatchesLP(t *testing.T) {
 		lambda := []float64{0, 0.03, 0.5, 2, 6}[c%5]
 		docs := randomDocs(rng, 1+rng.IntN(4), 9, 2+rng.IntN(3))
 		t.Run(fmt.Sprintf("k=%d,lambda=%v,%d", k, lambda, c), func(t *testing.T) {
-			p, err := newProblem(context.Background(), docs, k)
+			p, err := newProblem(context.Background(), docs, k, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -41,7 +41,15 @@ var errNotPD = errors.New("compress: banded Cholesky: matrix not positive defini
 // only: rows before from, which must hold the factor of a set with the
 // same first from indices, are kept. It costs O(k²(|F| − from)).
 func bandChol(l []float64, f []int32, n, k, from int) error {
-	for p := from; p < len(f); p++ {
+	if k == 5 {
+		return bandChol5(l, f, n, from)
+	}
+	return bandCholRows(l, f, n, k, from, len(f))
+}
+
+// bandCholRows is bandChol for the rows from … to−1 only, any k.
+func bandCholRows(l []float64, f []int32, n, k, from, to int) error {
+	for p := from; p < to; p++ {
 		row := l[p*k : p*k+k]
 		for j := min(p, k-1); j >= 1; j-- {
 			q := p - j
@@ -69,6 +77,64 @@ func bandChol(l []float64, f []int32, n, k, from int) error {
 		row[0] = 1 / math.Sqrt(s)
 	}
 	return nil
+}
+
+// bandChol5 is bandChol for k = 5: from the fifth row on, the band is
+// full and its loops are unrolled, with the same operations in the same
+// order (the factor is bandCholRows' bit for bit), without their bounds
+// checks and loop counters.
+func bandChol5(l []float64, f []int32, n, from int) error {
+	if from < 4 {
+		if err := bandCholRows(l, f, n, 5, from, min(4, len(f))); err != nil {
+			return err
+		}
+		from = 4
+	}
+	for p := from; p < len(f); p++ {
+		c := l[(p-4)*5 : p*5+5 : p*5+5] // rows p−4 … p; row p−j at c[5(4−j):]
+		fp := int(f[p])
+		// H's entries of row p: in the interior (every pair in gram's
+		// interior case) by its formula, inline.
+		var h4, h3, h2, h1, h0 float64
+		if fp >= 4 && fp <= n-5 {
+			h4, h3 = gram5(fp-int(f[p-4])), gram5(fp-int(f[p-3]))
+			h2, h1, h0 = gram5(fp-int(f[p-2])), gram5(fp-int(f[p-1])), 15
+		} else {
+			h4, h3 = gram(int(f[p-4]), fp, n, 5), gram(int(f[p-3]), fp, n, 5)
+			h2, h1, h0 = gram(int(f[p-2]), fp, n, 5), gram(int(f[p-1]), fp, n, 5), gram(fp, fp, n, 5)
+		}
+		r4 := h4 * c[0]
+		s := h3
+		s -= r4 * c[6]
+		r3 := s * c[5]
+		s = h2
+		s -= r4 * c[12]
+		s -= r3 * c[11]
+		r2 := s * c[10]
+		s = h1
+		s -= r4 * c[18]
+		s -= r3 * c[17]
+		s -= r2 * c[16]
+		r1 := s * c[15]
+		s = h0
+		s -= r1 * r1
+		s -= r2 * r2
+		s -= r3 * r3
+		s -= r4 * r4
+		if !(s > 0) {
+			return errNotPD
+		}
+		c[20], c[21], c[22], c[23], c[24] = 1/math.Sqrt(s), r1, r2, r3, r4
+	}
+	return nil
+}
+
+// gram5 is gram's interior case for k = 5 and b − a = d ≥ 1.
+func gram5(d int) float64 {
+	if d >= 5 {
+		return 0
+	}
+	return float64((5 - d) * (6 - d) / 2)
 }
 
 // bandSolve solves L Lᵀ x = b in place (x holds b on entry), with L from
@@ -157,17 +223,12 @@ func bandSolve5(l, x []float64) {
 func nnqp(beta, r, l []float64, valid bool, n, k int, ws *work) (factors int, ok bool, err error) {
 	const maxPDAS = 24
 	f := ws.free[:0]
+	inF := ws.inF[:n]
 	for a := range n {
-		if beta[a] > 0 {
+		inF[a] = beta[a] > 0
+		if inF[a] {
 			f = append(f, int32(a))
 		}
-	}
-	inF := ws.inF[:n]
-	for a := range inF {
-		inF[a] = false
-	}
-	for _, a := range f {
-		inF[a] = true
 	}
 	x := ws.x
 	done := 0 // the leading rows of l that hold f's factor
@@ -190,13 +251,18 @@ func nnqp(beta, r, l []float64, valid bool, n, k int, ws *work) (factors int, ok
 			x[p] = r[a]
 		}
 		bandSolve(l, x, k)
+		// β = x on F, 0 off it (in one pass: F is sorted).
+		q := 0
 		for a := range beta {
-			beta[a] = 0
+			if q < len(f) && int(f[q]) == a {
+				beta[a] = x[q]
+				q++
+			} else {
+				beta[a] = 0
+			}
 		}
-		for p, a := range f {
-			beta[a] = x[p]
-		}
-		// The new free set.
+		// The new free set; inF follows it (a's entry is read before
+		// it is changed, and grad reads β only).
 		changed := false
 		g := ws.free2[:0]
 		for a := range n {
@@ -205,10 +271,12 @@ func nnqp(beta, r, l []float64, valid bool, n, k int, ws *work) (factors int, ok
 					g = append(g, int32(a))
 				} else {
 					beta[a] = 0
+					inF[a] = false
 					changed = true
 				}
 			} else if grad(beta, r, a, n, k) < -gradTol {
 				g = append(g, int32(a))
+				inF[a] = true
 				changed = true
 			}
 		}
@@ -222,12 +290,6 @@ func nnqp(beta, r, l []float64, valid bool, n, k int, ws *work) (factors int, ok
 		if !changed {
 			ws.x = x
 			return factors, true, nil
-		}
-		for a := range inF {
-			inF[a] = false
-		}
-		for _, a := range f {
-			inF[a] = true
 		}
 	}
 }

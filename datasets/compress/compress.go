@@ -103,7 +103,7 @@ func compress(ctx context.Context, docs []string, o Options) (*Result, *problem,
 	if err := o.check(); err != nil {
 		return nil, nil, nil, err
 	}
-	p, err := newProblem(ctx, docs, o.K)
+	p, err := newProblem(ctx, docs, o.K, o.Workers)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -125,16 +125,22 @@ func compress(ctx context.Context, docs []string, o Options) (*Result, *problem,
 	res.Relaxed = s.objective(false)
 	res.Factorizations = int(s.factors.Load())
 	s.release()
-	sel := s.round()
+	sel, err := s.round(ctx)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("rounding: %w", err)
+	}
 	for _, b := range sel {
 		if b {
 			res.Pointers++
 		}
 	}
 	res.Binary = binaryCost(p, sel, o.Lambda)
-	res.X, res.Dictionary = p.features(func(i int, emit func(int32)) {
+	res.X, res.Dictionary, err = p.features(ctx, func(i int, emit func(int32)) {
 		p.pointers(i, func(j int) bool { return sel[j] }, emit)
 	})
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("count matrix: %w", err)
+	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, p, sel, nil
 }
@@ -161,14 +167,13 @@ func (o Options) check() error {
 // features of Compress when every pointer is kept (w = 1), the ordinary
 // bag of k-grams. Columns are the k-grams (words joined by "_"), sorted.
 func KGrams(ctx context.Context, docs []string, k int) (*matrix.CSR, []string, error) {
-	p, err := newProblem(ctx, docs, k)
+	p, err := newProblem(ctx, docs, k, 0)
 	if err != nil {
 		return nil, nil, err
 	}
-	x, names := p.features(func(i int, emit func(int32)) {
+	return p.features(ctx, func(i int, emit func(int32)) {
 		p.pointers(i, func(int) bool { return true }, emit)
 	})
-	return x, names, nil
 }
 
 // binaryCost returns the storage cost (1) of the selected pointers: λ per
@@ -196,22 +201,46 @@ func binaryCost(p *problem, sel []bool, lambda float64) float64 {
 // plus the string's length if no pointer uses it yet; ties: larger w,
 // then the first slot); then pointers whose words are all covered by
 // others are dropped, smallest w first. Every word is reconstructed.
-func (s *solver) round() []bool {
+//
+// The first step runs on the solver's workers, documents in chunks; the
+// others go through the documents in order, as each choice depends on
+// the strings the documents before use.
+func (s *solver) round(ctx context.Context) ([]bool, error) {
 	p := s.p
 	k := p.k
 	sel := make([]bool, len(p.str))
-	uses := make([]int32, p.strings())
-	at := make([]int32, k*s.maxDoc)
-	for i := 0; i < p.docs(); i++ {
-		s.locate(i, at)
-		lo := k * p.start[i]
-		for j, str := range p.str[lo : k*p.start[i+1]] {
-			if str >= 0 && s.vals[at[j]] >= 0.5 {
-				sel[lo+j] = true
-				uses[str]++
+	ats := make([][]int32, s.workers)
+	chunks := (p.docs() + s.docChunk - 1) / s.docChunk
+	err := s.run(ctx, chunks, func(c, worker int) error {
+		if ats[worker] == nil {
+			ats[worker] = make([]int32, k*s.maxDoc)
+		}
+		at := ats[worker]
+		for i := c * s.docChunk; i < min(p.docs(), (c+1)*s.docChunk); i++ {
+			s.locate(i, at)
+			lo := k * p.start[i]
+			for j, str := range p.str[lo : k*p.start[i+1]] {
+				if str >= 0 && s.vals[at[j]] >= 0.5 {
+					sel[lo+j] = true
+				}
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	uses := make([]int32, p.strings())
+	for j, b := range sel {
+		if b {
+			uses[p.str[j]]++
+		}
+	}
+	at := ats[0]
+	if at == nil {
+		at = make([]int32, k*s.maxDoc)
+	}
+	ats = nil
 	cov := make([]int32, s.maxDoc)
 	var mine []int
 	for i := 0; i < p.docs(); i++ {
@@ -287,5 +316,5 @@ func (s *solver) round() []bool {
 			}
 		}
 	}
-	return sel
+	return sel, nil
 }

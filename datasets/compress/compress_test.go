@@ -94,7 +94,7 @@ func TestLambdaExtremes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := newProblem(context.Background(), docs, 5)
+	p, _ := newProblem(context.Background(), docs, 5, 0)
 	if res.Binary != float64(len(p.vocab)) {
 		t.Errorf("λ = 0: storage cost %v; want %d, the unigrams' (one per distinct word)", res.Binary, len(p.vocab))
 	}
@@ -123,21 +123,26 @@ func TestLambdaExtremes(t *testing.T) {
 	}
 }
 
-// TestDeterministic compresses with 1 and 4 workers: the results agree
-// exactly.
+// TestDeterministic compresses with 1, 3 and 4 workers: the results agree
+// exactly (the larger corpus has several chunks of documents in the count
+// matrix too).
 func TestDeterministic(t *testing.T) {
-	docs := randomDocs(rand.New(rand.NewPCG(9, 9)), 40, 60, 5)
-	var results []*Result
-	for _, w := range []int{1, 4} {
-		res, err := Compress(context.Background(), docs, Options{Lambda: 0.5, Workers: w})
-		if err != nil {
-			t.Fatal(err)
+	for _, n := range []int{40, 300} {
+		docs := randomDocs(rand.New(rand.NewPCG(9, 9)), n, 60, 5)
+		var results []*Result
+		for _, w := range []int{1, 3, 4} {
+			res, err := Compress(context.Background(), docs, Options{Lambda: 0.5, Workers: w})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Seconds = 0
+			results = append(results, res)
 		}
-		res.Seconds = 0
-		results = append(results, res)
-	}
-	if !reflect.DeepEqual(results[0], results[1]) {
-		t.Errorf("1 and 4 workers differ:\n%+v\n%+v", results[0], results[1])
+		for i, w := range []int{3, 4} {
+			if !reflect.DeepEqual(results[0], results[i+1]) {
+				t.Errorf("%d documents: 1 and %d workers differ:\n%+v\n%+v", n, w, results[0], results[i+1])
+			}
+		}
 	}
 }
 

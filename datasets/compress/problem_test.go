@@ -3,6 +3,7 @@ package compress
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -10,14 +11,26 @@ import (
 // the numbering the solver relies on: equal k-grams (and only they) share
 // an id, ids follow the first occurrences with the strings of several
 // pointers first, first names each string's first slot and grpPtr counts
-// its pointers.
+// its pointers; and 2 or 3 workers (shards of the index) give the same
+// problem as one.
 func TestIndex(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	for trial := range 20 {
 		k := 1 + trial%5
-		p, err := newProblem(context.Background(), randomDocs(rng, 1+rng.IntN(6), 30, 2+rng.IntN(4)), k)
+		docs := randomDocs(rng, 1+rng.IntN(6), 30, 2+rng.IntN(4))
+		p, err := newProblem(context.Background(), docs, k, 1)
 		if err != nil {
 			t.Fatal(err)
+		}
+		for _, workers := range []int{2, 3} {
+			q, err := newProblem(context.Background(), docs, k, workers)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(q.str, p.str) || !slices.Equal(q.strLen, p.strLen) || !slices.Equal(q.first, p.first) ||
+				!slices.Equal(q.grpPtr, p.grpPtr) || q.nMulti != p.nMulti || q.live != p.live || !slices.Equal(q.tr.pos, p.tr.pos) {
+				t.Fatalf("trial %d: %d workers index differently from one", trial, workers)
+			}
 		}
 		ids := map[string]int32{}
 		count := make([]int32, p.strings())
