@@ -2,6 +2,10 @@
 
 #include "textflag.h"
 
+// ROWOFF sets AX to the byte offset 8·C·ind[k+off] of the off-th non-zero's
+// C-vector (SI ind, R13 k, R9 8·C).
+#define ROWOFF(off) MOVQ off(SI)(R13*8), AX; IMULQ R9, AX
+
 // func gatherAVX2(r []float64, ind []int, val []float64, W []float64, C int)
 //
 // r[:C] += Σ_k val[k]·W[ind[k]·C : ind[k]·C+C], column block by column
@@ -40,15 +44,13 @@ g16pair:
 	LEAQ 1(R13), AX
 	CMPQ AX, BX
 	JGE  g16one
-	MOVQ  (SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(0)
 	VBROADCASTSD (DX)(R13*8), Y0
 	VFMADD231PD  0(R12)(AX*1), Y0, Y4
 	VFMADD231PD  32(R12)(AX*1), Y0, Y5
 	VFMADD231PD  64(R12)(AX*1), Y0, Y6
 	VFMADD231PD  96(R12)(AX*1), Y0, Y7
-	MOVQ  8(SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(8)
 	VBROADCASTSD 8(DX)(R13*8), Y1
 	VFMADD231PD  0(R12)(AX*1), Y1, Y8
 	VFMADD231PD  32(R12)(AX*1), Y1, Y9
@@ -60,8 +62,7 @@ g16pair:
 g16one:
 	CMPQ R13, BX
 	JGE  g16store
-	MOVQ  (SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(0)
 	VBROADCASTSD (DX)(R13*8), Y0
 	VFMADD231PD  0(R12)(AX*1), Y0, Y4
 	VFMADD231PD  32(R12)(AX*1), Y0, Y5
@@ -94,12 +95,10 @@ g4pair:
 	LEAQ 1(R13), AX
 	CMPQ AX, BX
 	JGE  g4one
-	MOVQ  (SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(0)
 	VBROADCASTSD (DX)(R13*8), Y0
 	VFMADD231PD  0(R12)(AX*1), Y0, Y4
-	MOVQ  8(SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(8)
 	VBROADCASTSD 8(DX)(R13*8), Y1
 	VFMADD231PD  0(R12)(AX*1), Y1, Y8
 	ADDQ $2, R13
@@ -108,8 +107,7 @@ g4pair:
 g4one:
 	CMPQ R13, BX
 	JGE  g4store
-	MOVQ  (SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(0)
 	VBROADCASTSD (DX)(R13*8), Y0
 	VFMADD231PD  0(R12)(AX*1), Y0, Y4
 
@@ -129,8 +127,7 @@ g1:
 g1loop:
 	CMPQ R13, BX
 	JGE  g1store
-	MOVQ  (SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(0)
 	VMOVSD      (DX)(R13*8), X0
 	VFMADD231SD (R12)(AX*1), X0, X4
 	INCQ R13
@@ -178,8 +175,7 @@ s16:
 s16loop:
 	CMPQ R13, BX
 	JGE  s16next
-	MOVQ  (SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(0)
 	ADDQ  R12, AX
 	VBROADCASTSD (DX)(R13*8), Y0
 	VMOVUPD     0(AX), Y8
@@ -212,8 +208,7 @@ s4:
 s4loop:
 	CMPQ R13, BX
 	JGE  s4next
-	MOVQ  (SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(0)
 	ADDQ  R12, AX
 	VBROADCASTSD (DX)(R13*8), Y0
 	VMOVUPD     (AX), Y8
@@ -236,8 +231,7 @@ s1:
 s1loop:
 	CMPQ R13, BX
 	JGE  s1next
-	MOVQ  (SI)(R13*8), AX
-	IMULQ R9, AX
+	ROWOFF(0)
 	ADDQ  R12, AX
 	VMOVSD      (DX)(R13*8), X0
 	VMOVSD      (AX), X8
