@@ -178,7 +178,7 @@ func KNNCosine(X *matrix.CSR, k int) *matrix.CSR {
 		for _, j := range touched {
 			c := cand{j, acc[j] * inv[i] * inv[j]}
 			acc[j] = 0
-			if c.v <= 0 {
+			if c.v <= 0 || k <= 0 {
 				continue
 			}
 			if len(cands) < k {
