@@ -38,6 +38,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -67,6 +68,7 @@ func run(out io.Writer, args []string) error {
 	maxit := fs.Int("maxit", 100000, "glmnet's maxit and repro's max_passes")
 	reps := fs.Int("reps", 3, "timed path fits of each")
 	every := fs.Int("every", 10, "print every this many λ")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of repro's timed fits to this file")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -116,6 +118,16 @@ func run(out io.Writer, args []string) error {
 	}
 	var fits []*elasticnet.Fit
 	rsecs := math.Inf(1)
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	for r := 0; r < *reps; r++ {
 		start := time.Now()
 		p, err = elasticnet.NewProblem(ds.X, y, K, opt)
@@ -128,6 +140,7 @@ func run(out io.Writer, args []string) error {
 		}
 		rsecs = math.Min(rsecs, time.Since(start).Seconds())
 	}
+	pprof.StopCPUProfile()
 
 	scale := p.Scales()
 	fmt.Fprintf(out, "\n| λ | non-zero repro | glmnet | max abs Δβ | max abs Δβ standardized | F(glmnet) − F(repro) | KKT repro | KKT glmnet |\n|---|---|---|---|---|---|---|---|\n")

@@ -434,3 +434,55 @@ func TestPathKeepsLittle(t *testing.T) {
 		t.Errorf("the path kept %d points of dense solutions; want fewer than the %d asked", len(pa.kept), len(grid))
 	}
 }
+
+// TestUpdateSum checks the multinomial's running Σₖ exp(ηᵢₖ − lseᵢ) after
+// one class's linear predictors move: small moves update it in place,
+// a move that takes most of a row's mass away recomputes the row, and
+// either way lseᵢ + log ssumᵢ is the row's log-sum-exp.
+func TestUpdateSum(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		shift     float64 // added to class 1's η in every row
+		recompute bool    // every row recomputed (ssum reset to 1)
+	}{
+		{"small", 0.3, false},
+		{"rise", 40, false},
+		{"fall by 40 %", -0.5, false},
+		{"fall by 60 %", -0.92, true},
+		{"fall", -60, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			const n, K, k = 5, 4, 1
+			p := &Problem{n: n, K: K}
+			st := &state{eta: make([]float64, K*n)}
+			for c := 0; c < K; c++ {
+				for i := 0; i < n; i++ {
+					st.eta[c*n+i] = float64(i) * 0.5
+					if c == k {
+						st.eta[c*n+i] += 8 // class k holds most of each row's mass
+					}
+				}
+			}
+			w := p.newWork()
+			p.logSumExp(st, w.lse)
+			for i := range w.ssum {
+				w.ssum[i] = 1
+				w.ek[i] = math.Exp(st.eta[k*n+i] - w.lse[i])
+			}
+			for i := 0; i < n; i++ {
+				st.eta[k*n+i] += tc.shift
+			}
+			p.updateSum(st, k, w)
+			want := make([]float64, n)
+			p.logSumExp(st, want)
+			for i := range want {
+				if got := w.lse[i] + math.Log(w.ssum[i]); math.Abs(got-want[i]) > 1e-15*math.Max(1, math.Abs(want[i])) {
+					t.Errorf("row %d: lse + log ssum = %.17g, want %.17g", i, got, want[i])
+				}
+				if reset := w.ssum[i] == 1; reset != tc.recompute {
+					t.Errorf("row %d: ssum %g, recomputed %v, want %v", i, w.ssum[i], reset, tc.recompute)
+				}
+			}
+		})
+	}
+}

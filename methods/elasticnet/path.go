@@ -245,7 +245,7 @@ func sparsePoint(st *state) *point {
 }
 
 // restore rebuilds a state from a stored point (nil: the null model); its
-// strong set is the point's non-zero columns.
+// strong set and its ever-active columns are the point's non-zero columns.
 func (pa *path) restore(pt *point) *state {
 	p := pa.p
 	if pt == nil {
@@ -266,6 +266,10 @@ func (pa *path) restore(pt *point) *state {
 		b := pt.val[t]
 		st.beta[idx] = b
 		st.strong[j] = true
+		if !st.inEver[j] {
+			st.inEver[j] = true
+			st.ever = append(st.ever, j)
+		}
 		eta := st.eta[k*p.n : (k+1)*p.n]
 		for q := p.ptr[j]; q < p.ptr[j+1]; q++ {
 			eta[p.ind[q]] += b * p.val[q]

@@ -239,18 +239,21 @@ type state struct {
 	eta    []float64 // K×n linear predictors, class-major
 	grad   []float64 // d: maxₖ |∂/∂β̃ₖⱼ loss| of the columns not in strong
 	strong []bool    // d: columns in the strong set (kept along the path)
+	ever   []int     // columns that have had a non-zero coefficient, in order of entry
+	inEver []bool    // d: membership of ever
 	passes int
 	conv   bool
 }
 
 func (p *Problem) newState() *state {
 	return &state{beta: make([]float64, p.K*p.d), c: make([]float64, p.K), eta: make([]float64, p.K*p.n),
-		grad: make([]float64, p.d), strong: make([]bool, p.d)}
+		grad: make([]float64, p.d), strong: make([]bool, p.d), inEver: make([]bool, p.d)}
 }
 
 func (st *state) clone() *state {
 	return &state{lambda: st.lambda, beta: slices.Clone(st.beta), c: slices.Clone(st.c), eta: slices.Clone(st.eta),
-		grad: slices.Clone(st.grad), strong: slices.Clone(st.strong), passes: st.passes, conv: st.conv}
+		grad: slices.Clone(st.grad), strong: slices.Clone(st.strong), ever: slices.Clone(st.ever), inEver: slices.Clone(st.inEver),
+		passes: st.passes, conv: st.conv}
 }
 
 // probs sets pk to the model's probabilities of class k (binomial: of
@@ -271,18 +274,23 @@ func (p *Problem) probs(st *state, k int, pk, lse []float64) {
 
 // logSumExp sets lse[i] = log Σₖ exp(ηᵢₖ) (multinomial only).
 func (p *Problem) logSumExp(st *state, lse []float64) {
-	n := p.n
 	for i := range lse {
-		m := math.Inf(-1)
-		for k := 0; k < p.K; k++ {
-			m = math.Max(m, st.eta[k*n+i])
-		}
-		s := 0.0
-		for k := 0; k < p.K; k++ {
-			s += math.Exp(st.eta[k*n+i] - m)
-		}
-		lse[i] = m + math.Log(s)
+		lse[i] = p.rowLogSumExp(st, i)
 	}
+}
+
+// rowLogSumExp returns log Σₖ exp(ηᵢₖ) of row i.
+func (p *Problem) rowLogSumExp(st *state, i int) float64 {
+	n := p.n
+	m := math.Inf(-1)
+	for k := 0; k < p.K; k++ {
+		m = math.Max(m, st.eta[k*n+i])
+	}
+	s := 0.0
+	for k := 0; k < p.K; k++ {
+		s += math.Exp(st.eta[k*n+i] - m)
+	}
+	return m + math.Log(s)
 }
 
 // residuals returns the n×K row-major matrix yᵢₖ − pᵢₖ at st.
@@ -323,11 +331,7 @@ func (p *Problem) gradient(st *state, full []float64) {
 		clear(g)
 		lo, hi := p.ptr[j], p.ptr[j+1]
 		if K == 1 {
-			s := 0.0
-			for t := lo; t < hi; t++ {
-				s += p.val[t] * res[p.ind[t]]
-			}
-			g[0] = s
+			g[0] = sparseDot(p.ind[lo:hi], p.val[lo:hi], res)
 		} else {
 			for t := lo; t < hi; t++ {
 				u, r := p.val[t], res[int(p.ind[t])*K:int(p.ind[t])*K+K]
@@ -350,6 +354,7 @@ func (p *Problem) gradient(st *state, full []float64) {
 // work holds the per-solve buffers.
 type work struct {
 	pk, v, rho, lse []float64 // n
+	ek, ssum        []float64 // n (multinomial): exp(ηᵢₖ − lseᵢ) of the class in hand, Σₖ of them
 	m, h, bold      []float64 // d
 	js, act         []int
 }
@@ -359,7 +364,8 @@ type work struct {
 // the sequential strong rule picks the columns to work on, an outer Newton
 // loop forms the quadratic approximation of each class's loss in turn, and
 // coordinate descent minimizes it over the strong set, then over the
-// non-zero columns until they settle, then over the strong set again; when
+// columns that have been non-zero anywhere on the path so far (glmnet's
+// ever-active set) until they settle, then over the strong set again; when
 // the Newton loop has converged, columns outside the strong set that
 // violate the optimality conditions join it and the loop resumes.
 func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work) error {
@@ -388,6 +394,9 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 			moved := false
 			if p.K > 1 {
 				p.logSumExp(st, w.lse)
+				for i := range w.ssum {
+					w.ssum[i] = 1
+				}
 			}
 			for k := 0; k < p.K; k++ {
 				mv, err := p.newtonStep(ctx, st, k, l1, l2, shr, w)
@@ -395,9 +404,6 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 					return err
 				}
 				moved = moved || mv
-				if p.K > 1 && k < p.K-1 {
-					p.logSumExp(st, w.lse)
-				}
 			}
 			if p.K > 1 {
 				p.shift(st, w.js)
@@ -440,7 +446,16 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 // column is Σᵢ uᵢⱼρᵢ − mⱼΣᵢρᵢ, over the column's non-zeros only.
 func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr float64, w *work) (bool, error) {
 	n, d, fn := p.n, p.d, float64(p.n)
-	p.probs(st, k, w.pk, w.lse)
+	if p.K == 1 {
+		p.probs(st, k, w.pk, nil)
+	} else {
+		// The class's share of Σₖ exp(ηᵢₖ − lseᵢ) = ssumᵢ, kept up to date
+		// below as each class moves.
+		for i, e := range st.eta[k*n : (k+1)*n] {
+			w.ek[i] = math.Exp(e - w.lse[i])
+			w.pk[i] = w.ek[i] / w.ssum[i]
+		}
+	}
 	V, R := 0.0, 0.0
 	for i, pi := range w.pk {
 		y := 0.0
@@ -495,10 +510,8 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 				continue
 			}
 			lo, hi := p.ptr[j], p.ptr[j+1]
-			s := 0.0
-			for t := lo; t < hi; t++ {
-				s += p.val[t] * w.rho[p.ind[t]]
-			}
+			ind, val := p.ind[lo:hi], p.val[lo:hi]
+			s := sparseDot(ind, val, w.rho)
 			b := beta[j]
 			u := (s-w.m[j]*P)/fn + h*b
 			nb := 0.0
@@ -510,10 +523,11 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 				continue
 			}
 			beta[j] = nb
-			for t := lo; t < hi; t++ {
-				i := p.ind[t]
-				w.rho[i] -= delta * w.v[i] * p.val[t]
+			if !st.inEver[j] {
+				st.inEver[j] = true
+				st.ever = append(st.ever, j)
 			}
+			sparseUpdate(ind, val, w.rho, w.v, delta)
 			P -= delta * w.m[j] * V
 			dlx = math.Max(dlx, h*delta*delta)
 		}
@@ -526,13 +540,7 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 		if pass(w.js) < shr {
 			break
 		}
-		w.act = w.act[:0]
-		for _, j := range w.js {
-			if beta[j] != 0 {
-				w.act = append(w.act, j)
-			}
-		}
-		for st.passes <= p.opt.MaxPasses && pass(w.act) >= shr {
+		for st.passes <= p.opt.MaxPasses && pass(st.ever) >= shr {
 		}
 	}
 	// Apply the step to the intercept and the linear predictors.
@@ -556,7 +564,29 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 	for i := range eta {
 		eta[i] += dcu
 	}
+	if p.K > 1 {
+		p.updateSum(st, k, w)
+	}
 	return moved, nil
+}
+
+// updateSum brings w.ssum up to date after class k's linear predictors
+// moved, as glmnet updates its Σₖ exp(ηᵢₖ): n exponentials instead of the
+// K·n of a fresh log-sum-exp. A row whose sum fell below half its
+// reference (the class in hand lost much of the row's mass, so the
+// subtraction would lose digits) gets its log-sum-exp recomputed: the
+// running sums stay within a few units in the last place.
+func (p *Problem) updateSum(st *state, k int, w *work) {
+	n := p.n
+	eta := st.eta[k*n : (k+1)*n]
+	for i, e := range eta {
+		s := w.ssum[i] - w.ek[i] + math.Exp(e-w.lse[i])
+		if s >= 0.5 && s <= 1e300 {
+			w.ssum[i] = s
+			continue
+		}
+		w.lse[i], w.ssum[i] = p.rowLogSumExp(st, i), 1
+	}
 }
 
 // shift removes from the multinomial model the common parts the loss
@@ -648,6 +678,7 @@ func penaltyCentre(a []float64, alpha float64) float64 {
 
 func (p *Problem) newWork() *work {
 	return &work{pk: make([]float64, p.n), v: make([]float64, p.n), rho: make([]float64, p.n), lse: make([]float64, p.n),
+		ek: make([]float64, p.n), ssum: make([]float64, p.n),
 		m: make([]float64, p.d), h: make([]float64, p.d), bold: make([]float64, p.d)}
 }
 
@@ -657,4 +688,30 @@ func sigmoid(z float64) float64 {
 	}
 	e := math.Exp(z)
 	return e / (1 + e)
+}
+
+// sparseDot returns Σₜ val[t]·x[ind[t]], len(val) = len(ind).
+func sparseDot(ind []int32, val, x []float64) float64 {
+	val = val[:len(ind)]
+	var s0, s1, s2, s3 float64
+	t := 0
+	for ; t+4 <= len(ind); t += 4 {
+		s0 += val[t] * x[ind[t]]
+		s1 += val[t+1] * x[ind[t+1]]
+		s2 += val[t+2] * x[ind[t+2]]
+		s3 += val[t+3] * x[ind[t+3]]
+	}
+	for ; t < len(ind); t++ {
+		s0 += val[t] * x[ind[t]]
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// sparseUpdate sets r[ind[t]] −= delta·v[ind[t]]·val[t] for each t,
+// len(val) = len(ind).
+func sparseUpdate(ind []int32, val, r, v []float64, delta float64) {
+	val = val[:len(ind)]
+	for t, i := range ind {
+		r[i] -= delta * v[i] * val[t]
+	}
 }
