@@ -356,7 +356,7 @@ type work struct {
 	pk, v, rho, lse []float64 // n
 	ek, ssum        []float64 // n (multinomial): exp(ηᵢₖ − lseᵢ) of the class in hand, Σₖ of them
 	m, h, bold      []float64 // d
-	js, act         []int
+	js              []int
 }
 
 // solve moves st to the solution at lambda, warm-started from st (the
