@@ -266,10 +266,7 @@ func (pa *path) restore(pt *point) *state {
 		b := pt.val[t]
 		st.beta[idx] = b
 		st.strong[j] = true
-		if !st.inEver[j] {
-			st.inEver[j] = true
-			st.ever = append(st.ever, j)
-		}
+		st.enter(j)
 		eta := st.eta[k*p.n : (k+1)*p.n]
 		for q := p.ptr[j]; q < p.ptr[j+1]; q++ {
 			eta[p.ind[q]] += b * p.val[q]

@@ -256,6 +256,14 @@ func (st *state) clone() *state {
 		passes: st.passes, conv: st.conv}
 }
 
+// enter adds column j to the ever-active columns if it is not one yet.
+func (st *state) enter(j int) {
+	if !st.inEver[j] {
+		st.inEver[j] = true
+		st.ever = append(st.ever, j)
+	}
+}
+
 // probs sets pk to the model's probabilities of class k (binomial: of
 // class 1) at st.
 func (p *Problem) probs(st *state, k int, pk, lse []float64) {
@@ -523,10 +531,7 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 				continue
 			}
 			beta[j] = nb
-			if !st.inEver[j] {
-				st.inEver[j] = true
-				st.ever = append(st.ever, j)
-			}
+			st.enter(j)
 			sparseUpdate(ind, val, w.rho, w.v, delta)
 			P -= delta * w.m[j] * V
 			dlx = math.Max(dlx, h*delta*delta)
