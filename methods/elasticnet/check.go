@@ -20,7 +20,11 @@ func (p *Problem) stateOf(f *Fit) *state {
 				continue
 			}
 			bs := b * p.scale[j]
-			st.beta[k*p.d+j] = bs
+			s := st.slot[j]
+			if s < 0 {
+				s = st.add(j, p.K)
+			}
+			st.beta[int(s)*p.K+k] = bs
 			for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
 				eta[p.ind[t]] += bs * p.val[t]
 			}
@@ -33,7 +37,11 @@ func (p *Problem) stateOf(f *Fit) *state {
 // negative log-likelihood plus λ Σ (α|β̃| + (1−α)/2 β̃²) over the
 // coefficients of the scaled columns.
 func (p *Problem) Objective(f *Fit) float64 {
-	st := p.stateOf(f)
+	return p.objective(p.stateOf(f))
+}
+
+// objective returns the penalized objective of st at st.lambda.
+func (p *Problem) objective(st *state) float64 {
 	n := p.n
 	loss := 0.0
 	if p.K == 1 {
@@ -55,7 +63,7 @@ func (p *Problem) Objective(f *Fit) float64 {
 	for _, b := range st.beta {
 		pen += p.opt.Alpha*math.Abs(b) + (1-p.opt.Alpha)/2*b*b
 	}
-	return loss/float64(n) + f.Lambda*pen
+	return loss/float64(n) + st.lambda*pen
 }
 
 // KKT returns the largest violation of the optimality conditions at f, on
@@ -73,7 +81,7 @@ func (p *Problem) KKT(f *Fit) float64 {
 		if !p.use[idx%p.d] {
 			continue
 		}
-		b := st.beta[idx]
+		b := st.coef(idx/p.d, idx%p.d, p.K)
 		var v float64
 		switch {
 		case b > 0:

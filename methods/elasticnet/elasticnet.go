@@ -182,20 +182,20 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 			lambda, _ = glmnetSeq(pa.p, m.nlambda, m.ratio)(max(m.nlambda, 2) - 1)
 		}
 	}
-	f, err := pa.At(ctx, lambda)
+	st, passes, conv, err := pa.solveAt(ctx, lambda)
 	if err != nil {
 		return nil, err
 	}
-	model.fit = f
-	model.info = methods.Info{Iterations: f.Passes, Converged: f.Converged, Objective: pa.p.Objective(f)}
+	model.coef = pa.p.coefs(st)
+	model.info = methods.Info{Iterations: passes, Converged: conv, Objective: pa.p.objective(st)}
 	return model, nil
 }
 
 // model is a fitted logreg-en classifier.
 type model struct {
 	d, K    int
-	present []int // classes in the training set, in order
-	fit     *Fit  // nil when one class is present
+	present []int  // classes in the training set, in order
+	coef    *coefs // nil when one class is present
 	info    methods.Info
 }
 
@@ -215,8 +215,26 @@ func (m *model) Predict(X matrix.Matrix) *methods.Prediction {
 	K := m.K
 	out := &methods.Prediction{K: K, Scores: make([]float64, n*K), OneVsRest: K == 2}
 	logit := make([][]float64, len(m.present)) // per present class
+	// One coefficient vector at a time, dense over the columns.
+	var beta []float64
+	vec := func(z []float64, k int) {
+		if beta == nil {
+			beta = make([]float64, d)
+		}
+		nk := len(m.coef.c)
+		for t, j := range m.coef.cols {
+			beta[j] = m.coef.beta[t*nk+k]
+		}
+		X.MulVec(z, beta)
+		for i := range z {
+			z[i] += m.coef.c[k]
+		}
+		for _, j := range m.coef.cols {
+			beta[j] = 0
+		}
+	}
 	switch {
-	case m.fit == nil:
+	case m.coef == nil:
 		for i := 0; i < n; i++ {
 			out.Scores[i*K+m.present[0]] = 1
 			if K == 2 {
@@ -224,22 +242,18 @@ func (m *model) Predict(X matrix.Matrix) *methods.Prediction {
 			}
 		}
 		return out
-	case len(m.fit.Beta) == 1:
+	case len(m.coef.c) == 1:
 		f := make([]float64, n)
-		X.MulVec(f, m.fit.Beta[0])
+		vec(f, 0)
 		neg := make([]float64, n)
 		for i := range f {
-			f[i] += m.fit.Intercept[0]
 			neg[i] = -f[i]
 		}
 		logit[0], logit[1] = neg, f
 	default:
 		for c := range m.present {
 			z := make([]float64, n)
-			X.MulVec(z, m.fit.Beta[c])
-			for i := range z {
-				z[i] += m.fit.Intercept[c]
-			}
+			vec(z, c)
 			logit[c] = z
 		}
 	}

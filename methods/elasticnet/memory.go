@@ -5,32 +5,48 @@ import (
 	"github.com/repro-ml/repro/param"
 )
 
+// strongBound returns the strong-set size the memory estimate assumes and
+// the path's kept points are budgeted by: min(d, 8·n·K) columns, n rows,
+// K coefficient vectors. The strong set is not known before the path is
+// solved; it is a small part of a wide problem's columns (the 20
+// Newsgroups all-5-gram path, 20 classes, 7,542 rows, 12,154,110 columns,
+// holds about 410,000 at λ = 0.0013, 2.7·n·K) and at most all of a narrow
+// one's. A path whose strong set outgrows the bound uses more memory than
+// estimated.
+func strongBound(n, d, K int) int {
+	if n > d/(8*max(K, 1)) {
+		return d
+	}
+	return min(d, 8*n*K)
+}
+
 // memory (methods.Plugin.Memory): the problem (the columns as a CSR
-// transpose with 32-bit row indices and a copy of the values, the scales),
-// four dense states (the null model, the path's front, the scratch state
-// of a replay and the state a fit is solved in: K coefficient vectors over
-// the columns, K linear predictors over the rows and the per-column
-// gradient, strong set and ever-active set each), the fit's
-// coefficients, three sets of work vectors and the residuals, the path's
-// kept points (at most K·d coefficients at 12 bytes each, and a new point
-// of at most as many before the oldest are dropped) and Predict's scores.
-//
-// The path keeps only its front and the points asked for, within K·d
-// coefficients (see path), so the estimate does not depend on the length
-// of the path or the number of λ a selection asks for.
+// transpose with 32-bit row indices and a copy of the values, the scales
+// and flags), four states (the null model, the path's front, the scratch
+// state of a replay and the state a fit is solved in: K linear predictors
+// over the rows, a gradient and a slot index over the columns, and K
+// coefficients and the bookkeeping of each strong column, the null model
+// holding none), three sets of work vectors, the residuals of a gradient,
+// the path's kept points (at most K·strongBound coefficients at 12 bytes
+// each, and a new point of at most as many before the oldest are
+// dropped), the fitted coefficients and Predict's scores and dense
+// coefficient vector.
 func memory(s methods.Shape, p param.Values) int64 {
 	n, d := s.Rows, s.Cols
 	classes := max(s.Classes, 2)
 	K := s.Tasks()
+	S := strongBound(n, d, K)
 	prob := methods.Bytes(s.CSRCopy(), methods.CSRBytes(d, s.NNZ), methods.Floats(s.NNZ), int64(s.NNZ)*4,
 		methods.Floats(2, d), methods.Floats(n, classes))
-	// A state's per-column vectors: the gradient, the strong set and the
-	// ever-active columns (a list of ints and a membership flag), 18 bytes
-	// a column at most.
-	state := methods.Bytes(methods.Floats(K, d), methods.Floats(K, n), methods.Floats(3, d), methods.Floats(K))
-	work := methods.Bytes(methods.Floats(6, n), methods.Floats(3, d))
-	kept := methods.Times(24, int64(K)*int64(d))
-	predict := methods.Floats(s.TestRows(), classes+K+1)
-	return methods.Bytes(prob, methods.Times(4, state), methods.Floats(K, d), methods.Times(3, work),
-		methods.Floats(K+2, n), kept, predict)
+	// Per state: the gradient and the slot index (12 bytes a column), and
+	// per strong column its coefficients, column, place in order, ever
+	// entry and flag.
+	cols := methods.Bytes(methods.Floats(K, n), methods.Times(12, int64(d)), methods.Floats(K))
+	strong := methods.Bytes(methods.Floats(K, S), methods.Times(13, int64(S)))
+	work := methods.Bytes(methods.Floats(6, n), methods.Floats(4, S))
+	kept := methods.Times(24, int64(K)*int64(S))
+	fitted := methods.Bytes(methods.Floats(K, S), methods.Times(4, int64(S)))
+	predict := methods.Bytes(methods.Floats(s.TestRows(), classes+K+1), methods.Floats(d))
+	return methods.Bytes(prob, methods.Times(4, cols), methods.Times(3, strong), methods.Times(3, work),
+		methods.Floats(K+3, n), kept, fitted, predict)
 }

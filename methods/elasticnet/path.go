@@ -25,12 +25,38 @@ func (p *Problem) fit(st *state) *Fit {
 	f := &Fit{Lambda: st.lambda, Beta: make([][]float64, p.K), Intercept: make([]float64, p.K), Passes: st.passes, Converged: st.conv}
 	for k := range f.Beta {
 		f.Beta[k] = make([]float64, p.d)
-		for j, b := range st.beta[k*p.d : (k+1)*p.d] {
-			f.Beta[k][j] = b / p.scale[j]
+		for s, j := range st.cols {
+			f.Beta[k][j] = st.beta[s*p.K+k] / p.scale[j]
 		}
 		f.Intercept[k] = st.c[k]
 	}
 	return f
+}
+
+// coefs is a solution kept compact for prediction: the columns with a
+// non-zero coefficient, increasing, their K coefficients side by side on
+// the original scale, and the intercepts.
+type coefs struct {
+	cols []int32
+	beta []float64 // K per column
+	c    []float64
+}
+
+// coefs returns st's solution on the original scale, compact.
+func (p *Problem) coefs(st *state) *coefs {
+	K := p.K
+	cf := &coefs{c: slices.Clone(st.c)}
+	for _, s := range st.order {
+		b := st.beta[int(s)*K : int(s+1)*K]
+		if slices.ContainsFunc(b, func(v float64) bool { return v != 0 }) {
+			j := st.cols[s]
+			cf.cols = append(cf.cols, j)
+			for _, v := range b {
+				cf.beta = append(cf.beta, v/p.scale[j])
+			}
+		}
+	}
+	return cf
 }
 
 // Path returns the solutions at each λ of lambdas (decreasing), each
@@ -70,11 +96,11 @@ func (pt *point) size() int { return len(pt.nz) }
 // sequence value ≥ λ (its from-point), so it does not depend on which λ
 // were asked for before. It is safe for concurrent use.
 //
-// Memory: the path keeps one dense state, its front (the last sequence
-// point solved), and the sparse from-points of the λ asked for, as long as
-// their coefficients together number at most K·d (the size of one dense
-// coefficient vector set); beyond that the least recently used are
-// dropped. A from-point above the front that is not kept is recomputed by
+// Memory: the path keeps one state, its front (the last sequence point
+// solved), and the sparse from-points of the λ asked for, as long as their
+// coefficients together number at most its budget (K coefficient vectors
+// over strongBound columns: for a narrow problem all K·d); beyond that the
+// least recently used are dropped. A from-point above the front that is not kept is recomputed by
 // replaying the sequence from the null model on a scratch state: solving
 // is deterministic, so the replay reproduces it bit for bit. A selection
 // asks for its λ grid in order (decreasing, as the specs list it) and the
@@ -168,7 +194,7 @@ func (pa *path) from(ctx context.Context, T int) (*point, int, error) {
 		}
 		pa.solved = max(pa.solved, T+1)
 		passes = n
-		pt = sparsePoint(pa.front)
+		pt = pa.p.sparsePoint(pa.front)
 	} else {
 		st := pa.p.null.clone()
 		n, err := pa.advance(ctx, st, 0, T, pa.p.newWork())
@@ -176,18 +202,24 @@ func (pa *path) from(ctx context.Context, T int) (*point, int, error) {
 			return nil, 0, err
 		}
 		passes = n
-		pt = sparsePoint(st)
+		pt = pa.p.sparsePoint(st)
 	}
 	pa.keep(T, pt)
 	return pt, passes, nil
 }
 
+// budget returns the coefficients the kept points may hold together:
+// K·strongBound(n, d, K), the memory estimate's.
+func (pa *path) budget() int {
+	return pa.p.K * strongBound(pa.p.n, pa.p.d, pa.p.K)
+}
+
 // keep stores pt as the point at index T, dropping the least recently used
-// others while the kept coefficients exceed K·d.
+// others while the kept coefficients exceed the budget.
 func (pa *path) keep(T int, pt *point) {
 	pa.kept[T], pa.used[T] = pt, pa.clock
 	pa.size += pt.size()
-	for pa.size > pa.p.K*pa.p.d && len(pa.kept) > 1 {
+	for pa.size > pa.budget() && len(pa.kept) > 1 {
 		old, oldUse := -1, 0
 		for t, u := range pa.used {
 			if t != T && (old < 0 || u < oldUse || (u == oldUse && t < old)) {
@@ -203,31 +235,38 @@ func (pa *path) keep(T int, pt *point) {
 // At returns the fit at lambda, with the passes spent on the path up to it
 // added to the fit's own.
 func (pa *path) At(ctx context.Context, lambda float64) (*Fit, error) {
-	T := pa.fromIndex(lambda)
-	var from *point
-	passes := 0
-	if T >= 0 {
-		var err error
-		if from, passes, err = pa.from(ctx, T); err != nil {
-			return nil, err
-		}
-	}
-	st := pa.restore(from)
-	if from != nil && math.Abs(from.lambda-lambda) <= 1e-12*lambda {
-		f := pa.p.fit(st)
-		f.Passes, f.Converged = passes, from.conv
-		return f, nil
-	}
-	if err := pa.p.solve(ctx, st, lambda, pa.p.newWork()); err != nil {
+	st, passes, conv, err := pa.solveAt(ctx, lambda)
+	if err != nil {
 		return nil, err
 	}
 	f := pa.p.fit(st)
-	f.Passes += passes
+	f.Passes, f.Converged = passes, conv
 	return f, nil
 }
 
-// sparsePoint returns st's solution as a point.
-func sparsePoint(st *state) *point {
+// solveAt returns the state solved at lambda, the passes spent on it and
+// on the path up to it, and whether its solve converged.
+func (pa *path) solveAt(ctx context.Context, lambda float64) (st *state, passes int, conv bool, err error) {
+	T := pa.fromIndex(lambda)
+	var from *point
+	if T >= 0 {
+		if from, passes, err = pa.from(ctx, T); err != nil {
+			return nil, 0, false, err
+		}
+	}
+	st = pa.restore(from)
+	if from != nil && math.Abs(from.lambda-lambda) <= 1e-12*lambda {
+		return st, passes, from.conv, nil
+	}
+	if err := pa.p.solve(ctx, st, lambda, pa.p.newWork()); err != nil {
+		return nil, 0, false, err
+	}
+	return st, passes + st.passes, st.conv, nil
+}
+
+// sparsePoint returns st's solution as a point, its non-zeros in
+// increasing index k·d + j.
+func (p *Problem) sparsePoint(st *state) *point {
 	nz := 0
 	for _, b := range st.beta {
 		if b != 0 {
@@ -235,10 +274,12 @@ func sparsePoint(st *state) *point {
 		}
 	}
 	pt := &point{lambda: st.lambda, c: slices.Clone(st.c), conv: st.conv, nz: make([]int32, 0, nz), val: make([]float64, 0, nz)}
-	for i, b := range st.beta {
-		if b != 0 {
-			pt.nz = append(pt.nz, int32(i))
-			pt.val = append(pt.val, b)
+	for k := 0; k < p.K; k++ {
+		for _, s := range st.order {
+			if b := st.beta[int(s)*p.K+k]; b != 0 {
+				pt.nz = append(pt.nz, int32(k*p.d+int(st.cols[s])))
+				pt.val = append(pt.val, b)
+			}
 		}
 	}
 	return pt
@@ -264,14 +305,22 @@ func (pa *path) restore(pt *point) *state {
 		idx := int(i32)
 		k, j := idx/p.d, idx%p.d
 		b := pt.val[t]
-		st.beta[idx] = b
-		st.strong[j] = true
-		st.enter(j)
+		s := st.slot[j]
+		if s < 0 {
+			s = st.add(j, p.K)
+		}
+		st.beta[int(s)*p.K+k] = b
+		st.enter(s)
 		eta := st.eta[k*p.n : (k+1)*p.n]
 		for q := p.ptr[j]; q < p.ptr[j+1]; q++ {
 			eta[p.ind[q]] += b * p.val[q]
 		}
 	}
+	st.order = make([]int32, len(st.cols))
+	for s := range st.order {
+		st.order[s] = int32(s)
+	}
+	slices.SortFunc(st.order, func(a, b int32) int { return int(st.cols[a]) - int(st.cols[b]) })
 	p.gradient(st, nil)
 	return st
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
+	"sync"
 
 	"github.com/repro-ml/repro/matrix"
 )
@@ -58,6 +60,7 @@ type Problem struct {
 	dev0    float64 // null model's mean negative log-likelihood
 	null    *state
 	lmax    float64
+	parts   []int // column ranges [parts[q], parts[q+1]) of gradient's goroutines
 }
 
 // NewProblem returns the problem of the rows of X with classes y (each in
@@ -147,6 +150,7 @@ func NewProblem(X matrix.Matrix, y []int, classes int, opt Options) (*Problem, e
 			}
 		}
 	}
+	p.parts = splitColumns(p.ptr, p.K*len(p.val), runtime.GOMAXPROCS(0))
 	p.null = p.nullState(count)
 	p.gradient(p.null, nil)
 	for j, g := range p.null.grad {
@@ -156,6 +160,29 @@ func NewProblem(X matrix.Matrix, y []int, classes int, opt Options) (*Problem, e
 	}
 	p.lmax /= math.Max(opt.Alpha, 1e-3)
 	return p, nil
+}
+
+// parallelWork is the number of multiply-adds (non-zeros × coefficient
+// vectors) above which gradient splits the columns among goroutines.
+const parallelWork = 1 << 22
+
+// splitColumns returns the boundaries of at most procs column ranges with
+// about equal numbers of non-zeros, one range when work is below
+// parallelWork.
+func splitColumns(ptr []int, work, procs int) []int {
+	d := len(ptr) - 1
+	if work < parallelWork || procs < 2 {
+		return []int{0, d}
+	}
+	parts := []int{0}
+	nnz := ptr[d]
+	for q := 1; q < procs; q++ {
+		j, _ := slices.BinarySearch(ptr, nnz*q/procs)
+		if j > parts[len(parts)-1] && j < d {
+			parts = append(parts, j)
+		}
+	}
+	return append(parts, d)
 }
 
 // nullState returns the intercept-only model (all zero without intercept)
@@ -231,37 +258,90 @@ func (p *Problem) Sequence(nlambda int, minRatio float64) []float64 {
 }
 
 // state is a point on the path: coefficients on the scaled columns,
-// intercepts, linear predictors and what the strong rule needs.
+// intercepts, linear predictors and what the strong rule needs. Only the
+// columns of the strong set have coefficients: each has a slot, in order
+// of entry, holding its K coefficients side by side, so that a state's
+// size follows the strong set, not the K×d coefficients of a wide
+// multinomial problem (20 classes of 12 million 5-grams).
 type state struct {
 	lambda float64   // the λ solved for (+Inf: the null model)
-	beta   []float64 // K×d, class-major, scaled columns
 	c      []float64 // K intercepts (of the unscaled, uncentred columns)
 	eta    []float64 // K×n linear predictors, class-major
-	grad   []float64 // d: maxₖ |∂/∂β̃ₖⱼ loss| of the columns not in strong
-	strong []bool    // d: columns in the strong set (kept along the path)
-	ever   []int     // columns that have had a non-zero coefficient, in order of entry
-	inEver []bool    // d: membership of ever
+	grad   []float64 // d: maxₖ |∂/∂β̃ₖⱼ loss| of the columns not in the strong set
+	slot   []int32   // d: the column's slot, −1 outside the strong set (kept along the path)
+	cols   []int32   // the column of each slot
+	order  []int32   // the slots in increasing column order
+	beta   []float64 // K per slot: beta[s·K+k], scaled columns
+	ever   []int32   // slots whose coefficients have been non-zero, in order of entry
+	inEver []bool    // per slot: membership of ever
 	passes int
 	conv   bool
 }
 
 func (p *Problem) newState() *state {
-	return &state{beta: make([]float64, p.K*p.d), c: make([]float64, p.K), eta: make([]float64, p.K*p.n),
-		grad: make([]float64, p.d), strong: make([]bool, p.d), inEver: make([]bool, p.d)}
+	st := &state{c: make([]float64, p.K), eta: make([]float64, p.K*p.n), grad: make([]float64, p.d), slot: make([]int32, p.d)}
+	for j := range st.slot {
+		st.slot[j] = -1
+	}
+	return st
 }
 
 func (st *state) clone() *state {
-	return &state{lambda: st.lambda, beta: slices.Clone(st.beta), c: slices.Clone(st.c), eta: slices.Clone(st.eta),
-		grad: slices.Clone(st.grad), strong: slices.Clone(st.strong), ever: slices.Clone(st.ever), inEver: slices.Clone(st.inEver),
-		passes: st.passes, conv: st.conv}
+	return &state{lambda: st.lambda, c: slices.Clone(st.c), eta: slices.Clone(st.eta), grad: slices.Clone(st.grad),
+		slot: slices.Clone(st.slot), cols: slices.Clone(st.cols), order: slices.Clone(st.order), beta: slices.Clone(st.beta),
+		ever: slices.Clone(st.ever), inEver: slices.Clone(st.inEver), passes: st.passes, conv: st.conv}
 }
 
-// enter adds column j to the ever-active columns if it is not one yet.
-func (st *state) enter(j int) {
-	if !st.inEver[j] {
-		st.inEver[j] = true
-		st.ever = append(st.ever, j)
+// strong reports whether column j is in the strong set.
+func (st *state) strong(j int) bool { return st.slot[j] >= 0 }
+
+// add puts column j into the strong set, with zero coefficients, and
+// returns its slot; the caller puts the slot into order.
+func (st *state) add(j, K int) int32 {
+	s := int32(len(st.cols))
+	st.slot[j] = s
+	st.cols = append(st.cols, int32(j))
+	st.beta = append(st.beta, make([]float64, K)...)
+	st.inEver = append(st.inEver, false)
+	return s
+}
+
+// addAll puts the columns js, increasing, into the strong set.
+func (st *state) addAll(js []int, K int) {
+	if len(js) == 0 {
+		return
 	}
+	added := make([]int32, len(js))
+	for i, j := range js {
+		added[i] = st.add(j, K)
+	}
+	// Merge the new slots into order (both increasing in column).
+	merged := make([]int32, 0, len(st.order)+len(added))
+	a, b := st.order, added
+	for len(a) > 0 && len(b) > 0 {
+		if st.cols[a[0]] < st.cols[b[0]] {
+			merged, a = append(merged, a[0]), a[1:]
+		} else {
+			merged, b = append(merged, b[0]), b[1:]
+		}
+	}
+	st.order = append(append(merged, a...), b...)
+}
+
+// enter adds slot s to the ever-active slots if it is not one yet.
+func (st *state) enter(s int32) {
+	if !st.inEver[s] {
+		st.inEver[s] = true
+		st.ever = append(st.ever, s)
+	}
+}
+
+// coef returns the coefficient of class k on column j.
+func (st *state) coef(k, j, K int) float64 {
+	if s := st.slot[j]; s >= 0 {
+		return st.beta[int(s)*K+k]
+	}
+	return 0
 }
 
 // probs sets pk to the model's probabilities of class k (binomial: of
@@ -292,7 +372,9 @@ func (p *Problem) rowLogSumExp(st *state, i int) float64 {
 	n := p.n
 	m := math.Inf(-1)
 	for k := 0; k < p.K; k++ {
-		m = math.Max(m, st.eta[k*n+i])
+		if e := st.eta[k*n+i]; e > m {
+			m = e
+		}
 	}
 	s := 0.0
 	for k := 0; k < p.K; k++ {
@@ -326,18 +408,57 @@ func (p *Problem) residuals(st *state) []float64 {
 
 // gradient sets st.grad[j] = maxₖ |(1/n) Σᵢ uᵢⱼ(yᵢₖ − pᵢₖ)| for the columns
 // not in the strong set; with full non-nil it also stores the gradient of
-// the loss, −(1/n)Σᵢ uᵢⱼ(yᵢₖ − pᵢₖ), of every column in full (K×d).
+// the loss, −(1/n)Σᵢ uᵢⱼ(yᵢₖ − pᵢₖ), of every column in full (K×d). The
+// columns are split among goroutines when there are many non-zeros (the
+// check at the end of each λ of a wide problem is most of its time); each
+// column's arithmetic is the same either way.
 func (p *Problem) gradient(st *state, full []float64) {
-	K, fn := p.K, float64(p.n)
 	res := p.residuals(st)
+	var rmax []float64
+	if p.K > 1 && full == nil {
+		// A column with one non-zero u in row i has maxₖ |u·rᵢₖ| =
+		// |u|·maxₖ |rᵢₖ| exactly (rounding is monotone): most columns of
+		// k-gram features are such.
+		rmax = make([]float64, p.n)
+		for i := range rmax {
+			for _, r := range res[i*p.K : (i+1)*p.K] {
+				if a := math.Abs(r); a > rmax[i] {
+					rmax[i] = a
+				}
+			}
+		}
+	}
+	parts := p.parts
+	if len(parts) <= 2 {
+		p.gradientCols(st, full, res, rmax, 0, p.d)
+		return
+	}
+	var wg sync.WaitGroup
+	for q := 0; q+1 < len(parts); q++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.gradientCols(st, full, res, rmax, parts[q], parts[q+1])
+		}()
+	}
+	wg.Wait()
+}
+
+// gradientCols is gradient on the columns [j0, j1).
+func (p *Problem) gradientCols(st *state, full, res, rmax []float64, j0, j1 int) {
+	K, fn := p.K, float64(p.n)
 	g := make([]float64, K)
-	for j := 0; j < p.d; j++ {
-		if !p.use[j] || (st.strong[j] && full == nil) {
+	for j := j0; j < j1; j++ {
+		if !p.use[j] || (st.slot[j] >= 0 && full == nil) {
 			st.grad[j] = 0
 			continue
 		}
-		clear(g)
 		lo, hi := p.ptr[j], p.ptr[j+1]
+		if rmax != nil && hi-lo == 1 {
+			st.grad[j] = math.Abs(p.val[lo]) * rmax[p.ind[lo]] / fn
+			continue
+		}
+		clear(g)
 		if K == 1 {
 			g[0] = sparseDot(p.ind[lo:hi], p.val[lo:hi], res)
 		} else {
@@ -350,7 +471,11 @@ func (p *Problem) gradient(st *state, full []float64) {
 		}
 		m := 0.0
 		for k, v := range g {
-			m = math.Max(m, math.Abs(v))
+			// Not math.Max: the values are finite, and math.Max is a call
+			// (a tenth of a wide multinomial path's time).
+			if a := math.Abs(v); a > m {
+				m = a
+			}
 			if full != nil {
 				full[k*p.d+j] = -v / fn
 			}
@@ -363,8 +488,8 @@ func (p *Problem) gradient(st *state, full []float64) {
 type work struct {
 	pk, v, rho, lse []float64 // n
 	ek, ssum        []float64 // n (multinomial): exp(ηᵢₖ − lseᵢ) of the class in hand, Σₖ of them
-	m, h, bold      []float64 // d
-	js              []int
+	m, h, bold      []float64 // per slot
+	js              []int     // columns entering the strong set
 }
 
 // solve moves st to the solution at lambda, warm-started from st (the
@@ -381,19 +506,19 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 	l1, l2 := lambda*alpha, lambda*(1-alpha)
 	prev := math.Min(st.lambda, p.lmax)
 	tlam := alpha * (2*lambda - prev)
+	w.js = w.js[:0]
 	for j, g := range st.grad {
-		if p.use[j] && !st.strong[j] && g > tlam {
-			st.strong[j] = true
+		if p.use[j] && !st.strong(j) && g > tlam {
+			w.js = append(w.js, j)
 		}
 	}
+	st.addAll(w.js, p.K)
 	st.passes, st.conv = 0, false
 	shr := p.opt.Tol * p.dev0
 	for {
-		w.js = w.js[:0]
-		for j, s := range st.strong {
-			if s {
-				w.js = append(w.js, j)
-			}
+		if S := len(st.cols); len(w.m) < S {
+			S += S / 4
+			w.m, w.h, w.bold = make([]float64, S), make([]float64, S), make([]float64, S)
 		}
 		for st.passes <= p.opt.MaxPasses {
 			if err := ctx.Err(); err != nil {
@@ -414,7 +539,7 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 				moved = moved || mv
 			}
 			if p.K > 1 {
-				p.shift(st, w.js)
+				p.shift(st)
 			}
 			if !moved {
 				break
@@ -425,14 +550,14 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 			break
 		}
 		p.gradient(st, nil)
-		again := false
+		w.js = w.js[:0]
 		for j, g := range st.grad {
-			if p.use[j] && !st.strong[j] && g > l1 {
-				st.strong[j] = true
-				again = true
+			if p.use[j] && !st.strong(j) && g > l1 {
+				w.js = append(w.js, j)
 			}
 		}
-		if !again {
+		st.addAll(w.js, p.K)
+		if len(w.js) == 0 {
 			st.conv = true
 			break
 		}
@@ -453,7 +578,7 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 // are sparse): with the residual r = ρ + θv, the gradient of a centred
 // column is Σᵢ uᵢⱼρᵢ − mⱼΣᵢρᵢ, over the column's non-zeros only.
 func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr float64, w *work) (bool, error) {
-	n, d, fn := p.n, p.d, float64(p.n)
+	n, K, fn := p.n, p.K, float64(p.n)
 	if p.K == 1 {
 		p.probs(st, k, w.pk, nil)
 	} else {
@@ -490,8 +615,10 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 	for _, r := range w.rho {
 		P += r
 	}
-	beta := st.beta[k*d : (k+1)*d]
-	for _, j := range w.js {
+	// The strong columns in increasing order, by slot.
+	beta := st.beta
+	for _, s := range st.order {
+		j := st.cols[s]
 		lo, hi := p.ptr[j], p.ptr[j+1]
 		var sv, svv float64
 		for t := lo; t < hi; t++ {
@@ -503,25 +630,26 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 		if p.opt.Intercept {
 			mj = sv / V
 		}
-		w.m[j] = mj
-		w.h[j] = (svv - mj*mj*V) / fn
-		w.bold[j] = beta[j]
+		w.m[s] = mj
+		w.h[s] = (svv - mj*mj*V) / fn
+		w.bold[s] = beta[int(s)*K+k]
 	}
-	// pass runs one coordinate-descent pass over cols and returns the
+	// pass runs one coordinate-descent pass over the slots and returns the
 	// largest move h_jΔ².
-	pass := func(cols []int) float64 {
+	pass := func(slots []int32) float64 {
 		st.passes++
 		dlx := 0.0
-		for _, j := range cols {
-			h := w.h[j]
+		for _, s := range slots {
+			h := w.h[s]
 			if h+l2 <= 0 {
 				continue
 			}
+			j := st.cols[s]
 			lo, hi := p.ptr[j], p.ptr[j+1]
 			ind, val := p.ind[lo:hi], p.val[lo:hi]
-			s := sparseDot(ind, val, w.rho)
-			b := beta[j]
-			u := (s-w.m[j]*P)/fn + h*b
+			g := sparseDot(ind, val, w.rho)
+			b := beta[int(s)*K+k]
+			u := (g-w.m[s]*P)/fn + h*b
 			nb := 0.0
 			if a := math.Abs(u) - l1; a > 0 {
 				nb = math.Copysign(a, u) / (h + l2)
@@ -530,11 +658,13 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 			if delta == 0 {
 				continue
 			}
-			beta[j] = nb
-			st.enter(j)
+			beta[int(s)*K+k] = nb
+			st.enter(s)
 			sparseUpdate(ind, val, w.rho, w.v, delta)
-			P -= delta * w.m[j] * V
-			dlx = math.Max(dlx, h*delta*delta)
+			P -= delta * w.m[s] * V
+			if mv := h * delta * delta; mv > dlx {
+				dlx = mv
+			}
 		}
 		return dlx
 	}
@@ -542,7 +672,7 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 		if err := ctx.Err(); err != nil {
 			return false, err
 		}
-		if pass(w.js) < shr {
+		if pass(st.order) < shr {
 			break
 		}
 		for st.passes <= p.opt.MaxPasses && pass(st.ever) >= shr {
@@ -552,15 +682,16 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 	moved := V/fn*dc*dc > shr
 	dcu := dc
 	eta := st.eta[k*n : (k+1)*n]
-	for _, j := range w.js {
-		delta := beta[j] - w.bold[j]
+	for _, s := range st.order {
+		delta := beta[int(s)*K+k] - w.bold[s]
 		if delta == 0 {
 			continue
 		}
-		if w.h[j]*delta*delta > shr {
+		if w.h[s]*delta*delta > shr {
 			moved = true
 		}
-		dcu -= delta * w.m[j]
+		dcu -= delta * w.m[s]
+		j := st.cols[s]
 		for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
 			eta[p.ind[t]] += delta * p.val[t]
 		}
@@ -598,8 +729,8 @@ func (p *Problem) updateSum(st *state, k int, w *work) {
 // cannot see, as glmnet does after each Newton cycle: the mean of the
 // intercepts, and from each column's K coefficients the value s
 // minimizing the penalty Σₖ α|βₖⱼ − s| + (1−α)/2(βₖⱼ − s)².
-func (p *Problem) shift(st *state, js []int) {
-	n, d, K := p.n, p.d, p.K
+func (p *Problem) shift(st *state) {
+	n, K := p.n, p.K
 	mean := 0.0
 	for _, c := range st.c {
 		mean += c / float64(K)
@@ -607,16 +738,15 @@ func (p *Problem) shift(st *state, js []int) {
 	for k := range st.c {
 		st.c[k] -= mean
 	}
-	a := make([]float64, K)
 	di := make([]float64, n)
 	for i := range di {
 		di[i] = -mean
 	}
-	for _, j := range js {
+	for _, sl := range st.order {
+		a := st.beta[int(sl)*K : int(sl+1)*K]
 		nz := false
-		for k := 0; k < K; k++ {
-			a[k] = st.beta[k*d+j]
-			nz = nz || a[k] != 0
+		for _, v := range a {
+			nz = nz || v != 0
 		}
 		if !nz {
 			continue
@@ -625,9 +755,10 @@ func (p *Problem) shift(st *state, js []int) {
 		if s == 0 {
 			continue
 		}
-		for k := 0; k < K; k++ {
-			st.beta[k*d+j] -= s
+		for k := range a {
+			a[k] -= s
 		}
+		j := st.cols[sl]
 		for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
 			di[p.ind[t]] -= s * p.val[t]
 		}
@@ -683,8 +814,7 @@ func penaltyCentre(a []float64, alpha float64) float64 {
 
 func (p *Problem) newWork() *work {
 	return &work{pk: make([]float64, p.n), v: make([]float64, p.n), rho: make([]float64, p.n), lse: make([]float64, p.n),
-		ek: make([]float64, p.n), ssum: make([]float64, p.n),
-		m: make([]float64, p.d), h: make([]float64, p.d), bold: make([]float64, p.d)}
+		ek: make([]float64, p.n), ssum: make([]float64, p.n)}
 }
 
 func sigmoid(z float64) float64 {
