@@ -9,6 +9,17 @@ func (p *Problem) stateOf(f *Fit) *state {
 	}
 	st := p.newState()
 	st.lambda = f.Lambda
+	var js []int
+	for j := 0; j < p.d; j++ {
+		for k := 0; k < p.K; k++ {
+			if f.Beta[k][j] != 0 {
+				js = append(js, j)
+				break
+			}
+		}
+	}
+	p.addStrong(st, js)
+	S := len(st.cols)
 	for k := 0; k < p.K; k++ {
 		st.c[k] = f.Intercept[k]
 		eta := st.eta[k*p.n : (k+1)*p.n]
@@ -20,11 +31,8 @@ func (p *Problem) stateOf(f *Fit) *state {
 				continue
 			}
 			bs := b * p.scale[j]
-			s := st.slot[j]
-			if s < 0 {
-				s = st.add(j, p.K)
-			}
-			st.beta[int(s)*p.K+k] = bs
+			st.beta[k*S+int(st.slot[j])] = bs
+			st.enter(st.slot[j])
 			for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
 				eta[p.ind[t]] += bs * p.val[t]
 			}
@@ -81,7 +89,7 @@ func (p *Problem) KKT(f *Fit) float64 {
 		if !p.use[idx%p.d] {
 			continue
 		}
-		b := st.coef(idx/p.d, idx%p.d, p.K)
+		b := st.coef(idx/p.d, idx%p.d)
 		var v float64
 		switch {
 		case b > 0:

@@ -384,7 +384,7 @@ func TestValidate(t *testing.T) {
 func TestPenaltyCentre(t *testing.T) {
 	for _, a := range [][]float64{{1, 2, 3, 10}, {0, 0, 0, 5}, {-1, 4}, {2, 2, 2}, {0.3, -0.2, 0.9, 0, 0}} {
 		for _, alpha := range []float64{0, 0.2, 0.5, 0.9, 1} {
-			s := penaltyCentre(a, alpha)
+			s := penaltyCentre(a, alpha, nil)
 			f := func(s float64) float64 {
 				v := 0.0
 				for _, x := range a {

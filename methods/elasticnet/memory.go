@@ -26,7 +26,8 @@ func strongBound(n, d, K int) int {
 // state of a replay and the state a fit is solved in: K linear predictors
 // over the rows, a gradient and a slot index over the columns, and K
 // coefficients and the bookkeeping of each strong column, the null model
-// holding none), three sets of work vectors, the residuals of a gradient,
+// holding none) and a copy of the strong columns' non-zeros, three sets
+// of work vectors, the residuals of a gradient,
 // the path's kept points (at most K·strongBound coefficients at 12 bytes
 // each, and a new point of at most as many before the oldest are
 // dropped), the fitted coefficients and Predict's scores and dense
@@ -38,11 +39,11 @@ func memory(s methods.Shape, p param.Values) int64 {
 	S := strongBound(n, d, K)
 	prob := methods.Bytes(s.CSRCopy(), methods.CSRBytes(d, s.NNZ), methods.Floats(s.NNZ), int64(s.NNZ)*4,
 		methods.Floats(2, d), methods.Floats(n, classes))
-	// Per state: the gradient and the slot index (12 bytes a column), and
-	// per strong column its coefficients, column, place in order, ever
-	// entry and flag.
+	// Per state: the gradient and the position index (12 bytes a column),
+	// and per strong column its coefficients, column, ever entry and flag,
+	// and the copy of its non-zeros (at most all of them).
 	cols := methods.Bytes(methods.Floats(K, n), methods.Times(12, int64(d)), methods.Floats(K))
-	strong := methods.Bytes(methods.Floats(K, S), methods.Times(13, int64(S)))
+	strong := methods.Bytes(methods.Floats(K, S), methods.Times(17, int64(S)), methods.Times(12, int64(s.NNZ)))
 	work := methods.Bytes(methods.Floats(6, n), methods.Floats(4, S))
 	kept := methods.Times(24, int64(K)*int64(S))
 	fitted := methods.Bytes(methods.Floats(K, S), methods.Times(4, int64(S)))

@@ -25,8 +25,8 @@ func (p *Problem) fit(st *state) *Fit {
 	f := &Fit{Lambda: st.lambda, Beta: make([][]float64, p.K), Intercept: make([]float64, p.K), Passes: st.passes, Converged: st.conv}
 	for k := range f.Beta {
 		f.Beta[k] = make([]float64, p.d)
-		for s, j := range st.cols {
-			f.Beta[k][j] = st.beta[s*p.K+k] / p.scale[j]
+		for q, j := range st.cols {
+			f.Beta[k][j] = st.beta[k*len(st.cols)+q] / p.scale[j]
 		}
 		f.Intercept[k] = st.c[k]
 	}
@@ -44,15 +44,17 @@ type coefs struct {
 
 // coefs returns st's solution on the original scale, compact.
 func (p *Problem) coefs(st *state) *coefs {
-	K := p.K
+	K, S := p.K, len(st.cols)
 	cf := &coefs{c: slices.Clone(st.c)}
-	for _, s := range st.order {
-		b := st.beta[int(s)*K : int(s+1)*K]
-		if slices.ContainsFunc(b, func(v float64) bool { return v != 0 }) {
-			j := st.cols[s]
+	for q, j := range st.cols {
+		nz := false
+		for k := 0; k < K; k++ {
+			nz = nz || st.beta[k*S+q] != 0
+		}
+		if nz {
 			cf.cols = append(cf.cols, j)
-			for _, v := range b {
-				cf.beta = append(cf.beta, v/p.scale[j])
+			for k := 0; k < K; k++ {
+				cf.beta = append(cf.beta, st.beta[k*S+q]/p.scale[j])
 			}
 		}
 	}
@@ -274,10 +276,11 @@ func (p *Problem) sparsePoint(st *state) *point {
 		}
 	}
 	pt := &point{lambda: st.lambda, c: slices.Clone(st.c), conv: st.conv, nz: make([]int32, 0, nz), val: make([]float64, 0, nz)}
+	S := len(st.cols)
 	for k := 0; k < p.K; k++ {
-		for _, s := range st.order {
-			if b := st.beta[int(s)*p.K+k]; b != 0 {
-				pt.nz = append(pt.nz, int32(k*p.d+int(st.cols[s])))
+		for q, j := range st.cols {
+			if b := st.beta[k*S+q]; b != 0 {
+				pt.nz = append(pt.nz, int32(k*p.d+int(j)))
 				pt.val = append(pt.val, b)
 			}
 		}
@@ -301,26 +304,31 @@ func (pa *path) restore(pt *point) *state {
 			eta[i] = st.c[k]
 		}
 	}
+	var js []int
+	for _, i32 := range pt.nz {
+		if j := int(i32) % p.d; st.slot[j] < 0 {
+			st.slot[j] = 0 // a mark until addStrong
+			js = append(js, j)
+		}
+	}
+	slices.Sort(js)
+	for _, j := range js {
+		st.slot[j] = -1
+	}
+	p.addStrong(st, js)
+	S := len(st.cols)
 	for t, i32 := range pt.nz {
 		idx := int(i32)
 		k, j := idx/p.d, idx%p.d
 		b := pt.val[t]
-		s := st.slot[j]
-		if s < 0 {
-			s = st.add(j, p.K)
-		}
-		st.beta[int(s)*p.K+k] = b
-		st.enter(s)
+		q := st.slot[j]
+		st.beta[k*S+int(q)] = b
+		st.enter(q)
 		eta := st.eta[k*p.n : (k+1)*p.n]
 		for q := p.ptr[j]; q < p.ptr[j+1]; q++ {
 			eta[p.ind[q]] += b * p.val[q]
 		}
 	}
-	st.order = make([]int32, len(st.cols))
-	for s := range st.order {
-		st.order[s] = int32(s)
-	}
-	slices.SortFunc(st.order, func(a, b int32) int { return int(st.cols[a]) - int(st.cols[b]) })
 	p.gradient(st, nil)
 	return st
 }

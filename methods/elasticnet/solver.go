@@ -259,27 +259,39 @@ func (p *Problem) Sequence(nlambda int, minRatio float64) []float64 {
 
 // state is a point on the path: coefficients on the scaled columns,
 // intercepts, linear predictors and what the strong rule needs. Only the
-// columns of the strong set have coefficients: each has a slot, in order
-// of entry, holding its K coefficients side by side, so that a state's
-// size follows the strong set, not the K×d coefficients of a wide
-// multinomial problem (20 classes of 12 million 5-grams).
+// columns of the strong set have coefficients, so that a state's size
+// follows the strong set, not the K×d coefficients of a wide multinomial
+// problem (20 classes of 12 million 5-grams): the strong columns are kept
+// in increasing order, each at a position p, with their coefficients
+// class-major (beta[k·S + p], S strong columns) and their non-zeros copied
+// side by side (sub), so that the loops over the strong set read memory in
+// order.
 type state struct {
 	lambda float64   // the λ solved for (+Inf: the null model)
 	c      []float64 // K intercepts (of the unscaled, uncentred columns)
 	eta    []float64 // K×n linear predictors, class-major
 	grad   []float64 // d: maxₖ |∂/∂β̃ₖⱼ loss| of the columns not in the strong set
-	slot   []int32   // d: the column's slot, −1 outside the strong set (kept along the path)
-	cols   []int32   // the column of each slot
-	order  []int32   // the slots in increasing column order
-	beta   []float64 // K per slot: beta[s·K+k], scaled columns
-	ever   []int32   // slots whose coefficients have been non-zero, in order of entry
-	inEver []bool    // per slot: membership of ever
+	slot   []int32   // d: the column's position in cols, −1 outside the strong set (kept along the path)
+	cols   []int32   // the strong columns, increasing
+	beta   []float64 // K×S, class-major, scaled columns
+	sub    *columns  // the strong columns' non-zeros (shared by clones: never changed, replaced)
+	ever   []int32   // positions whose coefficients have been non-zero, in order of entry (the others are all zero)
+	inEver []bool    // per position: membership of ever
 	passes int
 	conv   bool
 }
 
+// columns holds some columns of a Problem side by side: column t is
+// ind/val[ptr[t]:ptr[t+1]].
+type columns struct {
+	ptr []int
+	ind []int32
+	val []float64
+}
+
 func (p *Problem) newState() *state {
-	st := &state{c: make([]float64, p.K), eta: make([]float64, p.K*p.n), grad: make([]float64, p.d), slot: make([]int32, p.d)}
+	st := &state{c: make([]float64, p.K), eta: make([]float64, p.K*p.n), grad: make([]float64, p.d), slot: make([]int32, p.d),
+		sub: &columns{ptr: []int{0}}}
 	for j := range st.slot {
 		st.slot[j] = -1
 	}
@@ -288,58 +300,80 @@ func (p *Problem) newState() *state {
 
 func (st *state) clone() *state {
 	return &state{lambda: st.lambda, c: slices.Clone(st.c), eta: slices.Clone(st.eta), grad: slices.Clone(st.grad),
-		slot: slices.Clone(st.slot), cols: slices.Clone(st.cols), order: slices.Clone(st.order), beta: slices.Clone(st.beta),
+		slot: slices.Clone(st.slot), cols: slices.Clone(st.cols), beta: slices.Clone(st.beta), sub: st.sub,
 		ever: slices.Clone(st.ever), inEver: slices.Clone(st.inEver), passes: st.passes, conv: st.conv}
 }
 
 // strong reports whether column j is in the strong set.
 func (st *state) strong(j int) bool { return st.slot[j] >= 0 }
 
-// add puts column j into the strong set, with zero coefficients, and
-// returns its slot; the caller puts the slot into order.
-func (st *state) add(j, K int) int32 {
-	s := int32(len(st.cols))
-	st.slot[j] = s
-	st.cols = append(st.cols, int32(j))
-	st.beta = append(st.beta, make([]float64, K)...)
-	st.inEver = append(st.inEver, false)
-	return s
-}
-
-// addAll puts the columns js, increasing, into the strong set.
-func (st *state) addAll(js []int, K int) {
+// addStrong puts the columns js (increasing, none strong yet) into st's
+// strong set with zero coefficients: the strong columns, their
+// coefficients and the ever-active positions are merged into the new
+// order, and the strong columns' non-zeros copied afresh.
+func (p *Problem) addStrong(st *state, js []int) {
 	if len(js) == 0 {
 		return
 	}
-	added := make([]int32, len(js))
-	for i, j := range js {
-		added[i] = st.add(j, K)
-	}
-	// Merge the new slots into order (both increasing in column).
-	merged := make([]int32, 0, len(st.order)+len(added))
-	a, b := st.order, added
-	for len(a) > 0 && len(b) > 0 {
-		if st.cols[a[0]] < st.cols[b[0]] {
-			merged, a = append(merged, a[0]), a[1:]
+	K, S0 := p.K, len(st.cols)
+	S := S0 + len(js)
+	cols := make([]int32, 0, S)
+	moved := make([]int32, S0) // new position of each old one
+	a, b := st.cols, js
+	for len(a) > 0 || len(b) > 0 {
+		if len(b) == 0 || (len(a) > 0 && int(a[0]) < b[0]) {
+			moved[S0-len(a)] = int32(len(cols))
+			cols, a = append(cols, a[0]), a[1:]
 		} else {
-			merged, b = append(merged, b[0]), b[1:]
+			cols, b = append(cols, int32(b[0])), b[1:]
 		}
 	}
-	st.order = append(append(merged, a...), b...)
+	beta := make([]float64, K*S)
+	for k := 0; k < K; k++ {
+		old, nw := st.beta[k*S0:(k+1)*S0], beta[k*S:(k+1)*S]
+		for q, v := range old {
+			nw[moved[q]] = v
+		}
+	}
+	inEver := make([]bool, S)
+	for t, q := range st.ever {
+		st.ever[t] = moved[q]
+		inEver[moved[q]] = true
+	}
+	for q, j := range cols {
+		st.slot[j] = int32(q)
+	}
+	st.cols, st.beta, st.inEver = cols, beta, inEver
+	st.sub = p.columnsOf(cols)
 }
 
-// enter adds slot s to the ever-active slots if it is not one yet.
-func (st *state) enter(s int32) {
-	if !st.inEver[s] {
-		st.inEver[s] = true
-		st.ever = append(st.ever, s)
+// columnsOf copies the non-zeros of the columns cols.
+func (p *Problem) columnsOf(cols []int32) *columns {
+	nnz := 0
+	for _, j := range cols {
+		nnz += p.ptr[j+1] - p.ptr[j]
+	}
+	c := &columns{ptr: make([]int, len(cols)+1), ind: make([]int32, 0, nnz), val: make([]float64, 0, nnz)}
+	for q, j := range cols {
+		c.ind = append(c.ind, p.ind[p.ptr[j]:p.ptr[j+1]]...)
+		c.val = append(c.val, p.val[p.ptr[j]:p.ptr[j+1]]...)
+		c.ptr[q+1] = len(c.ind)
+	}
+	return c
+}
+
+// enter adds position q to the ever-active positions if it is not one yet.
+func (st *state) enter(q int32) {
+	if !st.inEver[q] {
+		st.inEver[q] = true
+		st.ever = append(st.ever, q)
 	}
 }
 
 // coef returns the coefficient of class k on column j.
-func (st *state) coef(k, j, K int) float64 {
-	if s := st.slot[j]; s >= 0 {
-		return st.beta[int(s)*K+k]
+func (st *state) coef(k, j int) float64 {
+	if q := st.slot[j]; q >= 0 {
+		return st.beta[k*len(st.cols)+int(q)]
 	}
 	return 0
 }
@@ -488,7 +522,8 @@ func (p *Problem) gradientCols(st *state, full, res, rmax []float64, j0, j1 int)
 type work struct {
 	pk, v, rho, lse []float64 // n
 	ek, ssum        []float64 // n (multinomial): exp(ηᵢₖ − lseᵢ) of the class in hand, Σₖ of them
-	m, h, bold      []float64 // per slot
+	m, h, bold      []float64 // per strong position
+	all             []int32   // 0, 1, 2, …: every strong position
 	js              []int     // columns entering the strong set
 }
 
@@ -512,13 +547,17 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 			w.js = append(w.js, j)
 		}
 	}
-	st.addAll(w.js, p.K)
+	p.addStrong(st, w.js)
 	st.passes, st.conv = 0, false
 	shr := p.opt.Tol * p.dev0
 	for {
 		if S := len(st.cols); len(w.m) < S {
 			S += S / 4
 			w.m, w.h, w.bold = make([]float64, S), make([]float64, S), make([]float64, S)
+			w.all = make([]int32, S)
+			for q := range w.all {
+				w.all[q] = int32(q)
+			}
 		}
 		for st.passes <= p.opt.MaxPasses {
 			if err := ctx.Err(); err != nil {
@@ -556,7 +595,7 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 				w.js = append(w.js, j)
 			}
 		}
-		st.addAll(w.js, p.K)
+		p.addStrong(st, w.js)
 		if len(w.js) == 0 {
 			st.conv = true
 			break
@@ -568,7 +607,7 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 
 // newtonStep forms the quadratic approximation of the loss in the
 // coefficients of class k at st and minimizes it with the penalty over the
-// strong columns w.js by coordinate descent, then updates st. It reports
+// strong columns by coordinate descent, then updates st. It reports
 // whether the intercept or a coefficient moved by more than shr in the
 // Hessian norm.
 //
@@ -578,7 +617,7 @@ func (p *Problem) solve(ctx context.Context, st *state, lambda float64, w *work)
 // are sparse): with the residual r = ρ + θv, the gradient of a centred
 // column is Σᵢ uᵢⱼρᵢ − mⱼΣᵢρᵢ, over the column's non-zeros only.
 func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr float64, w *work) (bool, error) {
-	n, K, fn := p.n, p.K, float64(p.n)
+	n, fn := p.n, float64(p.n)
 	if p.K == 1 {
 		p.probs(st, k, w.pk, nil)
 	} else {
@@ -615,41 +654,40 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 	for _, r := range w.rho {
 		P += r
 	}
-	// The strong columns in increasing order, by slot.
-	beta := st.beta
-	for _, s := range st.order {
-		j := st.cols[s]
-		lo, hi := p.ptr[j], p.ptr[j+1]
+	S := len(st.cols)
+	beta := st.beta[k*S : (k+1)*S]
+	sub := st.sub
+	for q := range S {
+		lo, hi := sub.ptr[q], sub.ptr[q+1]
 		var sv, svv float64
 		for t := lo; t < hi; t++ {
-			vu := w.v[p.ind[t]] * p.val[t]
+			vu := w.v[sub.ind[t]] * sub.val[t]
 			sv += vu
-			svv += vu * p.val[t]
+			svv += vu * sub.val[t]
 		}
 		mj := 0.0
 		if p.opt.Intercept {
 			mj = sv / V
 		}
-		w.m[s] = mj
-		w.h[s] = (svv - mj*mj*V) / fn
-		w.bold[s] = beta[int(s)*K+k]
+		w.m[q] = mj
+		w.h[q] = (svv - mj*mj*V) / fn
+		w.bold[q] = beta[q]
 	}
-	// pass runs one coordinate-descent pass over the slots and returns the
-	// largest move h_jΔ².
-	pass := func(slots []int32) float64 {
+	// pass runs one coordinate-descent pass over the strong positions qs
+	// and returns the largest move h_jΔ².
+	pass := func(qs []int32) float64 {
 		st.passes++
 		dlx := 0.0
-		for _, s := range slots {
-			h := w.h[s]
+		for _, q := range qs {
+			h := w.h[q]
 			if h+l2 <= 0 {
 				continue
 			}
-			j := st.cols[s]
-			lo, hi := p.ptr[j], p.ptr[j+1]
-			ind, val := p.ind[lo:hi], p.val[lo:hi]
+			lo, hi := sub.ptr[q], sub.ptr[q+1]
+			ind, val := sub.ind[lo:hi], sub.val[lo:hi]
 			g := sparseDot(ind, val, w.rho)
-			b := beta[int(s)*K+k]
-			u := (g-w.m[s]*P)/fn + h*b
+			b := beta[q]
+			u := (g-w.m[q]*P)/fn + h*b
 			nb := 0.0
 			if a := math.Abs(u) - l1; a > 0 {
 				nb = math.Copysign(a, u) / (h + l2)
@@ -658,10 +696,10 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 			if delta == 0 {
 				continue
 			}
-			beta[int(s)*K+k] = nb
-			st.enter(s)
+			beta[q] = nb
+			st.enter(q)
 			sparseUpdate(ind, val, w.rho, w.v, delta)
-			P -= delta * w.m[s] * V
+			P -= delta * w.m[q] * V
 			if mv := h * delta * delta; mv > dlx {
 				dlx = mv
 			}
@@ -672,7 +710,7 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 		if err := ctx.Err(); err != nil {
 			return false, err
 		}
-		if pass(st.order) < shr {
+		if pass(w.all[:S]) < shr {
 			break
 		}
 		for st.passes <= p.opt.MaxPasses && pass(st.ever) >= shr {
@@ -682,18 +720,17 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 	moved := V/fn*dc*dc > shr
 	dcu := dc
 	eta := st.eta[k*n : (k+1)*n]
-	for _, s := range st.order {
-		delta := beta[int(s)*K+k] - w.bold[s]
+	for q := range S {
+		delta := beta[q] - w.bold[q]
 		if delta == 0 {
 			continue
 		}
-		if w.h[s]*delta*delta > shr {
+		if w.h[q]*delta*delta > shr {
 			moved = true
 		}
-		dcu -= delta * w.m[s]
-		j := st.cols[s]
-		for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
-			eta[p.ind[t]] += delta * p.val[t]
+		dcu -= delta * w.m[q]
+		for t := sub.ptr[q]; t < sub.ptr[q+1]; t++ {
+			eta[sub.ind[t]] += delta * sub.val[t]
 		}
 	}
 	st.c[k] += dcu
@@ -742,25 +779,29 @@ func (p *Problem) shift(st *state) {
 	for i := range di {
 		di[i] = -mean
 	}
-	for _, sl := range st.order {
-		a := st.beta[int(sl)*K : int(sl+1)*K]
+	S, sub := len(st.cols), st.sub
+	a, buf := make([]float64, K), make([]float64, K)
+	for q := range S {
+		if !st.inEver[q] {
+			continue // never moved: all K coefficients are zero
+		}
 		nz := false
-		for _, v := range a {
-			nz = nz || v != 0
+		for k := range a {
+			a[k] = st.beta[k*S+q]
+			nz = nz || a[k] != 0
 		}
 		if !nz {
 			continue
 		}
-		s := penaltyCentre(a, p.opt.Alpha)
+		s := penaltyCentre(a, p.opt.Alpha, buf)
 		if s == 0 {
 			continue
 		}
 		for k := range a {
-			a[k] -= s
+			st.beta[k*S+q] -= s
 		}
-		j := st.cols[sl]
-		for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
-			di[p.ind[t]] -= s * p.val[t]
+		for t := sub.ptr[q]; t < sub.ptr[q+1]; t++ {
+			di[sub.ind[t]] -= s * sub.val[t]
 		}
 	}
 	for k := 0; k < K; k++ {
@@ -773,8 +814,9 @@ func (p *Problem) shift(st *state) {
 
 // penaltyCentre returns the s minimizing Σₖ α|aₖ − s| + (1−α)/2(aₖ − s)²:
 // the mean at α = 0, the median at α = 1 (the midpoint of the two middle
-// values for an even count, as glmnet).
-func penaltyCentre(a []float64, alpha float64) float64 {
+// values for an even count, as glmnet). buf (K values, or nil) is scratch
+// for the sorted copy of a.
+func penaltyCentre(a []float64, alpha float64, buf []float64) float64 {
 	K := len(a)
 	sum := 0.0
 	for _, v := range a {
@@ -783,7 +825,7 @@ func penaltyCentre(a []float64, alpha float64) float64 {
 	if alpha == 0 || K == 2 {
 		return sum / float64(K)
 	}
-	b := slices.Clone(a)
+	b := append(buf[:0], a...)
 	slices.Sort(b)
 	if alpha == 1 {
 		if K%2 == 1 {
