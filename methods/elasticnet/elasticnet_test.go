@@ -534,3 +534,28 @@ func TestGradientSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestNewtonOvershoot starts a binomial lasso far on the wrong side: at
+// β = −10 the row of class 1 has probability 4.5e-5 and a Newton weight as
+// small, so the full Newton step jumps to β ≈ 2.2·10⁴, where the penalty
+// alone is twenty times the starting objective. One Newton step must
+// halve the step until the objective falls.
+func TestNewtonOvershoot(t *testing.T) {
+	X := matrix.NewDense(2, 1, []float64{1, -1})
+	p, err := NewProblem(X, []int{1, 0}, 2, Options{Alpha: 1, Tol: 1e-12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const lambda = 0.01
+	start := &Fit{Lambda: lambda, Beta: [][]float64{{-10}}, Intercept: []float64{0}}
+	st := p.stateOf(start)
+	w := p.newWork()
+	w.grow(len(st.cols))
+	if _, err := p.newtonStep(context.Background(), st, 0, lambda, 0, 1e-12*p.dev0, w); err != nil {
+		t.Fatal(err)
+	}
+	before, after := p.Objective(start), p.Objective(p.fit(st))
+	if !(after < before) {
+		t.Errorf("objective %g after one Newton step from β = −10 (now %g), %g before", after, p.fit(st).Beta[0][0], before)
+	}
+}
