@@ -22,7 +22,13 @@
 // again, and the optimality conditions of every other column are checked
 // at the end of each λ. After each Newton cycle the multinomial model is
 // re-centred as glmnet does (mean-zero intercepts, each column's
-// coefficients shifted to minimize the penalty). The columns are stored
+// coefficients shifted to minimize the penalty). Unlike glmnet, a class's
+// Newton step is halved until the penalized objective does not rise (glmnet
+// instead counts fitted probabilities within 10⁻⁵ of 0 or 1 as exact,
+// which leaves its fits short of optimal); a full step that does not
+// raise it is glmnet's step. Only the strong columns have coefficients in
+// the solver's states, so that a wide multinomial problem's states follow
+// its strong set, not its K·d coefficients. The columns are stored
 // sparse (a dense matrix drops its zeros), with 32-bit row indices.
 //
 // The λ path is glmnet's: nlambda values log-spaced from λ_max (the

@@ -44,7 +44,9 @@ func memory(s methods.Shape, p param.Values) int64 {
 	// and the copy of its non-zeros (at most all of them).
 	cols := methods.Bytes(methods.Floats(K, n), methods.Times(12, int64(d)), methods.Floats(K))
 	strong := methods.Bytes(methods.Floats(K, S), methods.Times(17, int64(S)), methods.Times(12, int64(s.NNZ)))
-	work := methods.Bytes(methods.Floats(6, n), methods.Floats(4, S))
+	// Per work: nine vectors over the rows (three of them the line
+	// search's copies), five over the strong positions.
+	work := methods.Bytes(methods.Floats(9, n), methods.Floats(5, S))
 	kept := methods.Times(24, int64(K)*int64(S))
 	fitted := methods.Bytes(methods.Floats(K, S), methods.Times(4, int64(S)))
 	predict := methods.Bytes(methods.Floats(s.TestRows(), classes+K+1), methods.Floats(d))

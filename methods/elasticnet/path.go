@@ -102,8 +102,9 @@ func (pt *point) size() int { return len(pt.nz) }
 // solved), and the sparse from-points of the λ asked for, as long as their
 // coefficients together number at most its budget (K coefficient vectors
 // over strongBound columns: for a narrow problem all K·d); beyond that the
-// least recently used are dropped. A from-point above the front that is not kept is recomputed by
-// replaying the sequence from the null model on a scratch state: solving
+// least recently used are dropped. A from-point above the front that is
+// not kept is recomputed by replaying the sequence from the null model on
+// a scratch state: solving
 // is deterministic, so the replay reproduces it bit for bit. A selection
 // asks for its λ grid in order (decreasing, as the specs list it) and the
 // refit one λ again, so replays are rare.
