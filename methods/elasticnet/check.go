@@ -31,8 +31,8 @@ func (p *Problem) stateOf(f *Fit) *state {
 				continue
 			}
 			bs := b * p.scale[j]
-			st.beta[k*S+int(st.slot[j])] = bs
-			st.enter(st.slot[j])
+			st.beta[k*S+int(st.pos[j])] = bs
+			st.enter(st.pos[j])
 			for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
 				eta[p.ind[t]] += bs * p.val[t]
 			}
@@ -53,13 +53,7 @@ func (p *Problem) objective(st *state) float64 {
 	n := p.n
 	loss := 0.0
 	if p.K == 1 {
-		for i, e := range st.eta {
-			if p.y[i] == 1 {
-				loss += log1pexp(-e)
-			} else {
-				loss += log1pexp(e)
-			}
-		}
+		loss = p.binomialLoss(st)
 	} else {
 		lse := make([]float64, n)
 		p.logSumExp(st, lse)
@@ -112,6 +106,20 @@ func (p *Problem) KKT(f *Fit) float64 {
 		}
 	}
 	return worst
+}
+
+// binomialLoss returns the binomial model's negative log-likelihood at st,
+// summed over the rows.
+func (p *Problem) binomialLoss(st *state) float64 {
+	loss := 0.0
+	for i, e := range st.eta[:p.n] {
+		if p.y[i] == 1 {
+			loss += log1pexp(-e)
+		} else {
+			loss += log1pexp(e)
+		}
+	}
+	return loss
 }
 
 // log1pexp returns log(1 + exp(z)) without overflow.

@@ -24,7 +24,7 @@ func strongBound(n, d, K int) int {
 // transpose with 32-bit row indices and a copy of the values, the scales
 // and flags), four states (the null model, the path's front, the scratch
 // state of a replay and the state a fit is solved in: K linear predictors
-// over the rows, a gradient and a slot index over the columns, and K
+// over the rows, a gradient and a position index over the columns, and K
 // coefficients and the bookkeeping of each strong column, the null model
 // holding none) and a copy of the strong columns' non-zeros, three sets
 // of work vectors, the residuals of a gradient,

@@ -307,14 +307,14 @@ func (pa *path) restore(pt *point) *state {
 	}
 	var js []int
 	for _, i32 := range pt.nz {
-		if j := int(i32) % p.d; st.slot[j] < 0 {
-			st.slot[j] = 0 // a mark until addStrong
+		if j := int(i32) % p.d; st.pos[j] < 0 {
+			st.pos[j] = 0 // a mark until addStrong
 			js = append(js, j)
 		}
 	}
 	slices.Sort(js)
 	for _, j := range js {
-		st.slot[j] = -1
+		st.pos[j] = -1
 	}
 	p.addStrong(st, js)
 	S := len(st.cols)
@@ -322,7 +322,7 @@ func (pa *path) restore(pt *point) *state {
 		idx := int(i32)
 		k, j := idx/p.d, idx%p.d
 		b := pt.val[t]
-		q := st.slot[j]
+		q := st.pos[j]
 		st.beta[k*S+int(q)] = b
 		st.enter(q)
 		eta := st.eta[k*p.n : (k+1)*p.n]

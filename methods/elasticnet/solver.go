@@ -271,7 +271,7 @@ type state struct {
 	c      []float64 // K intercepts (of the unscaled, uncentred columns)
 	eta    []float64 // K×n linear predictors, class-major
 	grad   []float64 // d: maxₖ |∂/∂β̃ₖⱼ loss| of the columns not in the strong set
-	slot   []int32   // d: the column's position in cols, −1 outside the strong set (kept along the path)
+	pos    []int32   // d: the column's position in cols, −1 outside the strong set (kept along the path)
 	cols   []int32   // the strong columns, increasing
 	beta   []float64 // K×S, class-major, scaled columns
 	sub    *columns  // the strong columns' non-zeros (shared by clones: never changed, replaced)
@@ -290,22 +290,22 @@ type columns struct {
 }
 
 func (p *Problem) newState() *state {
-	st := &state{c: make([]float64, p.K), eta: make([]float64, p.K*p.n), grad: make([]float64, p.d), slot: make([]int32, p.d),
+	st := &state{c: make([]float64, p.K), eta: make([]float64, p.K*p.n), grad: make([]float64, p.d), pos: make([]int32, p.d),
 		sub: &columns{ptr: []int{0}}}
-	for j := range st.slot {
-		st.slot[j] = -1
+	for j := range st.pos {
+		st.pos[j] = -1
 	}
 	return st
 }
 
 func (st *state) clone() *state {
 	return &state{lambda: st.lambda, c: slices.Clone(st.c), eta: slices.Clone(st.eta), grad: slices.Clone(st.grad),
-		slot: slices.Clone(st.slot), cols: slices.Clone(st.cols), beta: slices.Clone(st.beta), sub: st.sub,
+		pos: slices.Clone(st.pos), cols: slices.Clone(st.cols), beta: slices.Clone(st.beta), sub: st.sub,
 		ever: slices.Clone(st.ever), inEver: slices.Clone(st.inEver), passes: st.passes, conv: st.conv}
 }
 
 // strong reports whether column j is in the strong set.
-func (st *state) strong(j int) bool { return st.slot[j] >= 0 }
+func (st *state) strong(j int) bool { return st.pos[j] >= 0 }
 
 // addStrong puts the columns js (increasing, none strong yet) into st's
 // strong set with zero coefficients: the strong columns, their
@@ -341,7 +341,7 @@ func (p *Problem) addStrong(st *state, js []int) {
 		inEver[moved[q]] = true
 	}
 	for q, j := range cols {
-		st.slot[j] = int32(q)
+		st.pos[j] = int32(q)
 	}
 	st.cols, st.beta, st.inEver = cols, beta, inEver
 	st.sub = p.columnsOf(cols)
@@ -372,7 +372,7 @@ func (st *state) enter(q int32) {
 
 // coef returns the coefficient of class k on column j.
 func (st *state) coef(k, j int) float64 {
-	if q := st.slot[j]; q >= 0 {
+	if q := st.pos[j]; q >= 0 {
 		return st.beta[k*len(st.cols)+int(q)]
 	}
 	return 0
@@ -483,7 +483,7 @@ func (p *Problem) gradientCols(st *state, full, res, rmax []float64, j0, j1 int)
 	K, fn := p.K, float64(p.n)
 	g := make([]float64, K)
 	for j := j0; j < j1; j++ {
-		if !p.use[j] || (st.slot[j] >= 0 && full == nil) {
+		if !p.use[j] || (st.pos[j] >= 0 && full == nil) {
 			st.grad[j] = 0
 			continue
 		}
@@ -786,13 +786,7 @@ func (p *Problem) classObjective(st *state, k int, beta []float64, l1, l2 float6
 	n := p.n
 	loss := 0.0
 	if p.K == 1 {
-		for i, e := range st.eta[:n] {
-			if p.y[i] == 1 {
-				loss += log1pexp(-e)
-			} else {
-				loss += log1pexp(e)
-			}
-		}
+		loss = p.binomialLoss(st)
 	} else {
 		for i := 0; i < n; i++ {
 			loss += w.lse[i] + math.Log(w.ssum[i]) - st.eta[int(p.y[i])*n+i]
