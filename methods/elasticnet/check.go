@@ -7,38 +7,16 @@ func (p *Problem) stateOf(f *Fit) *state {
 	if len(f.Beta) != p.K || len(f.Intercept) != p.K {
 		panic("elasticnet: fit has the wrong number of coefficient vectors")
 	}
-	st := p.newState()
-	st.lambda = f.Lambda
-	var js []int
-	for j := 0; j < p.d; j++ {
-		for k := 0; k < p.K; k++ {
-			if f.Beta[k][j] != 0 {
-				js = append(js, j)
-				break
+	pt := &point{lambda: f.Lambda, c: f.Intercept}
+	for k, beta := range f.Beta {
+		for j, b := range beta {
+			if b != 0 {
+				pt.nz = append(pt.nz, int32(k*p.d+j))
+				pt.val = append(pt.val, b*p.scale[j])
 			}
 		}
 	}
-	p.addStrong(st, js)
-	S := len(st.cols)
-	for k := 0; k < p.K; k++ {
-		st.c[k] = f.Intercept[k]
-		eta := st.eta[k*p.n : (k+1)*p.n]
-		for i := range eta {
-			eta[i] = st.c[k]
-		}
-		for j, b := range f.Beta[k] {
-			if b == 0 {
-				continue
-			}
-			bs := b * p.scale[j]
-			st.beta[k*S+int(st.pos[j])] = bs
-			st.enter(st.pos[j])
-			for t := p.ptr[j]; t < p.ptr[j+1]; t++ {
-				eta[p.ind[t]] += bs * p.val[t]
-			}
-		}
-	}
-	return st
+	return p.stateAt(pt)
 }
 
 // Objective returns the penalized objective of f at f.Lambda: the mean

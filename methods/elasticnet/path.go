@@ -292,10 +292,18 @@ func (p *Problem) sparsePoint(st *state) *point {
 // restore rebuilds a state from a stored point (nil: the null model); its
 // strong set and its ever-active columns are the point's non-zero columns.
 func (pa *path) restore(pt *point) *state {
-	p := pa.p
 	if pt == nil {
-		return p.null.clone()
+		return pa.p.null.clone()
 	}
+	st := pa.p.stateAt(pt)
+	pa.p.gradient(st, nil)
+	return st
+}
+
+// stateAt returns the state of a point, its strong set and its ever-active
+// columns the point's non-zero columns, without the strong rule's
+// gradient.
+func (p *Problem) stateAt(pt *point) *state {
 	st := p.newState()
 	st.lambda = pt.lambda
 	copy(st.c, pt.c)
@@ -330,6 +338,5 @@ func (pa *path) restore(pt *point) *state {
 			eta[p.ind[q]] += b * p.val[q]
 		}
 	}
-	p.gradient(st, nil)
 	return st
 }

@@ -483,7 +483,7 @@ func (p *Problem) gradientCols(st *state, full, res, rmax []float64, j0, j1 int)
 	K, fn := p.K, float64(p.n)
 	g := make([]float64, K)
 	for j := j0; j < j1; j++ {
-		if !p.use[j] || (st.pos[j] >= 0 && full == nil) {
+		if !p.use[j] || (st.strong(j) && full == nil) {
 			st.grad[j] = 0
 			continue
 		}
