@@ -118,6 +118,15 @@ func (s *series) rule() string {
 	return s.method.Select.RuleName()
 }
 
+// selectMetric returns the metric the series' select rule scores by ("" for
+// a series without a method).
+func (s *series) selectMetric() string {
+	if s.method == nil {
+		return ""
+	}
+	return s.method.Select.Metric
+}
+
 func (s *series) cell(x float64) *cell {
 	c := s.cells[x]
 	if c == nil {

@@ -633,7 +633,7 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 	var rows [][]string
 	var warns []string
-	flagged := false
+	flagged, scored := false, false
 	for _, s := range d.series {
 		if s.chosenParams() == nil {
 			continue
@@ -642,6 +642,7 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 		for _, size := range d.xs {
 			counts := map[string]int{}
 			values := map[string]map[string]any{}
+			scores := map[string][]float64{}
 			n := 0
 			for _, o := range s.cells[size].obsOrNil() {
 				if len(o.res.Chosen) == 0 {
@@ -650,6 +651,9 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 				k := param.Values(o.res.Chosen).Label()
 				counts[k]++
 				values[k] = o.res.Chosen
+				if o.res.SelectScore != nil {
+					scores[k] = append(scores[k], *o.res.SelectScore)
+				}
 				n++
 			}
 			bestK, bestN := "", 0
@@ -663,6 +667,11 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 				continue
 			}
 			cell := fmt.Sprintf("%s (%d/%d)", bestK, bestN, n)
+			if sc := scores[bestK]; len(sc) > 0 {
+				metric := s.selectMetric()
+				cell += fmt.Sprintf(", %s %s %s", s.rule(), metric, m.fmtNum(metric, summarize(sc).Mean))
+				scored = true
+			}
 			if ends := s.atEdge(values[bestK]); len(ends) > 0 {
 				cell += " ⚠ " + strings.Join(ends, ", ")
 				flagged = true
@@ -681,6 +690,9 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 	fmt.Fprintf(w, "### Chosen hyperparameters\n\n")
 	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.xs)...), rows, "")
 	fmt.Fprintf(w, "\nThe most frequent choice per size, with how many trials made it")
+	if scored {
+		fmt.Fprintf(w, " and their mean score there by the select metric (cv: over the validation folds; test: on the test set)")
+	}
 	if flagged {
 		fmt.Fprintf(w, "; ⚠ marks a value at an end of a numeric grid axis of %d or more values", minEdgeAxis)
 	}

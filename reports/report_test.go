@@ -85,6 +85,8 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 						if size == 50 {
 							r.Chosen = map[string]any{"rho": 1.0}
 						}
+						score := acc - 1 - float64(tr)
+						r.SelectScore = &score
 					case "test":
 						r.Oracle = true
 						r.SelectSeconds = 0.5

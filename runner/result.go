@@ -27,8 +27,14 @@ type Result struct {
 	// Chosen holds the grid point a cv or test rule selected.
 	Chosen map[string]any `json:"chosen,omitempty"`
 	// Oracle marks a selection made on the test set.
-	Oracle  bool    `json:"oracle,omitempty"`
-	Metrics Metrics `json:"metrics,omitempty"`
+	Oracle bool `json:"oracle,omitempty"`
+	// SelectScore is the chosen point's score under the select metric:
+	// its mean over the validation folds (cv) or its value on the test
+	// set (test); nil when no rule scored (one grid point, fixed rule).
+	// It compares runs that differ in what the rule cannot choose (a
+	// corpus-level transform's params, say) by the same criterion.
+	SelectScore *float64 `json:"select_score,omitempty"`
+	Metrics     Metrics  `json:"metrics,omitempty"`
 	// Extras holds named values the trial recorded besides its metrics
 	// (a transform's dictionary size, a method's chosen dimension).
 	Extras Metrics `json:"extras,omitempty"`

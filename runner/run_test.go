@@ -404,6 +404,32 @@ func TestForPlanTypesChosenFromGrid(t *testing.T) {
 	}
 }
 
+// TestRunSelectScore checks the recorded score of a choice: none under
+// the fixed rule, the chosen point's test metric under the test rule (the
+// final fit repeats the choosing fit), a validation mean under cv.
+func TestRunSelectScore(t *testing.T) {
+	sum := runSpec(t, blobsSpec(), t.TempDir(), 2, nil)
+	for _, r := range sum.Results {
+		if r.Failed() {
+			t.Fatal(r.Error)
+		}
+		switch r.Method {
+		case "centroid":
+			if r.SelectScore != nil {
+				t.Errorf("fixed rule: select score %v, want none", *r.SelectScore)
+			}
+		case "centroid-oracle":
+			if r.SelectScore == nil || *r.SelectScore != r.Metrics["accuracy"] {
+				t.Errorf("test rule, size %d trial %d: select score %v, want the test accuracy %v", r.Size, r.Trial, r.SelectScore, r.Metrics["accuracy"])
+			}
+		case "centroid-cv":
+			if r.SelectScore == nil || *r.SelectScore < 0 || *r.SelectScore > 100 {
+				t.Errorf("cv rule, size %d trial %d: select score %v, want a validation accuracy", r.Size, r.Trial, r.SelectScore)
+			}
+		}
+	}
+}
+
 // TestRunSelectOver checks select.over: a cv rule limited to one varying
 // param makes one series per value of the other, and chooses only the
 // param it is over.

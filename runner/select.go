@@ -21,6 +21,11 @@ type Choice struct {
 	Test       *datasets.Dataset
 	// Memo is shared with the final fit on Train.
 	Memo *methods.Memo
+	// Score is set by the rule to the chosen point's score under the
+	// select metric: its mean over the validation folds (cv) or its value
+	// on the test set (test). It stays NaN when the rule scored nothing
+	// (a single candidate) or every score was undefined.
+	Score float64
 }
 
 func init() {
@@ -80,6 +85,7 @@ func best(ctx context.Context, c *Choice, name string, score func(g int) (float6
 	if bestG < 0 {
 		return 0, fmt.Errorf("method %q: every grid point failed; first: %w", m.Label, firstErr)
 	}
+	c.Score = bestScore
 	return bestG, nil
 }
 

@@ -132,9 +132,14 @@ func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (meth
 			return nil, fmt.Errorf("method %q: %w", m.Label, err)
 		}
 		start := time.Now()
-		point, err = sel.Choose(ctx, &Choice{Run: t, Candidates: t.Trial.Choices(), Train: train, Test: test, Memo: memo})
+		c := &Choice{Run: t, Candidates: t.Trial.Choices(), Train: train, Test: test, Memo: memo, Score: math.NaN()}
+		point, err = sel.Choose(ctx, c)
 		if err != nil {
 			return nil, err
+		}
+		if !math.IsNaN(c.Score) {
+			v := c.Score
+			res.SelectScore = &v
 		}
 		res.SelectSeconds += time.Since(start).Seconds()
 		res.Oracle = sel.Oracle
