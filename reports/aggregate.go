@@ -159,8 +159,11 @@ func (s *series) failedAt(x float64) int {
 
 // dataSet groups a dataset's series.
 type dataSet struct {
-	id     string
-	spec   *runner.DatasetSpec
+	id   string
+	spec *runner.DatasetSpec
+	// choice is the report.choose entry that makes the dataset, nil for
+	// an entry of datasets:.
+	choice *runner.DatasetChoice
 	series []*series
 	xs     []float64 // ascending union of the series' x values
 }
@@ -228,6 +231,29 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 		}
 	}
 
+	// The datasets report.choose makes: each described by its first
+	// member's entry (split, tasks), under its own id.
+	for i := range spec.Report.Choose {
+		c := &spec.Report.Choose[i]
+		ds := runner.DatasetSpec{ID: c.ID}
+		for j := range spec.Datasets {
+			if len(c.Among) > 0 && spec.Datasets[j].ID == c.Among[0] {
+				ds = spec.Datasets[j]
+				ds.ID = c.ID
+			}
+		}
+		d := &dataSet{id: c.ID, spec: &ds, choice: c}
+		byID[c.ID] = d
+		index[c.ID] = map[string]*series{}
+		m.datasets = append(m.datasets, d)
+		if len(c.Among) == 0 || byID[c.Among[0]] == nil {
+			continue
+		}
+		for _, s := range byID[c.Among[0]].series {
+			addSeries(d, &series{name: s.name, label: s.label, method: s.method, variant: s.variant, oracle: s.oracle})
+		}
+	}
+
 	// Failed trials carry no size; the plan maps their key to the size
 	// written in the spec (0 for a whole-curve trial), and the successful
 	// trials of the same dataset map that to a count. The plan is built
@@ -242,6 +268,7 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 		dataset string
 		size    float64
 	}
+	results = append(results[:len(results):len(results)], chooseDatasets(spec, results, planned)...)
 	resolved := map[specSize]int{}
 	for i := range results {
 		r := &results[i]

@@ -279,12 +279,18 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	spec := m.spec
 	fmt.Fprintf(w, "## Dataset %s\n\n", d.id)
 	ds := d.spec
-	plug := "- Plugin: " + ds.Name
-	if len(ds.Params) > 0 {
-		plug += " {" + ds.Params.Label() + "}"
+	transforms := ds.Transforms
+	if d.choice != nil {
+		fmt.Fprintf(w, "- Chosen in each trial among the datasets %s: the one whose select score (the score at the point each method's rule chose: for cv, the mean over the validation folds) is best; the choice is dataset=… under Chosen hyperparameters\n", strings.Join(d.choice.Among, ", "))
+		transforms = nil
+	} else {
+		plug := "- Plugin: " + ds.Name
+		if len(ds.Params) > 0 {
+			plug += " {" + ds.Params.Label() + "}"
+		}
+		fmt.Fprintln(w, plug)
 	}
-	fmt.Fprintln(w, plug)
-	for _, t := range ds.Transforms {
+	for _, t := range transforms {
 		fit := ""
 		switch t.Fit {
 		case "pool":

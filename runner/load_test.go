@@ -444,6 +444,48 @@ metrics: [accuracy]
 expect:
   - {method: fake-centroid, metric: accuracy, min: 50, within: 1}
 `, `t.yaml:7:64: expect[0].within: within belongs to a relation; want better and than with it, or no within`},
+		{"report.choose among unknown", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+report:
+  choose: [{id: best, among: [a, bb]}]
+`, `t.yaml:7:34: report.choose[0].among[1]: unknown dataset "bb" (did you mean "b"?); want a dataset id: a, b`},
+		{"report.choose id of datasets", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+report:
+  choose: [{id: a, among: [a, b]}]
+`, `t.yaml:7:17: report.choose[0].id: "a" is an id of datasets:; want a new id for the chosen dataset`},
+		{"report.choose one dataset", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+report:
+  choose: [{id: best, among: [a]}]
+`, `t.yaml:7:30: report.choose[0].among: 1 dataset id(s); want two or more to choose among`},
+		{"report.choose duplicate id", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+report:
+  choose: [{id: best, among: [a, b]}, {id: best, among: [b, a]}]
+`, `t.yaml:7:44: report.choose[1].id: duplicate id "best"; want each report.choose id once`},
+		{"report.choose id unknown to expect", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+report:
+  choose: [{id: best, among: [a, b]}]
+expect:
+  - {dataset: bset, method: fake-centroid, metric: accuracy, min: 50}
+`, `t.yaml:9:15: expect[0].dataset: unknown dataset "bset" (did you mean "best"?); want a dataset id: a, b, best`},
 		{"expect than_dataset unknown", `name: t
 datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
 methods: [{name: fake-centroid}]

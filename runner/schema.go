@@ -162,6 +162,12 @@ func schema(free bool) param.Decl {
 				Doc: "The method artifacts (weight tables, fitted curves) report.md shows: `all`, `plots`, `tables` or `none`. Those left out stay in `artifacts/` and the report says how many."},
 			{Name: "bootstrap", Type: param.Int, Optional: true, Min: param.Bound(0), Max: param.Bound(MaxBootstrap), DefaultDoc: "`0` (none)",
 				Doc: "Resamples of each trial's test set (rows drawn with replacement, the fitted model fixed) on which the runner also computes the metrics; the report shows their 95% percentile interval beside mean ± sd. The resamples derive from the experiment seed alone, the same for every method, dataset entry and trial, so differences are paired. Not part of trial keys: results stored without it keep none."},
+			{Name: "choose", Type: param.SectionList, Elem: "choice", Optional: true, DefaultDoc: "`[]`",
+				Doc: "Datasets of the report made of others, each `{id, among}`: per method series, size and trial, the result of the `among` entry whose select score (the cv score at the point the method's rule chose) is best, ties to the first listed — a cross-validation over what no grid can vary, such as a corpus-level transform's parameter (one dataset entry per pointer cost). The method needs a `cv` or `test` rule over two or more grid points. Expectations may name `id` as their dataset. Not part of trial keys.",
+				Fields: []param.Decl{
+					{Name: "id", Type: param.String, Check: plainName("a dataset id"), Doc: "The chosen dataset's id: not an id of `datasets:`."},
+					{Name: "among", Type: param.StringList, Elem: "dataset id", Unique: true, Doc: "Two or more dataset ids of `datasets:`, the same rows under different transforms."},
+				}},
 		},
 	}
 

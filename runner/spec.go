@@ -205,6 +205,24 @@ type ReportSpec struct {
 	// test set its metrics are also computed on (stored in
 	// Result.Bootstrap), for the report's bootstrap intervals.
 	Bootstrap int `yaml:"bootstrap,omitempty"`
+	// Choose makes datasets of the report out of the spec's: see
+	// DatasetChoice. Not part of trial keys.
+	Choose []DatasetChoice `yaml:"choose,omitempty"`
+}
+
+// DatasetChoice is one entry of report.choose: a dataset of the report,
+// named ID, made of the dataset entries Among (the same rows under
+// different corpus-level transforms: one compression per pointer cost).
+// For each method series, size and trial index it holds the result of the
+// entry whose select score (Result.SelectScore: the cross-validation
+// score at the point the method's rule chose) is best, ties going to the
+// first in Among — a choice among what a method's grid cannot vary, by
+// the same criterion that chose the method's hyperparameters. It runs
+// nothing: expectations and tables name ID as a dataset.
+type DatasetChoice struct {
+	ID    string   `yaml:"id"`
+	Among []string `yaml:"among"`
+	Pos   Pos      `yaml:"-"`
 }
 
 // DigitsFor returns the decimals report.metric_digits or report.digits

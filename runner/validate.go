@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -298,12 +299,17 @@ func (d *decoder) checkActive(s *Spec, f *fields, labels []string, methodsOK, da
 				}
 			}
 		}
-		msg := "unknown dataset " + param.Quote(id)
-		if c := param.Closest(id, ids); c != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", c)
-		}
-		d.errorf(at, sub("protocol.budgets", id), "%s; want a dataset id: %s", msg, strings.Join(ids, ", "))
+		d.errorf(at, sub("protocol.budgets", id), "%s", unknownDataset(id, ids))
 	}
+}
+
+// unknownDataset says that id is none of ids, suggesting the closest.
+func unknownDataset(id string, ids []string) string {
+	msg := "unknown dataset " + param.Quote(id)
+	if c := param.Closest(id, ids); c != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return msg + "; want a dataset id: " + strings.Join(ids, ", ")
 }
 
 // crossCheck validates the references between parts of a decoded spec:
@@ -360,6 +366,28 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 	for i, ds := range s.Datasets {
 		ids[i] = ds.ID
 	}
+	// Expectations may name the datasets report.choose makes.
+	targets := slices.Clone(ids)
+	for i, c := range s.Report.Choose {
+		path := index("report.choose", i)
+		node := func(key string) *yaml.Node { return d.at(f, "report", "choose", strconv.Itoa(i), key) }
+		switch {
+		case contains(ids, c.ID):
+			d.errorf(node("id"), sub(path, "id"), "%s is an id of datasets:; want a new id for the chosen dataset", param.Quote(c.ID))
+		case contains(targets, c.ID):
+			d.errorf(node("id"), sub(path, "id"), "duplicate id %s; want each report.choose id once", param.Quote(c.ID))
+		default:
+			targets = append(targets, c.ID)
+		}
+		if len(c.Among) < 2 {
+			d.errorf(node("among"), sub(path, "among"), "%d dataset id(s); want two or more to choose among", len(c.Among))
+		}
+		for j, id := range c.Among {
+			if datasetsOK && !contains(ids, id) {
+				d.errorf(d.at(f, "report", "choose", strconv.Itoa(i), "among", strconv.Itoa(j)), index(sub(path, "among"), j), "%s", unknownDataset(id, ids))
+			}
+		}
+	}
 	metrics := map[string]bool{}
 	for _, m := range s.Metrics {
 		metrics[m] = true
@@ -370,19 +398,11 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		switch {
 		case x.Dataset == "" && len(ids) > 1 && datasetsOK:
 			d.errorf(d.at(f, "expect", strconv.Itoa(i)), sub(path, "dataset"), "missing, and the spec has %d datasets; want one of %s", len(ids), strings.Join(ids, ", "))
-		case x.Dataset != "" && datasetsOK && !contains(ids, x.Dataset):
-			msg := fmt.Sprintf("unknown dataset %s", param.Quote(x.Dataset))
-			if c := param.Closest(x.Dataset, ids); c != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", c)
-			}
-			d.errorf(node("dataset"), sub(path, "dataset"), "%s; want a dataset id: %s", msg, strings.Join(ids, ", "))
+		case x.Dataset != "" && datasetsOK && !contains(targets, x.Dataset):
+			d.errorf(node("dataset"), sub(path, "dataset"), "%s", unknownDataset(x.Dataset, targets))
 		}
-		if x.ThanDataset != "" && datasetsOK && !contains(ids, x.ThanDataset) {
-			msg := "unknown dataset " + param.Quote(x.ThanDataset)
-			if c := param.Closest(x.ThanDataset, ids); c != "" {
-				msg += fmt.Sprintf(" (did you mean %q?)", c)
-			}
-			d.errorf(node("than_dataset"), sub(path, "than_dataset"), "%s; want a dataset id: %s", msg, strings.Join(ids, ", "))
+		if x.ThanDataset != "" && datasetsOK && !contains(targets, x.ThanDataset) {
+			d.errorf(node("than_dataset"), sub(path, "than_dataset"), "%s", unknownDataset(x.ThanDataset, targets))
 		}
 		if x.Metric != "" && len(s.Metrics) > 0 && !metrics[x.Metric] {
 			d.errorf(node("metric"), sub(path, "metric"), "%s is not computed by this experiment; want one of metrics: %s", param.Quote(x.Metric), strings.Join(s.Metrics, ", "))
