@@ -217,7 +217,9 @@ type ReportSpec struct {
 // entry whose select score (Result.SelectScore: the cross-validation
 // score at the point the method's rule chose) is best, ties going to the
 // first in Among — a choice among what a method's grid cannot vary, by
-// the same criterion that chose the method's hyperparameters. It runs
+// the same criterion that chose the method's hyperparameters. Each
+// member's cv rule draws its own folds (the sample seed involves the
+// dataset id), so the scores compared include that fold noise. It runs
 // nothing: expectations and tables name ID as a dataset.
 type DatasetChoice struct {
 	ID    string   `yaml:"id"`
