@@ -235,21 +235,23 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 	// member's entry (split, tasks), under its own id.
 	for i := range spec.Report.Choose {
 		c := &spec.Report.Choose[i]
+		var first *dataSet
+		if len(c.Among) > 0 {
+			first = byID[c.Among[0]]
+		}
 		ds := runner.DatasetSpec{ID: c.ID}
-		for j := range spec.Datasets {
-			if len(c.Among) > 0 && spec.Datasets[j].ID == c.Among[0] {
-				ds = spec.Datasets[j]
-				ds.ID = c.ID
-			}
+		if first != nil {
+			ds = *first.spec
+			ds.ID = c.ID
 		}
 		d := &dataSet{id: c.ID, spec: &ds, choice: c}
 		byID[c.ID] = d
 		index[c.ID] = map[string]*series{}
 		m.datasets = append(m.datasets, d)
-		if len(c.Among) == 0 || byID[c.Among[0]] == nil {
+		if first == nil {
 			continue
 		}
-		for _, s := range byID[c.Among[0]].series {
+		for _, s := range first.series {
 			addSeries(d, &series{name: s.name, label: s.label, method: s.method, variant: s.variant, oracle: s.oracle})
 		}
 	}
