@@ -13,15 +13,32 @@ import (
 // eigendecomposition's vectors and workspace and their reordered copy
 // (eight d×d in all); with d > n the n×n Gram matrix and the same five n×n
 // around its eigendecomposition, the columns' transpose (sparse rows), the
-// d×n directions and their copy; the centred dense rows when X is dense;
-// 64 KB of bookkeeping.
-func pcaMemory(n, d, nnz int, _ param.Values) int64 {
+// d×m directions and their copy (m the components kept: all n unless the
+// params fix a number without a variance share); the centred dense rows
+// when X is dense; 64 KB of bookkeeping.
+func pcaMemory(n, d, nnz int, p param.Values) int64 {
+	limit := 0
+	if p != nil {
+		if v := p.Float("variance"); !(v > 0 && v < 1) {
+			limit = p.Int("components")
+		}
+	}
+	return fitMemory(n, d, nnz, limit)
+}
+
+// fitMemory is pcaMemory with limit the components FitPCA maps back to
+// feature space (0: all).
+func fitMemory(n, d, nnz, limit int) int64 {
 	N, D, Z := float64(n), float64(d), float64(nnz)
+	M := N
+	if limit > 0 {
+		M = math.Min(N, float64(limit))
+	}
 	b := 8*16*D + 64<<10
 	if d <= n {
 		b += 8 * 8 * D * D
 	} else {
-		b += 8*5*N*N + 8*(D+1) + 16*Z + 8*2*D*N + 8*2*N
+		b += 8*5*N*N + 8*(D+1) + 16*Z + 8*2*D*M + 8*2*N
 	}
 	if Z >= N*D {
 		b += 8 * N * D
@@ -33,6 +50,7 @@ func pcaMemory(n, d, nnz int, _ param.Values) int64 {
 }
 
 // FitMemory estimates the bytes FitPCA allocates on n rows of d columns
-// with nnz stored entries, for the memory estimate of a method that fits
-// a PCA inside its own fit (methods.Plugin.Memory).
-func FitMemory(n, d, nnz int) int64 { return pcaMemory(n, d, nnz, nil) }
+// with nnz stored entries, keeping components (Options.Components, no
+// Variance share; 0 keeps all), for the memory estimate of a method that
+// fits a PCA inside its own fit (methods.Plugin.Memory).
+func FitMemory(n, d, nnz, components int) int64 { return fitMemory(n, d, nnz, components) }

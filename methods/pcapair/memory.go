@@ -20,7 +20,7 @@ func memory(s methods.Shape, p param.Values) int64 {
 	pair := methods.Bytes(methods.CSRBytes(s.Rows, 2*s.Rows),
 		logistic.Bytes(s.Rows, 2, classes, optim.Settings{MaxIter: p.Int("max_iter")}),
 		methods.Floats(s.Rows, classes))
-	return methods.Bytes(reduce.FitMemory(s.Rows, s.Cols, s.NNZ),
+	return methods.Bytes(reduce.FitMemory(s.Rows, s.Cols, s.NNZ, m),
 		methods.Floats(s.Rows, m), methods.Floats(s.TestRows(), m), methods.Floats(s.TestRows(), classes),
 		methods.Times(2, pair), methods.Floats(2, s.Rows))
 }
