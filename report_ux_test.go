@@ -32,7 +32,7 @@ func TestRunWarnsOfGridEdgeAndIterationCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"C=0.0001 (2/2) ⚠ smallest C", "**Edge of the grid:**", "⚠ 4 |", "⚠ Not converged:"} {
+	for _, want := range []string{"C=0.0001 (2/2), cv accuracy 33.33 ⚠ smallest C", "**Edge of the grid:**", "⚠ 4 |", "⚠ Not converged:"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)
 		}

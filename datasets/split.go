@@ -83,6 +83,16 @@ func Order(pool []int, y []float64, k int, s Sampling, seed uint64) ([]int, erro
 // Folds splits rows into k folds for cross-validation. With y and classes
 // > 0 the folds are stratified. It returns, for each fold, the rows held
 // out; the rows of each fold keep the order of rows.
+//
+// The rows are dealt to the folds in the stratified Order, which
+// interleaves the classes. When the classes' period and k share a factor
+// (3 balanced classes in 3 folds, 2 in 10), that dealing gives folds
+// without some class, which a fit on the other folds never sees: every
+// validation score is then 0. Where it would leave a class with at least
+// k rows out of some fold, Folds deals as KFolds does instead (each
+// class's rows to the folds in turn). Every other case keeps the
+// interleaved dealing, so the folds of selections that were sound are
+// unchanged.
 func Folds(rows []int, y []float64, classes, k int, seed uint64) ([][]int, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("cross-validation needs at least 2 folds, got %d", k)
@@ -106,10 +116,38 @@ func Folds(rows []int, y []float64, classes, k int, seed uint64) ([][]int, error
 	for t, i := range order {
 		folds[t%k] = append(folds[t%k], i)
 	}
+	if classes > 0 && missesClass(folds, y, classes) {
+		if folds, err = KFolds(rows, y, classes, k, seed); err != nil {
+			return nil, err
+		}
+	}
 	for _, f := range folds {
 		sort.Slice(f, func(a, b int) bool { return pos[f[a]] < pos[f[b]] })
 	}
 	return folds, nil
+}
+
+// missesClass reports whether some fold lacks a class that has at least
+// as many rows as there are folds.
+func missesClass(folds [][]int, y []float64, classes int) bool {
+	total := make([]int, classes)
+	for _, f := range folds {
+		for _, i := range f {
+			total[int(y[i])]++
+		}
+	}
+	for _, f := range folds {
+		in := make([]bool, classes)
+		for _, i := range f {
+			in[int(y[i])] = true
+		}
+		for c, n := range total {
+			if n >= len(folds) && !in[c] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Complement returns the rows of all that are not in exclude, in order.
@@ -133,11 +171,6 @@ func Complement(all, exclude []int) []int {
 // the folds in turn, continuing from where the previous class stopped, so
 // every fold holds ⌊n_c/k⌋ or ⌈n_c/k⌉ rows of each class c and the fold
 // sizes differ by at most one.
-//
-// Folds, which selection by cross-validation uses, interleaves the classes
-// before dealing; when the number of classes and k share a factor its
-// folds can miss classes (3 balanced classes in 3 folds give one class per
-// fold). KFolds has no such case.
 func KFolds(rows []int, y []float64, classes, k int, seed uint64) ([][]int, error) {
 	if k < 2 {
 		return nil, fmt.Errorf("cross-validation needs at least 2 folds, got %d", k)

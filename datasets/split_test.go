@@ -114,6 +114,69 @@ func TestFolds(t *testing.T) {
 	}
 }
 
+// TestFoldsEveryClass checks that every fold holds every class with at
+// least k rows, where dealing the interleaved order would not (the
+// classes' period sharing a factor with k), and that the folds that
+// dealing gets right are kept as they were.
+func TestFoldsEveryClass(t *testing.T) {
+	for _, tt := range []struct {
+		name             string
+		perClass         []int
+		k                int
+		sameAsInterleave bool
+	}{
+		{"3 balanced classes in 3 folds", []int{5, 5, 5}, 3, false},
+		{"2 balanced classes in 10 folds", []int{20, 20}, 10, false},
+		{"2 unbalanced classes in 4 folds", []int{8, 12}, 4, true},
+		{"2 classes in 5 folds", []int{20, 40}, 5, true},
+		{"20 classes in 3 folds", []int{30, 31, 29, 30, 28, 33, 30, 30, 27, 30, 30, 32, 30, 30, 30, 26, 30, 30, 30, 34}, 3, true},
+	} {
+		var rows []int
+		var y []float64
+		for c, n := range tt.perClass {
+			for range n {
+				rows = append(rows, len(rows))
+				y = append(y, float64(c))
+			}
+		}
+		classes := len(tt.perClass)
+		folds, err := Folds(rows, y, classes, tt.k, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for f, fold := range folds {
+			in := make([]int, classes)
+			for _, i := range fold {
+				in[int(y[i])]++
+			}
+			seen += len(fold)
+			for c, n := range in {
+				if tt.perClass[c] >= tt.k && n == 0 {
+					t.Errorf("%s: fold %d has no row of class %d", tt.name, f, c)
+				}
+			}
+		}
+		if seen != len(rows) {
+			t.Errorf("%s: folds hold %d rows, want %d", tt.name, seen, len(rows))
+		}
+		// The interleaved dealing, as before the fallback.
+		order, _ := Order(rows, y, classes, Stratified, 7)
+		dealt := make([][]int, tt.k)
+		for i, r := range order {
+			dealt[i%tt.k] = append(dealt[i%tt.k], r)
+		}
+		same := true
+		for f := range dealt {
+			slices.Sort(dealt[f])
+			same = same && slices.Equal(dealt[f], folds[f])
+		}
+		if same != tt.sameAsInterleave {
+			t.Errorf("%s: folds equal to the interleaved dealing: %v, want %v", tt.name, same, tt.sameAsInterleave)
+		}
+	}
+}
+
 func TestComplement(t *testing.T) {
 	got := Complement([]int{5, 1, 4, 2, 3}, []int{4, 5})
 	if want := []int{1, 2, 3}; !slices.Equal(got, want) {
