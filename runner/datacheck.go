@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
@@ -53,6 +54,7 @@ func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[str
 		infos[ds.ID] = infoOf(ds, d)
 		errs = append(errs, checkDataset(spec, i, d)...)
 	}
+	errs = append(errs, checkSamplesOf(spec, func(i int) *datasets.Dataset { return got[i].data })...)
 	return infos, skipped, specError(errs)
 }
 
@@ -130,7 +132,47 @@ func checkLoaded(spec *Spec, loaded map[string]*loadedData) error {
 			errs = append(errs, checkDataset(spec, i, ld.data)...)
 		}
 	}
+	errs = append(errs, checkSamplesOf(spec, func(i int) *datasets.Dataset {
+		if ld := loaded[spec.Datasets[i].ID]; ld != nil {
+			return ld.data
+		}
+		return nil
+	})...)
 	return specError(errs)
+}
+
+// checkSamplesOf checks that each dataset with samples_of has the rows of
+// the entry it names: the same number, the same labels and the same given
+// split, so the shared samples pick the same documents. data returns
+// dataset i, or nil if it did not load.
+func checkSamplesOf(spec *Spec, data func(i int) *datasets.Dataset) []FieldError {
+	var errs []FieldError
+	for i := range spec.Datasets {
+		ds := &spec.Datasets[i]
+		j := slices.IndexFunc(spec.Datasets, func(o DatasetSpec) bool { return o.ID == ds.SamplesOf })
+		if ds.SamplesOf == "" || j < 0 || j == i {
+			continue
+		}
+		d, of := data(i), data(j)
+		if d == nil || of == nil {
+			continue
+		}
+		a, b := param.Quote(ds.ID), param.Quote(ds.SamplesOf)
+		var msg string
+		switch {
+		case d.Rows() != of.Rows():
+			msg = fmt.Sprintf("dataset %s has %d rows and %s %d", a, d.Rows(), b, of.Rows())
+		case !slices.Equal(d.Y, of.Y) || !slices.Equal(d.Classes, of.Classes):
+			msg = fmt.Sprintf("the labels of dataset %s differ from those of %s", a, b)
+		case !slices.Equal(d.Split, of.Split):
+			msg = fmt.Sprintf("the given train/test split of dataset %s differs from that of %s", a, b)
+		default:
+			continue
+		}
+		errs = append(errs, spec.errorAt(sub(index("datasets", i), "samples_of"),
+			"%s; want the same rows and labels in the same order to share its samples", msg))
+	}
+	return errs
 }
 
 // checkDataset checks what spec asks of dataset i against its data d.
@@ -209,7 +251,7 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 	pool, test := math.MaxInt, math.MaxInt
 	var first *Partition
 	for t := 0; t < trials; t++ {
-		at := SplitAt{Trial: t, Sample: Derive(spec.Seed, "sample", ds.ID, itoa(t)), Dataset: Derive(spec.Seed, "split", ds.ID)}
+		at := SplitAt{Trial: t, Sample: Derive(spec.Seed, "sample", ds.SampleID(), itoa(t)), Dataset: Derive(spec.Seed, "split", ds.SampleID())}
 		part, err := splitter.Split(d, ds.Split.Params, at)
 		if err != nil {
 			fail(split, "dataset %s (%d rows): %v", id, rows, err)

@@ -486,6 +486,35 @@ report:
 expect:
   - {dataset: bset, method: fake-centroid, metric: accuracy, min: 50}
 `, `t.yaml:9:15: expect[0].dataset: unknown dataset "bset" (did you mean "best"?); want a dataset id: a, b, best`},
+		{"samples_of unknown", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b, samples_of: c}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`, `t.yaml:2:77: datasets[1].samples_of: unknown dataset "c"`},
+		{"samples_of itself", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b, samples_of: b}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`, `t.yaml:2:77: datasets[1].samples_of: names this entry itself; want the id of another entry, or no samples_of`},
+		{"samples_of a chain", `name: t
+datasets:
+  - {name: fake-blobs, id: a}
+  - {name: fake-blobs, id: b, samples_of: a}
+  - {name: fake-blobs, id: c, samples_of: b}
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`, `t.yaml:5:43: datasets[2].samples_of: dataset "b" itself takes the samples of "a"; want "a"`},
+		{"samples_of another split", `name: t
+datasets:
+  - {name: fake-blobs, id: a, split: {kind: holdout, test: 0.3}}
+  - {name: fake-blobs, id: b, samples_of: a, split: {kind: holdout, test: 0.2}}
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`, `t.yaml:4:43: datasets[1].samples_of: dataset "a" is split holdout test 0.3, this entry holdout test 0.2; want the same split to share its samples`},
 		{"expect than_dataset unknown", `name: t
 datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
 methods: [{name: fake-centroid}]

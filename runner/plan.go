@@ -245,10 +245,14 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 	default:
 		split = map[string]any{"kind": kind, "params": canonical(ds.Split.Params)}
 	}
-	return map[string]any{
+	id := map[string]any{
 		"id": ds.ID, "plugin": ds.Name, "params": canonical(ds.Params),
 		"transforms": tr, "split": split, "tasks": ds.Tasks,
 	}
+	if ds.SamplesOf != "" { // absent otherwise: keys of earlier runs stay valid
+		id["samples_of"] = ds.SamplesOf
+	}
+	return id
 }
 
 // canonical renders values with param.Format so keys do not depend on
@@ -372,6 +376,9 @@ func (p *Plan) Describe(w io.Writer) {
 		}
 		if ds.Tasks != "" {
 			fmt.Fprintf(w, ", tasks %s", ds.Tasks)
+		}
+		if ds.SamplesOf != "" {
+			fmt.Fprintf(w, ", the samples of %s", ds.SamplesOf)
 		}
 		fmt.Fprintln(w)
 		for _, t := range ds.Transforms {

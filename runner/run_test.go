@@ -695,3 +695,75 @@ func TestStoreConflictsAndIncompleteLines(t *testing.T) {
 		t.Errorf("ran %d, skipped %d; want the incomplete trial rerun and the others kept", sum.Ran, sum.Skipped)
 	}
 }
+
+// TestRunSamplesOf checks samples_of: an entry that takes another's
+// samples meets the same test sets, training samples and folds in every
+// trial (on the same data, the same scores), while an entry that draws its
+// own does not; and an entry with other rows is refused before any trial.
+func TestRunSamplesOf(t *testing.T) {
+	spec := blobsSpec()
+	spec.Methods = spec.Methods[1:] // cv and test rules, noise 0: no method randomness
+	spec.Baseline = ""
+	own := spec.Datasets[0]
+	shared, fresh := own, own
+	shared.ID, shared.SamplesOf = "shared", own.ID
+	fresh.ID = "fresh"
+	spec.Datasets = append(spec.Datasets, shared, fresh)
+	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	type cell struct {
+		method      string
+		size, trial int
+	}
+	score := map[string]map[cell]float64{}
+	for _, r := range sum.Results {
+		if r.Failed() {
+			t.Fatal(r.Error)
+		}
+		if score[r.Dataset] == nil {
+			score[r.Dataset] = map[cell]float64{}
+		}
+		score[r.Dataset][cell{r.Method, r.Size, r.Trial}] = r.Metrics["accuracy"] + 1000*r.Metrics["auc"]
+	}
+	differ := 0
+	for c, v := range score[own.ID] {
+		if got := score["shared"][c]; got != v {
+			t.Errorf("%v: shared %v, want %v as on %s", c, got, v, own.ID)
+		}
+		if score["fresh"][c] != v {
+			differ++
+		}
+	}
+	if len(score[own.ID]) != 18 || differ == 0 {
+		t.Errorf("%d cells, %d differ on the entry drawing its own samples; want 18 cells, some differing", len(score[own.ID]), differ)
+	}
+
+	other := spec.Datasets[1]
+	other.Params = other.Params.Clone()
+	other.Params["n"] = 200
+	spec.Datasets = []DatasetSpec{own, other}
+	_, err := Run(context.Background(), spec, Options{Dir: t.TempDir(), Workers: 2})
+	if err == nil || !strings.Contains(err.Error(), `datasets[1].samples_of: dataset "shared" has 200 rows and "blobs" 240`) {
+		t.Errorf("other rows: error %v, want one at datasets[1].samples_of naming both row counts", err)
+	}
+}
+
+// TestSamplesOfInKey checks that samples_of is part of a trial's key (the
+// rows differ), and that keys without it are those of earlier runs.
+func TestSamplesOfInKey(t *testing.T) {
+	a, b := blobsSpec(), blobsSpec()
+	b.Datasets[0].SamplesOf = "other"
+	pa, err := NewPlan(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := NewPlan(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pa.Trials[0].Key == pb.Trials[0].Key {
+		t.Error("samples_of left the trial key unchanged")
+	}
+	if _, ok := datasetIdentity(&a.Datasets[0])["samples_of"]; ok {
+		t.Error("a dataset without samples_of has it in its identity: earlier runs' keys would change")
+	}
+}

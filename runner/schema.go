@@ -92,6 +92,8 @@ func schema(free bool) param.Decl {
 				}},
 			{Name: "tasks", Type: param.Enum, Choices: []string{"one-vs-rest"}, Optional: true,
 				Doc: "Treat a K-class dataset as K binary tasks: `methods.MultiTask` methods fit them jointly, others once per task; predictions are one-vs-rest."},
+			{Name: "samples_of", Type: param.String, Optional: true, DefaultDoc: "its own", Check: plainName("(a dataset id)"),
+				Doc: "The id of another entry whose test splits, training samples and cross-validation folds this one shares in every trial: two feature sets of the same documents (say compressed and all 5-grams) then meet the same rows, a true pairing for `than_dataset` comparisons. Both entries must have the same rows, labels, split and tasks; the named entry must draw its own."},
 		},
 	}
 
@@ -148,9 +150,9 @@ func schema(free bool) param.Decl {
 		Doc: "Report options (below).",
 		Fields: []param.Decl{
 			{Name: "logx", Type: param.Bool, Default: false, Doc: "Log-scale x axis."},
-			{Name: "x", Type: param.String, Default: "size", Check: plainName("a metric, a param or an extra"),
+			{Name: "x", Type: param.String, Default: "size", Check: plainName("(a metric, a param or an extra)"),
 				Doc: "What goes on the x axis: `size`, a parameter that varies in some method's grid (a sweep over c or ρ; series are then the method's variants with the other parameters fixed), or an x a protocol records."},
-			{Name: "y", Type: param.StringList, Elem: "name", Unique: true, Optional: true, Check: plainName("a metric or an extra a protocol records"),
+			{Name: "y", Type: param.StringList, Elem: "name", Unique: true, Optional: true, Check: plainName("(a metric or an extra a protocol records)"),
 				Doc: "Names to table and plot against `x`: metrics, or extras a protocol or method records (components chosen, dictionary size). Default: the metrics."},
 			{Name: "x_transform", Type: param.Enum, Choices: []string{"neglog"}, Optional: true,
 				Doc: "Applied to `x` parameter values before plotting: `neglog` is −ln v (for ρ). Only with `x` set to a parameter."},
@@ -163,9 +165,9 @@ func schema(free bool) param.Decl {
 			{Name: "bootstrap", Type: param.Int, Optional: true, Min: param.Bound(0), Max: param.Bound(MaxBootstrap), DefaultDoc: "`0` (none)",
 				Doc: "Resamples of each trial's test set (rows drawn with replacement, the fitted model fixed) on which the runner also computes the metrics; the report shows their 95% percentile interval beside mean ± sd. The resamples derive from the experiment seed alone, the same for every method, dataset entry and trial, so differences are paired. Not part of trial keys: results stored without it keep none."},
 			{Name: "choose", Type: param.SectionList, Elem: "choice", Optional: true, DefaultDoc: "`[]`",
-				Doc: "Datasets of the report made of others, each `{id, among}`: per method series, size and trial, the result of the `among` entry whose select score (the cv score at the point the method's rule chose) is best, ties to the first listed — a cross-validation over what no grid can vary, such as a corpus-level transform's parameter (one dataset entry per pointer cost). Each entry's cv draws its own folds (the sample seed involves the dataset id), so the scores compared carry that fold noise. The method needs a `cv` or `test` rule over two or more grid points. Expectations may name `id` as their dataset. Not part of trial keys.",
+				Doc: "Datasets of the report made of others, each `{id, among}`: per method series, size and trial, the result of the `among` entry whose select score (the cv score at the point the method's rule chose) is best, ties to the first listed — a cross-validation over what no grid can vary, such as a corpus-level transform's parameter (one dataset entry per pointer cost). Each entry's cv draws its own folds (the sample seed involves the dataset id) unless the entries share them through `samples_of`, which makes the choice compare the same folds. The method needs a `cv` or `test` rule over two or more grid points. Expectations may name `id` as their dataset. Not part of trial keys.",
 				Fields: []param.Decl{
-					{Name: "id", Type: param.String, Check: plainName("a dataset id"), Doc: "The chosen dataset's id: not an id of `datasets:`."},
+					{Name: "id", Type: param.String, Check: plainName("(a dataset id)"), Doc: "The chosen dataset's id: not an id of `datasets:`."},
 					{Name: "among", Type: param.StringList, Elem: "dataset id", Unique: true, Doc: "Two or more dataset ids of `datasets:`, the same rows under different transforms."},
 				}},
 		},
@@ -198,7 +200,7 @@ func schema(free bool) param.Decl {
 			{Name: "by", Type: param.Float, Default: 0.0, Min: param.Bound(0),
 				Doc: "Relation: the margin in the metric's units and direction; with 0 the mean must be strictly better."},
 			nonNeg("within", "Relation, instead of `by`: `better` may trail `than` by at most this (a parity claim)."),
-			str("than_dataset", "Relation: the dataset id `than` is taken from, when not `dataset`: a comparison across two dataset entries with the same test rows (one corpus under two feature transforms), trials matched by index for the t-test. Their training samples are the same rows only when a size is the whole pool: the sample seed involves the dataset id. `than` may then name the same method as `better`."),
+			str("than_dataset", "Relation: the dataset id `than` is taken from, when not `dataset`: a comparison across two dataset entries with the same test rows (one corpus under two feature transforms), trials matched by index for the t-test. Their training samples are the same rows when one entry names the other in `samples_of` (a true pairing), else only when a size is the whole pool: the sample seed involves the dataset id. `than` may then name the same method as `better`."),
 			str("source", "Where the paper's figure comes from: \"Szafranski 2007, Table 1\"."),
 			str("note", "Why the result may differ."),
 		},

@@ -19,6 +19,9 @@ import (
 //	                                                     of a rule with select.over, its values of the
 //	                                                     other varying params)
 //
+// where dataset is the entry's samples_of if set, else its id, so entries
+// that name one another's samples draw the same rows.
+//
 // The holdout test set and the training order derive from the sample seed
 // (Derive(sample, "holdout"), Derive(sample, "train")), so a holdout split
 // is drawn afresh for every trial index, the same for every method and size.

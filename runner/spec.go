@@ -86,7 +86,22 @@ type DatasetSpec struct {
 	// dataset becomes K binary tasks, fitted jointly by methods.MultiTask
 	// methods and independently by the others.
 	Tasks string `yaml:"tasks,omitempty"`
-	Pos   Pos    `yaml:"-"`
+	// SamplesOf is the id of another entry whose splits, training samples
+	// and cross-validation folds this entry shares ("" draws its own): two
+	// feature sets of the same documents then compare on the same rows in
+	// every trial, a true pairing. The two must have the same rows, labels
+	// and split.
+	SamplesOf string `yaml:"samples_of,omitempty"`
+	Pos       Pos    `yaml:"-"`
+}
+
+// SampleID names the dataset in its sample and split seeds: SamplesOf if
+// set, else ID.
+func (ds *DatasetSpec) SampleID() string {
+	if ds.SamplesOf != "" {
+		return ds.SamplesOf
+	}
+	return ds.ID
 }
 
 // TransformSpec is one entry of a dataset's `transforms:`.

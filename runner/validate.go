@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -366,6 +367,9 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 	for i, ds := range s.Datasets {
 		ids[i] = ds.ID
 	}
+	if datasetsOK {
+		d.checkSamplesOf(s, f, ids)
+	}
 	// Expectations may name the datasets report.choose makes.
 	targets := slices.Clone(ids)
 	for i, c := range s.Report.Choose {
@@ -413,4 +417,35 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 			}
 		}
 	}
+}
+
+// checkSamplesOf checks each dataset's samples_of: another entry's id,
+// one that draws its own samples, with the same split and tasks (the rows
+// and labels are checked once the data is loaded: checkSameRows).
+func (d *decoder) checkSamplesOf(s *Spec, f *fields, ids []string) {
+	for i := range s.Datasets {
+		ds := &s.Datasets[i]
+		if ds.SamplesOf == "" {
+			continue
+		}
+		at, path := d.at(f, "datasets", strconv.Itoa(i), "samples_of"), sub(index("datasets", i), "samples_of")
+		j := slices.Index(ids, ds.SamplesOf)
+		switch {
+		case j < 0:
+			d.errorf(at, path, "%s", unknownDataset(ds.SamplesOf, ids))
+		case j == i:
+			d.errorf(at, path, "names this entry itself; want the id of another entry, or no samples_of")
+		case s.Datasets[j].SamplesOf != "":
+			d.errorf(at, path, "dataset %s itself takes the samples of %s; want %s", param.Quote(ds.SamplesOf), param.Quote(s.Datasets[j].SamplesOf), param.Quote(s.Datasets[j].SamplesOf))
+		case !sameSplit(ds.Split, s.Datasets[j].Split):
+			d.errorf(at, path, "dataset %s is split %s, this entry %s; want the same split to share its samples", param.Quote(ds.SamplesOf), describeSplit(s.Datasets[j].Split), describeSplit(ds.Split))
+		case ds.Tasks != s.Datasets[j].Tasks:
+			d.errorf(at, path, "dataset %s has tasks %q, this entry %q; want the same tasks to share its samples", param.Quote(ds.SamplesOf), s.Datasets[j].Tasks, ds.Tasks)
+		}
+	}
+}
+
+// sameSplit reports whether a and b split alike: the same kind and params.
+func sameSplit(a, b Split) bool {
+	return a.KindName() == b.KindName() && (len(a.Params) == 0 && len(b.Params) == 0 || reflect.DeepEqual(a.Params, b.Params))
 }
