@@ -54,7 +54,7 @@ func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[str
 		infos[ds.ID] = infoOf(ds, d)
 		errs = append(errs, checkDataset(spec, i, d)...)
 	}
-	errs = append(errs, checkSamplesOf(spec, func(i int) *datasets.Dataset { return got[i].data })...)
+	errs = append(errs, checkSameRows(spec, func(i int) *datasets.Dataset { return got[i].data })...)
 	return infos, skipped, specError(errs)
 }
 
@@ -132,7 +132,7 @@ func checkLoaded(spec *Spec, loaded map[string]*loadedData) error {
 			errs = append(errs, checkDataset(spec, i, ld.data)...)
 		}
 	}
-	errs = append(errs, checkSamplesOf(spec, func(i int) *datasets.Dataset {
+	errs = append(errs, checkSameRows(spec, func(i int) *datasets.Dataset {
 		if ld := loaded[spec.Datasets[i].ID]; ld != nil {
 			return ld.data
 		}
@@ -141,11 +141,11 @@ func checkLoaded(spec *Spec, loaded map[string]*loadedData) error {
 	return specError(errs)
 }
 
-// checkSamplesOf checks that each dataset with samples_of has the rows of
+// checkSameRows checks that each dataset with samples_of has the rows of
 // the entry it names: the same number, the same labels and the same given
 // split, so the shared samples pick the same documents. data returns
 // dataset i, or nil if it did not load.
-func checkSamplesOf(spec *Spec, data func(i int) *datasets.Dataset) []FieldError {
+func checkSameRows(spec *Spec, data func(i int) *datasets.Dataset) []FieldError {
 	var errs []FieldError
 	for i := range spec.Datasets {
 		ds := &spec.Datasets[i]
@@ -251,7 +251,7 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 	pool, test := math.MaxInt, math.MaxInt
 	var first *Partition
 	for t := 0; t < trials; t++ {
-		at := SplitAt{Trial: t, Sample: Derive(spec.Seed, "sample", ds.SampleID(), itoa(t)), Dataset: Derive(spec.Seed, "split", ds.SampleID())}
+		at := splitAt(spec.Seed, ds, t)
 		part, err := splitter.Split(d, ds.Split.Params, at)
 		if err != nil {
 			fail(split, "dataset %s (%d rows): %v", id, rows, err)

@@ -575,7 +575,7 @@ func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *
 		Key: t.Key, Dataset: t.Dataset.ID, Method: t.Method.Label, Plugin: t.Method.Name,
 		Trial: t.Index, Variant: t.Variant(),
 	}
-	res.Seeds.Sample = Derive(spec.Seed, "sample", t.Dataset.SampleID(), itoa(t.Index))
+	res.Seeds.Sample = splitAt(spec.Seed, t.Dataset, t.Index).Sample
 	res.Seeds.Method = Derive(spec.Seed, "method", t.Dataset.ID, t.seedName(), param.Format(t.Size), itoa(t.Index))
 	defer func() {
 		if p := recover(); p != nil {
@@ -625,7 +625,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: %w", t.Dataset.ID, err)
 	}
-	at := SplitAt{Trial: t.Index, Sample: res.Seeds.Sample, Dataset: Derive(x.spec.Seed, "split", t.Dataset.SampleID())}
+	at := splitAt(x.spec.Seed, t.Dataset, t.Index)
 	part, err := splitter.Split(d, t.Dataset.Split.Params, at)
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: split: %w", t.Dataset.ID, err)
