@@ -19,8 +19,10 @@ import (
 //	                                                     of a rule with select.over, its values of the
 //	                                                     other varying params)
 //
-// where dataset is the entry's samples_of if set, else its id, so entries
-// that name one another's samples draw the same rows.
+// In the sample seed (and the split seed, Derive(seed, "split", dataset))
+// dataset is the entry's samples_of if set, else its id, so an entry that
+// takes another's samples draws the same rows; in the method seed it is
+// always the id.
 //
 // The holdout test set and the training order derive from the sample seed
 // (Derive(sample, "holdout"), Derive(sample, "train")), so a holdout split

@@ -2,7 +2,7 @@ package runner
 
 import (
 	"fmt"
-	"reflect"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -445,7 +445,8 @@ func (d *decoder) checkSamplesOf(s *Spec, f *fields, ids []string) {
 	}
 }
 
-// sameSplit reports whether a and b split alike: the same kind and params.
+// sameSplit reports whether a and b split alike: the same kind and params,
+// compared as trial keys compare them (canonical).
 func sameSplit(a, b Split) bool {
-	return a.KindName() == b.KindName() && (len(a.Params) == 0 && len(b.Params) == 0 || reflect.DeepEqual(a.Params, b.Params))
+	return a.KindName() == b.KindName() && maps.Equal(canonical(a.Params), canonical(b.Params))
 }
