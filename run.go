@@ -52,7 +52,7 @@ func main() {
 		// Near the machine's memory the collector works harder rather
 		// than let garbage push the heap over it (the fits' live memory
 		// is bounded by --mem-limit).
-		debug.SetMemoryLimit(runner.MachineMemory() / 10 * 9)
+		debug.SetMemoryLimit(runner.ProcessMemory() / 10 * 9)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := repro(ctx, os.Stdout, os.Stderr, os.Args[1:])
@@ -68,7 +68,7 @@ Usage:
         one run at a time per DIR (DIR/.lock); with --shard only shard I (from 0) of N, into
         DIR/results/shard-I-of-N.jsonl under its own lock, and no reports (repro report DIR merges);
         a fit estimated to need more memory than --mem-limit (default $REPRO_MEM_LIMIT, else half
-        the machine's) fails its trial
+        the smallest of the machine's memory, the cgroup's limit and RLIMIT_AS) fails its trial
   repro report DIR
         re-render the reports in DIR from its stored results (no training)
   repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
@@ -176,7 +176,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
 	fresh := fs.Bool("fresh", false, "discard stored results and run every trial again")
 	quiet := fs.Bool("q", false, "no progress output")
-	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory the fits running at once may need by their estimates, e.g. 8GB, or off: a fit estimated to need more alone fails, and the run goes on; fits that need more together wait for each other (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the machine's memory)")
+	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory the fits running at once may need by their estimates, e.g. 8GB, or off: a fit estimated to need more alone fails, and the run goes on; fits that need more together wait for each other (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the memory the process may use: the smallest of the physical memory, the cgroup's limit and what RLIMIT_AS leaves)")
 	smoke := fs.Bool("smoke", false, "run only the first trial at the smallest size of every dataset and method (into DIR default out/<name>-smoke), to check an experiment end to end; no expectations are checked")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")

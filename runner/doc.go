@@ -66,8 +66,10 @@
 // the memory it needs on the training set's shape (methods.Plugin.Memory;
 // a sound default for a plugin without one), and so does the runner
 // before a transform (datasets.Transform.Memory). A fit estimated above
-// Options.MemLimit (repro run --mem-limit, $REPRO_MEM_LIMIT, half the
-// machine's memory by default, which leaves the collector its headroom)
+// Options.MemLimit (repro run --mem-limit, $REPRO_MEM_LIMIT, by default half
+// the memory the process may use: the physical memory, the cgroup's limit
+// or what RLIMIT_AS leaves, whichever is smallest; the other half leaves
+// the collector its headroom)
 // fails its trial with a *MemoryError before allocating, and the run goes
 // on: a LIBSVM index of 33,554,432 is a failed trial, not a process killed
 // out of memory. A corpus-level transform refused when the dataset loads

@@ -6,6 +6,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -24,30 +26,45 @@ const NoMemLimit = -1
 // fallbackMemory is the machine's memory assumed where it cannot be read.
 const fallbackMemory = 16 << 30
 
-// DefaultMemLimit returns the memory one fit may need by default: half of
-// the machine's memory (or of the cgroup's limit, when lower), so that a
-// fit that would exhaust it fails with an error instead of the process.
-func DefaultMemLimit() int64 { return MachineMemory() / 2 }
+// DefaultMemLimit returns the memory the fits may need by default: half
+// of ProcessMemory, the smallest of the physical memory, the cgroup's
+// limit and what RLIMIT_AS leaves, so that a fit that would exhaust it
+// fails with an error instead of the process. Half, because the loaded
+// data and the garbage the collector has not yet reclaimed (at the
+// default GOGC of 100 the heap grows to twice the live memory before a
+// collection) need the rest.
+func DefaultMemLimit() int64 { return ProcessMemory() / 2 }
 
-// MachineMemory returns the physical memory, or the cgroup's memory limit
-// when one is set and lower; 16 GiB where neither can be read.
+// ProcessMemory returns the memory this process can use: the smallest of
+// MachineMemory (the physical memory or the cgroup's limit) and
+// AddressSpace (what RLIMIT_AS leaves it).
+func ProcessMemory() int64 {
+	m := MachineMemory()
+	if as := AddressSpace(); as > 0 && as < m {
+		return as
+	}
+	return m
+}
+
+// MachineMemory returns the physical memory, or the memory limit of the
+// process's cgroup (cgroup v2 memory.max, v1 memory.limit_in_bytes, the
+// smallest along the cgroup's ancestors) when one is set and lower; 16 GiB
+// where neither can be read.
 func MachineMemory() int64 {
 	total := int64(0)
 	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
-		sc := bufio.NewScanner(bytes.NewReader(b))
-		for sc.Scan() {
-			if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-				if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
-					total = kb << 10
-				}
-			}
+		if kb := statusKB(b, "MemTotal:"); kb > 0 {
+			total = kb << 10
 		}
 	}
-	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+	cg, _ := os.ReadFile("/proc/self/cgroup")
+	for _, f := range cgroupLimitFiles("/sys/fs/cgroup", cg) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue
 		}
+		// "max" (v2 without a limit) does not parse; v1 without a limit
+		// reads a number near 2⁶³, above the physical memory.
 		if v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64); err == nil && v > 0 && (total == 0 || v < total) {
 			total = v
 		}
@@ -56,6 +73,68 @@ func MachineMemory() int64 {
 		return fallbackMemory
 	}
 	return total
+}
+
+// cgroupLimitFiles returns the files under root (/sys/fs/cgroup) that may
+// hold a memory limit of the cgroup described by cgroup (the content of
+// /proc/self/cgroup): memory.max of the v2 cgroup and of each of its
+// ancestors, memory.limit_in_bytes of the v1 memory cgroup and of its
+// ancestors, and the root's two files (where the cgroup namespace makes
+// the process's own cgroup the root).
+func cgroupLimitFiles(root string, cgroup []byte) []string {
+	files := []string{root + "/memory.max", root + "/memory/memory.limit_in_bytes"}
+	for _, line := range strings.Split(string(cgroup), "\n") {
+		parts := strings.SplitN(line, ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		dir, name := "", ""
+		switch {
+		case parts[0] == "0" && parts[1] == "":
+			dir, name = root, "memory.max"
+		case slices.Contains(strings.Split(parts[1], ","), "memory"):
+			dir, name = root+"/memory", "memory.limit_in_bytes"
+		default:
+			continue
+		}
+		for p := path.Clean("/" + parts[2]); p != "/"; p = path.Dir(p) {
+			files = append(files, dir+p+"/"+name)
+		}
+	}
+	return files
+}
+
+// statusKB returns the value in kB of the line of b (/proc/meminfo or
+// /proc/self/status) starting with key, 0 if there is none.
+func statusKB(b []byte, key string) int64 {
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), key); ok {
+			if kb, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64); err == nil {
+				return kb
+			}
+		}
+	}
+	return 0
+}
+
+// AddressSpace returns what the address-space limit (RLIMIT_AS, as set by
+// ulimit -v or prlimit --as) leaves the process: the limit less the
+// virtual memory the process already maps (VmSize: the binary, the Go
+// runtime's reservations for its heap metadata, the thread stacks and the
+// heap so far: measured on linux/amd64, 1.2 GB for any Go program at
+// start, 1.7 GB for repro once its flags are parsed, almost all of it
+// reserved, not resident). 0 without a limit or where it cannot be read.
+func AddressSpace() int64 {
+	limit := addressSpaceLimit()
+	if limit <= 0 {
+		return 0
+	}
+	used := int64(0)
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		used = statusKB(b, "VmSize:") << 10
+	}
+	return max(limit-used, 1)
 }
 
 // ParseMemLimit parses a memory limit: a number of bytes with an optional

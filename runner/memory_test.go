@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -182,5 +183,29 @@ func TestRunMemoryBudget(t *testing.T) {
 	}
 	if sum.Failed == 0 || sum.Failed*2 != len(sum.Results) {
 		t.Errorf("%d of %d trials failed; want the big method's", sum.Failed, len(sum.Results))
+	}
+}
+
+// TestCgroupLimitFiles: the memory limit is looked for in the process's
+// own cgroup and its ancestors (v2 memory.max, v1 memory.limit_in_bytes),
+// not only at the root of /sys/fs/cgroup.
+func TestCgroupLimitFiles(t *testing.T) {
+	for _, c := range []struct {
+		name, cgroup string
+		want         []string
+	}{
+		{name: "none", want: []string{"R/memory.max", "R/memory/memory.limit_in_bytes"}},
+		{name: "v2", cgroup: "0::/user.slice/job.scope\n", want: []string{
+			"R/memory.max", "R/memory/memory.limit_in_bytes", "R/user.slice/job.scope/memory.max", "R/user.slice/memory.max"}},
+		{name: "v2 root", cgroup: "0::/\n", want: []string{"R/memory.max", "R/memory/memory.limit_in_bytes"}},
+		{name: "v1", cgroup: "5:cpu,cpuacct:/a\n4:memory:/docker/abc\n", want: []string{
+			"R/memory.max", "R/memory/memory.limit_in_bytes", "R/memory/docker/abc/memory.limit_in_bytes", "R/memory/docker/memory.limit_in_bytes"}},
+	} {
+		if got := cgroupLimitFiles("R", []byte(c.cgroup)); !slices.Equal(got, c.want) {
+			t.Errorf("%s: cgroupLimitFiles = %q, want %q", c.name, got, c.want)
+		}
+	}
+	if p := ProcessMemory(); p <= 0 || p > MachineMemory() {
+		t.Errorf("ProcessMemory() = %d; machine memory %d", p, MachineMemory())
 	}
 }
