@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -202,6 +203,35 @@ type Info struct {
 	Objective  float64
 }
 
+// ErrPredictor is implemented by models whose prediction can fail for a
+// reason of their own, such as an external program's exit status: the
+// runner calls PredictErr instead of Predict and fails the trial with its
+// error.
+type ErrPredictor interface {
+	PredictErr(X matrix.Matrix) (*Prediction, error)
+}
+
+// Predict returns m's prediction on X: m.PredictErr(X) when m is an
+// ErrPredictor, else m.Predict(X), or an error if that is nil.
+func Predict(m Model, X matrix.Matrix) (*Prediction, error) {
+	if ep, ok := m.(ErrPredictor); ok {
+		return ep.PredictErr(X)
+	}
+	p := m.Predict(X)
+	if p == nil {
+		return nil, errors.New("model returned no prediction")
+	}
+	return p, nil
+}
+
+// FitTimer is implemented by models that measure their own fit time: an
+// external program's wall time, without the time repro spends writing
+// its input. The runner records FitSeconds as the fit's time instead of
+// the time Fit took.
+type FitTimer interface {
+	FitSeconds() float64
+}
+
 // Informer is implemented by models that report how their fit went.
 type Informer interface {
 	Info() Info
@@ -286,6 +316,17 @@ type Plugin struct {
 	// Build estimates with Floats and Bytes, which saturate instead of
 	// overflowing.
 	Memory func(s Shape, p param.Values) int64
+	// Free, if set, declares the parameters the plugin takes besides
+	// Params, whatever their names (param.Plugin.Free): the grid values
+	// of a command method, which reach its placeholders. Validate
+	// rejects the names it cannot use.
+	Free *param.Decl
+	// Programs, if set, returns the external programs a fit at grid
+	// point p runs, one argument vector each (a program, then its
+	// arguments, placeholders unexpanded), which `repro validate` prints
+	// and looks up on PATH and `--no-commands` refuses; empty for a
+	// method that runs none.
+	Programs func(p param.Values) [][]string
 }
 
 // Methods is the registry of method plugins.

@@ -132,6 +132,32 @@ type Plugin struct {
 	// Validate, if set, checks one set of resolved values beyond the
 	// declarations; it returns nil or (joined) *InvalidError.
 	Validate func(Values) error
+	// Free, if set, declares every parameter the plugin takes besides
+	// Params, whatever its name: a key Params does not declare is
+	// decoded with Free (its Name set to the key) instead of being
+	// reported as unknown. Validate then rejects the names the plugin
+	// cannot use (a command method's grid names, which must appear as
+	// placeholders).
+	Free *Decl
+}
+
+// WithFree returns p with a declaration, a copy of p.Free named k, for
+// every name k of keys that p.Params does not declare, in the order of
+// keys; p itself when p.Free is nil.
+func (p *Plugin) WithFree(keys []string) *Plugin {
+	if p == nil || p.Free == nil {
+		return p
+	}
+	q := *p
+	q.Params = append([]Decl(nil), p.Params...)
+	for _, k := range keys {
+		if _, ok := Find(q.Params, k); !ok {
+			d := *p.Free
+			d.Name = k
+			q.Params = append(q.Params, d)
+		}
+	}
+	return &q
 }
 
 // IsSection reports whether d declares a mapping or a list of mappings.

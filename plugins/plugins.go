@@ -20,6 +20,7 @@ import (
 	_ "github.com/repro-ml/repro/datasets/subsample"
 	_ "github.com/repro-ml/repro/datasets/text"
 	_ "github.com/repro-ml/repro/datasets/uci"
+	_ "github.com/repro-ml/repro/methods/command"
 	_ "github.com/repro-ml/repro/methods/ddr"
 	_ "github.com/repro-ml/repro/methods/elasticnet"
 	_ "github.com/repro-ml/repro/methods/fnr"

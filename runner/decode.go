@@ -367,6 +367,7 @@ func (d *decoder) pluginParams(f *fields, path string, decl param.Decl, plugin *
 	if pf == nil {
 		return
 	}
+	plugin = plugin.WithFree(sortedKeys(pf.keys))
 	d.unknownParams(pf, p, plugin.Params)
 	if decl.Grid {
 		d.gridParams(v.Addr().Interface().(gridHolder), pf, f.node, p, plugin)

@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -155,7 +156,9 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		// The strategy sees predictions on the candidates, never their
 		// labels: the candidate set is passed without Y.
 		if !strat.Blind {
-			q.Pred = model.Predict(t.unlabelledX)
+			if q.Pred, err = methods.Predict(model, t.unlabelledX); err != nil {
+				return nil, err
+			}
 		}
 		picked, err := strat.Query(q, sp)
 		if err != nil {

@@ -101,7 +101,7 @@ func schema(free bool) param.Decl {
 		Want: "a list of methods, each with a name from " + strings.Join(methods.Names(), ", "),
 		Doc:  "The methods, below.",
 		Plugin: lookup(pluginOf(methods.Lookup, func(p *methods.Plugin) param.Plugin {
-			return param.Plugin{Params: p.Params, Validate: p.Validate}
+			return param.Plugin{Params: p.Params, Validate: p.Validate, Free: p.Free}
 		})),
 		Fields: []param.Decl{
 			pluginName("method", methods.Names),

@@ -159,7 +159,11 @@ func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (meth
 		t.state, t.warm = &methods.State{}, &methods.State{}
 	}
 	model, err := t.fitPoint(ctx, point, train, &methods.Env{Seed: t.Seeds.Method, Memo: memo, State: t.state, Warm: t.warm, Unlabelled: t.unlabelledX})
-	res.FitSeconds += time.Since(start).Seconds()
+	elapsed := time.Since(start).Seconds()
+	if ft, ok := model.(methods.FitTimer); ok && err == nil {
+		elapsed = ft.FitSeconds() // an external program's wall time
+	}
+	res.FitSeconds += elapsed
 	if err != nil {
 		return nil, err
 	}
@@ -204,9 +208,9 @@ func (t *TrialRun) Predict(model methods.Model, set *datasets.Dataset) (*methods
 // predict is Predict without the bookkeeping of the fitted model's
 // iterations: for the models a select rule scores on its folds.
 func (t *TrialRun) predict(model methods.Model, set *datasets.Dataset) (*methods.Prediction, error) {
-	p := model.Predict(set.X)
-	if p == nil {
-		return nil, errors.New("model returned no prediction")
+	p, err := methods.Predict(model, set.X)
+	if err != nil {
+		return nil, fmt.Errorf("method %q: %w", t.Trial.Method.Label, err)
 	}
 	if err := checkPrediction(p, set, t.OneVsRest()); err != nil {
 		return nil, fmt.Errorf("method %q: %w", t.Trial.Method.Label, err)
@@ -336,11 +340,21 @@ type ovrModel struct {
 }
 
 func (m *ovrModel) Predict(X matrix.Matrix) *methods.Prediction {
+	p, _ := m.PredictErr(X)
+	return p
+}
+
+// PredictErr is Predict, with the error of a task's model that failed to
+// predict (methods.ErrPredictor).
+func (m *ovrModel) PredictErr(X matrix.Matrix) (*methods.Prediction, error) {
 	n, _ := X.Dims()
 	k := len(m.models)
 	scores := make([]float64, n*k)
 	for c, model := range m.models {
-		p := model.Predict(X)
+		p, err := methods.Predict(model, X)
+		if err != nil {
+			return nil, fmt.Errorf("task %q vs rest: %w", m.classes[c], err)
+		}
 		if p.K != 2 {
 			// A binary model answered with other than two classes: the
 			// scores stay NaN, which the prediction check reports.
@@ -353,7 +367,7 @@ func (m *ovrModel) Predict(X matrix.Matrix) *methods.Prediction {
 			scores[i*k+c] = p.Score(i, 1) - p.Score(i, 0)
 		}
 	}
-	return &methods.Prediction{Scores: scores, K: k, OneVsRest: true}
+	return &methods.Prediction{Scores: scores, K: k, OneVsRest: true}, nil
 }
 
 func (m *ovrModel) Info() methods.Info {

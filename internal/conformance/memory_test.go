@@ -142,6 +142,8 @@ func TestMemoryEstimates(t *testing.T) {
 		{method: "logreg-l2", n: 60, d: 20000, nnz: 8},
 		{method: "logreg-l2", params: map[string]any{"solver": "tron"}, n: 60, d: 20000, nnz: 8},
 		{method: "logreg-l1", n: 60, d: 20000, nnz: 8},
+		{method: "command", params: methodParams["command"], n: 60, d: 20000, nnz: 8},
+		{method: "command", params: map[string]any{"format": "csv", "train": methodParams["command"]["train"], "predict": methodParams["command"]["predict"]}, n: 60, d: 2000, nnz: 8},
 		{method: "logreg-l1", n: 60, d: 2000, nnz: 2000, dense: true},
 		{method: "logreg-en", n: 60, d: 20000, nnz: 8},
 		{method: "logreg-en", params: map[string]any{"alpha": 0.0, "nlambda": 20}, n: 60, d: 20000, nnz: 8},

@@ -18,7 +18,14 @@ import (
 // methodParams gives values to the required parameters of method plugins,
 // which the suite cannot invent. A plugin with a required parameter missing
 // here fails TestMethods, which names it.
-var methodParams = map[string]map[string]any{}
+var methodParams = map[string]map[string]any{
+	// command runs methods/command's fake learner (POSIX sh and awk: the
+	// most frequent training label), so that the suite needs no peer.
+	"command": {
+		"train":   []any{"/bin/sh", "{workdir}/../../methods/command/testdata/fake-learner.sh", "train", "{train}", "{model}"},
+		"predict": []any{"/bin/sh", "{workdir}/../../methods/command/testdata/fake-learner.sh", "predict", "{test}", "{model}", "{predictions}"},
+	},
+}
 
 // unsupported lists the problems a method plugin documents it does not
 // handle, with the reason from its documentation. An empty storage means

@@ -1,0 +1,407 @@
+// Package command provides the command method plugin: an external
+// learner — liblinear's or libsvm's programs, a scikit-learn script, R —
+// run as one more series of an experiment, on the same training samples,
+// folds and test rows as repro's own methods.
+//
+// The params give two argument vectors, run without a shell: train, which
+// reads the training rows repro writes and writes a model file, and
+// predict, which reads the model and the rows to predict and writes the
+// predictions:
+//
+//   - name: command
+//     label: liblinear-L2
+//     params:
+//     format: libsvm
+//     train: [liblinear-train, -q, -s, "0", -c, "{C}", "{train}", "{model}"]
+//     predict: [liblinear-predict, -b, "1", "{test}", "{model}", "{predictions}"]
+//     C: [0.01, 0.1, 1, 10]
+//     select: {rule: cv, folds: 5}
+//
+// # Placeholders
+//
+// An argument may hold placeholders, replaced before the program runs:
+//
+//   - {train}: the training rows (train only), in the params' format;
+//   - {test}: the rows to predict (predict only), in the same format, every
+//     label 0 — a program never sees the test labels;
+//   - {model}: the model file train writes and predict reads;
+//   - {predictions}: the file predict writes (predict only); without it
+//     the predictions are read from predict's standard output;
+//   - {dir}: the directory the program runs in, its temporary files;
+//   - {seed}: the method seed, in [0, 2³¹−1]: the same for the same trial;
+//   - {workdir}: the directory repro was started in, for a script named
+//     relative to it;
+//   - {NAME}: the value of a param NAME that the plugin does not declare:
+//     any name of the grid (C, gamma, alpha …), a list of values making a
+//     grid axis as for any method.
+//
+// "{{" and "}}" are literal braces. Classes are written as their indices
+// 0 … K−1 in the dataset's class order, and read back the same way.
+//
+// # Formats
+//
+// Rows are written as LIBSVM/SVMlight (format: libsvm: "label
+// index:value …", 1-based indices, non-zeros only) or CSV (format: csv: a
+// header "label,x1,…,xd", then every value of a row). Predictions are read
+// as liblinear's and libsvm's predict output (output: labels: one label per
+// line; with a first line "labels l1 … lm", from -b 1, each label followed
+// by the probabilities of l1 … lm, which become the scores, so that auc is
+// defined) or as scores (output: scores: K numbers per line, one for two
+// classes (the second class's score) or for regression, separated by
+// commas or spaces, after an optional header line).
+//
+// # Running
+//
+// Each fit and each prediction runs in a fresh temporary directory (under
+// $TMPDIR), removed afterwards; the model file is kept in memory between
+// them. The program's environment holds only PATH (as repro's: the program
+// was looked up on it), TMPDIR (the temporary directory) and the entries
+// of env: NAME passes repro's value on, NAME=VALUE sets one
+// (OMP_NUM_THREADS=1). Its standard input is closed, its standard output
+// and error are captured. A program that exits with a non-zero status, or
+// outlives its timeout (it is killed with the processes it started), fails
+// the trial with a *ProgramError quoting the last lines of its standard
+// error; the run goes on with the other trials. A fit's recorded time is
+// the train program's wall time (methods.FitTimer).
+//
+// The memory a fit needs, which `repro run --mem-limit` checks before it
+// starts, is memory_mb when given, else an estimate of liblinear's: 16
+// bytes per stored entry and per row, and four copies of the weights.
+//
+// # Security
+//
+// An experiment file with a command method runs programs, as a Makefile
+// does: read it before running it. `repro validate` prints every program
+// an experiment would run, and `repro run --no-commands` and
+// `repro validate --no-commands` refuse an experiment that runs any.
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/param"
+)
+
+func init() {
+	methods.Register("command", &methods.Plugin{
+		Doc: "an external learner run as a series: train and predict argument vectors (no shell) with placeholders " +
+			"{train} {test} {model} {predictions} {dir} {seed} {workdir} and {NAME} for any grid name; rows written as " +
+			"LIBSVM or CSV, predictions read as liblinear/libsvm labels (with -b 1 probabilities) or scores; " +
+			"each run in a temporary directory, environment PATH, TMPDIR and env only",
+		Kinds:  methods.Classification | methods.Regression,
+		Params: decls,
+		Free: &param.Decl{Type: param.String,
+			Doc: "a grid value, passed to the programs as the placeholder {NAME}"},
+		New:      newMethod,
+		Validate: validate,
+		Memory:   memory,
+		Programs: func(p param.Values) [][]string { return [][]string{p.Strings("train"), p.Strings("predict")} },
+	})
+}
+
+var decls = []param.Decl{
+	{Name: "train", Type: param.StringList, NonEmpty: true,
+		Doc: "the training program and its arguments, run without a shell; placeholders {train} {model} {dir} {seed} {workdir} and {NAME} for a grid name"},
+	{Name: "predict", Type: param.StringList, NonEmpty: true,
+		Doc: "the prediction program and its arguments; placeholders {test} {model} {predictions} (else its standard output is read) {dir} {seed} {workdir} and {NAME}"},
+	{Name: "format", Type: param.Enum, Default: formatLibSVM, Choices: []string{formatLibSVM, formatCSV},
+		Doc: "the rows written: libsvm (SVMlight: label index:value …, 1-based, non-zeros) or csv (header label,x1,…,xd, every value); classes as indices 0 … K−1"},
+	{Name: "output", Type: param.Enum, Default: outputLabels, Choices: []string{outputLabels, outputScores},
+		Doc: "the predictions read: labels (liblinear/libsvm predict output: a label per line, with -b 1 a \"labels …\" header and probabilities) or scores (K numbers per line, one for two classes or regression, comma or space separated)"},
+	{Name: "timeout", Type: param.Float, Default: 3600.0, Min: param.Bound(0), MinExclusive: true,
+		Doc: "seconds a program may run before it is killed (with the processes it started), failing its trial"},
+	{Name: "env", Type: param.StringList, Default: []string{}, Unique: true,
+		Doc: "environment besides PATH and TMPDIR: NAME passes repro's value on, NAME=VALUE sets one"},
+	{Name: "memory_mb", Type: param.Float, Default: 0.0, Min: param.Bound(0),
+		Doc: "the program's peak memory in MB, for --mem-limit; 0: estimated as liblinear's (16 bytes per stored entry and row, 4 copies of the weights)"},
+}
+
+// method is the command method at one grid point.
+type method struct {
+	train, predict []string
+	format, output string
+	timeout        time.Duration
+	env            []string
+	vars           map[string]string // the grid names' values
+}
+
+func newMethod(p param.Values) (methods.Method, error) {
+	if err := validate(p); err != nil {
+		return nil, err
+	}
+	m := &method{
+		train: p.Strings("train"), predict: p.Strings("predict"),
+		format: p.String("format"), output: p.String("output"),
+		timeout: time.Duration(p.Float("timeout") * float64(time.Second)),
+		env:     p.Strings("env"),
+		vars:    map[string]string{},
+	}
+	for _, name := range freeNames(p) {
+		m.vars[name] = param.Format(p[name])
+	}
+	return m, nil
+}
+
+// freeNames returns the names of p that the plugin does not declare: its
+// grid names.
+func freeNames(p param.Values) []string {
+	var out []string
+	for _, name := range p.Names() {
+		if _, ok := param.Find(decls, name); !ok {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// validate checks the argument vectors' programs and placeholders, the
+// grid names and the environment entries.
+func validate(p param.Values) error {
+	var errs []error
+	free := freeNames(p)
+	known := map[string]bool{}
+	for _, n := range free {
+		known[n] = true
+	}
+	used := map[string]bool{}
+	for _, phase := range []string{"train", "predict"} {
+		argv, _ := p[phase].([]string)
+		if len(argv) == 0 {
+			continue // the declaration reports it
+		}
+		if prog := argv[0]; strings.ContainsAny(prog, "{}") {
+			errs = append(errs, param.InvalidElem(phase, 0, "program %q has a placeholder; want the program's name or absolute path as written", prog))
+		} else if !filepath.IsAbs(prog) && strings.ContainsRune(prog, filepath.Separator) {
+			errs = append(errs, param.InvalidElem(phase, 0, "program %q is a relative path (programs run in a temporary directory); want a name looked up on PATH, or an absolute path (or {workdir}/… as an argument of an interpreter)", prog))
+		}
+		for i, a := range argv {
+			ps, err := parseArg(a)
+			if err != nil {
+				errs = append(errs, param.InvalidElem(phase, i, "%v", err))
+				continue
+			}
+			for _, pc := range ps {
+				if pc.name == "" {
+					continue
+				}
+				used[pc.name] = true
+				if only, ok := phaseOnly[pc.name]; ok && only != phase {
+					errs = append(errs, param.InvalidElem(phase, i, "{%s} is a placeholder of %s only; want it there", pc.name, only))
+				} else if !known[pc.name] && !isBuiltin(pc.name) {
+					errs = append(errs, param.InvalidElem(phase, i, "%s", unknownPlaceholder(pc.name, phase, free)))
+				}
+			}
+		}
+		if phase == "train" && !placeholders(argv)[phTrain] {
+			errs = append(errs, param.Invalid(phase, "no {train}: the program would not see the training rows; want {train} in an argument"))
+		}
+		if phase == "predict" {
+			if !placeholders(argv)[phTest] {
+				errs = append(errs, param.Invalid(phase, "no {test}: the program would not see the rows to predict; want {test} in an argument"))
+			}
+			if tr, _ := p["train"].([]string); placeholders(argv)[phModel] && len(tr) > 0 && !placeholders(tr)[phModel] {
+				errs = append(errs, param.Invalid(phase, "reads {model}, which train does not write; want {model} in train's arguments too"))
+			}
+		}
+	}
+	for _, n := range free {
+		switch {
+		case !isName(n):
+			errs = append(errs, param.Invalid(n, "is not a placeholder name; want a declared parameter (%s) or a grid name of letters, digits and _", strings.Join(param.Names(decls), ", ")))
+		case isBuiltin(n):
+			errs = append(errs, param.Invalid(n, "is the built-in placeholder {%s}; want another name for a grid value", n))
+		case !used[n]:
+			msg := fmt.Sprintf("unused: neither train nor predict has {%s}; want a declared parameter (%s) or a grid name used as a placeholder", n, strings.Join(param.Names(decls), ", "))
+			if c := param.Closest(n, param.Names(decls)); c != "" {
+				msg = fmt.Sprintf("unused: neither train nor predict has {%s} (did you mean %q?); want a declared parameter or a grid name used as a placeholder", n, c)
+			}
+			errs = append(errs, param.Invalid(n, "%s", msg))
+		}
+	}
+	env, _ := p["env"].([]string)
+	for i, e := range env {
+		if name, _, _ := strings.Cut(e, "="); !isName(name) {
+			errs = append(errs, param.InvalidElem("env", i, "%q is not NAME or NAME=VALUE; want an environment variable's name (letters, digits, _)", e))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func isBuiltin(name string) bool {
+	for _, b := range builtins {
+		if b == name {
+			return true
+		}
+	}
+	return false
+}
+
+// unknownPlaceholder says what is wrong with {name} in phase's arguments.
+func unknownPlaceholder(name, phase string, free []string) string {
+	var cands []string
+	for _, b := range builtins {
+		if only, ok := phaseOnly[b]; !ok || only == phase {
+			cands = append(cands, b)
+		}
+	}
+	cands = append(cands, free...)
+	msg := fmt.Sprintf("unknown placeholder {%s}", name)
+	c := param.Closest(name, cands)
+	for _, f := range cands {
+		if strings.EqualFold(f, name) {
+			c = f // {c} for {C}: too short for an edit distance
+		}
+	}
+	if c != "" {
+		msg += fmt.Sprintf(" (did you mean {%s}?)", c)
+	}
+	braced := make([]string, len(cands))
+	for i, c := range cands {
+		braced[i] = "{" + c + "}"
+	}
+	return msg + "; want one of " + strings.Join(braced, ", ") + ", or a param of the grid named " + name
+}
+
+// memory is the plugin's Memory estimate.
+func memory(s methods.Shape, p param.Values) int64 {
+	// repro's side: the scores read and kept, a dense row for CSV, the
+	// buffers of the files and of the program's stderr.
+	own := methods.Bytes(methods.Floats(s.TestRows(), max(s.Classes, 1), 2), methods.Floats(s.Cols), 2*stderrKeep)
+	if mb, _ := p["memory_mb"].(float64); mb > 0 {
+		return methods.Bytes(int64(mb*1e6), own)
+	}
+	return methods.Bytes(methods.Floats(s.NNZ+s.Rows, 2), methods.Floats(s.Cols+1, s.Tasks(), 4), own)
+}
+
+// ext is the extension of the row files of format.
+func ext(format string) string { return "." + format }
+
+// baseVars returns the placeholders' values common to both programs.
+func (m *method) baseVars(dir string, seed uint64) map[string]string {
+	vars := map[string]string{phDir: dir, phSeed: strconv.FormatUint(seed>>33, 10), phModel: filepath.Join(dir, "model")}
+	if wd, err := os.Getwd(); err == nil {
+		vars[phWorkdir] = wd
+	}
+	for k, v := range m.vars {
+		vars[k] = v
+	}
+	return vars
+}
+
+// Fit writes train's rows and runs the train program on them.
+func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
+	dir, err := os.MkdirTemp("", "repro-command-")
+	if err != nil {
+		return nil, fmt.Errorf("command: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	seed := uint64(0)
+	if env != nil {
+		seed = env.Seed
+	}
+	vars := m.baseVars(dir, seed)
+	vars[phTrain] = filepath.Join(dir, "train"+ext(m.format))
+	if err := writeRows(vars[phTrain], m.format, train.X, train.Y); err != nil {
+		return nil, fmt.Errorf("command: writing the training rows: %w", err)
+	}
+	argv, err := expand(m.train, vars)
+	if err != nil {
+		return nil, fmt.Errorf("command: train: %w", err)
+	}
+	secs, err := run(ctx, "train", argv, dir, environment(m.env, dir), m.timeout, "train.stdout")
+	if err != nil {
+		return nil, err
+	}
+	mod := &model{m: m, ctx: ctx, seed: seed, seconds: secs}
+	if train.IsClassification() {
+		mod.classes = len(train.Classes)
+	}
+	if placeholders(m.train)[phModel] {
+		if mod.file, err = os.ReadFile(vars[phModel]); err != nil {
+			return nil, fmt.Errorf("train program %s wrote no model file {model}: %w", argv[0], err)
+		}
+	}
+	return mod, nil
+}
+
+// model is a fitted command: the model file train wrote, kept in memory
+// for the predict program.
+type model struct {
+	m       *method
+	ctx     context.Context // the fit's: cancelling the trial stops predict too
+	file    []byte          // the model file, nil if train has no {model}
+	seed    uint64
+	seconds float64 // the train program's wall time
+	classes int     // K, 0 for regression
+}
+
+// FitSeconds returns the train program's wall time (methods.FitTimer).
+func (mod *model) FitSeconds() float64 { return mod.seconds }
+
+// Predict returns PredictErr's prediction, nil if it failed.
+func (mod *model) Predict(X matrix.Matrix) *methods.Prediction {
+	p, _ := mod.PredictErr(X)
+	return p
+}
+
+// PredictErr writes the rows of X and the model file, runs the predict
+// program and reads its predictions (methods.ErrPredictor).
+func (mod *model) PredictErr(X matrix.Matrix) (*methods.Prediction, error) {
+	m := mod.m
+	dir, err := os.MkdirTemp("", "repro-command-")
+	if err != nil {
+		return nil, fmt.Errorf("command: %w", err)
+	}
+	defer os.RemoveAll(dir)
+	vars := m.baseVars(dir, mod.seed)
+	vars[phTest] = filepath.Join(dir, "test"+ext(m.format))
+	vars[phPredictions] = filepath.Join(dir, "predictions")
+	n, _ := X.Dims()
+	if err := writeRows(vars[phTest], m.format, X, make([]float64, n)); err != nil {
+		return nil, fmt.Errorf("command: writing the rows to predict: %w", err)
+	}
+	if mod.file != nil {
+		if err := os.WriteFile(vars[phModel], mod.file, 0o600); err != nil {
+			return nil, fmt.Errorf("command: %w", err)
+		}
+	}
+	argv, err := expand(m.predict, vars)
+	if err != nil {
+		return nil, fmt.Errorf("command: predict: %w", err)
+	}
+	ctx := mod.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if _, err := run(ctx, "predict", argv, dir, environment(m.env, dir), m.timeout, "predict.stdout"); err != nil {
+		return nil, err
+	}
+	from := vars[phPredictions]
+	if !placeholders(m.predict)[phPredictions] {
+		from = filepath.Join(dir, "predict.stdout")
+	}
+	f, err := os.Open(from)
+	if err != nil {
+		return nil, fmt.Errorf("predict program %s wrote no predictions: %w", argv[0], err)
+	}
+	defer f.Close()
+	read := readLabels
+	if m.output == outputScores {
+		read = readScores
+	}
+	p, err := read(f, n, mod.classes)
+	if err != nil {
+		return nil, fmt.Errorf("predict program %s: predictions (output: %s): %w", argv[0], m.output, err)
+	}
+	return p, nil
+}

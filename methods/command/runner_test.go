@@ -1,0 +1,143 @@
+package command_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/repro-ml/repro/plugins"
+	"github.com/repro-ml/repro/runner"
+)
+
+// spec returns an experiment on the embedded DNA data with logreg-l2 and
+// a command method whose params are cmd (YAML flow mappings' entries).
+func spec(t *testing.T, cmd string) string {
+	t.Helper()
+	fake, err := filepath.Abs("testdata/fake-learner.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(`name: peers-test
+seed: 1
+datasets:
+  - name: dna-splice
+    id: splice
+    params: {classes: [ei, ie], encoding: bits}
+    split: {kind: holdout, test: 100, stratify: true}
+methods:
+  - name: logreg-l2
+    label: LR
+  - name: command
+    label: peer
+    params:
+`+cmd+`
+curve: {sizes: [40], trials: 2, sampling: stratified}
+metrics: [accuracy]
+`, "FAKE", fake)
+}
+
+// A failing program fails its own trials, with its exit status and
+// stderr in results.jsonl; the other method's trials run.
+func TestRunFailingProgram(t *testing.T) {
+	s, err := runner.Parse("peers.yaml", []byte(spec(t, `      train: [/bin/sh, FAKE, fail, "3", "{train}"]
+      predict: [/bin/sh, FAKE, predict, "{test}"]`)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sum, err := runner.Run(context.Background(), s, runner.Options{Dir: dir, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Ran != 4 || sum.Failed != 2 {
+		t.Errorf("ran %d trials, %d failed; want 4 and 2", sum.Ran, sum.Failed)
+	}
+	results, _, err := runner.ReadResults(filepath.Join(dir, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		switch r.Method {
+		case "LR":
+			if r.Failed() {
+				t.Errorf("LR trial %d failed: %s", r.Trial, r.Error)
+			}
+		case "peer":
+			for _, want := range []string{"train program /bin/sh exited with status 3", "error line 12"} {
+				if !strings.Contains(r.Error, want) {
+					t.Errorf("peer trial %d: error %q; want it to contain %q", r.Trial, r.Error, want)
+				}
+			}
+		}
+	}
+}
+
+// A succeeding program is a series like any other, with its wall time as
+// its fit time.
+func TestRunProgram(t *testing.T) {
+	s, err := runner.Parse("peers.yaml", []byte(spec(t, `      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
+      predict: [/bin/sh, FAKE, predict, "{test}", "{model}", "{predictions}"]`)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	sum, err := runner.Run(context.Background(), s, runner.Options{Dir: dir, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sum.Results {
+		if r.Failed() {
+			t.Errorf("%s trial %d failed: %s", r.Method, r.Trial, r.Error)
+		}
+		if r.Method == "peer" && (r.Metrics["accuracy"] != 50 || !(r.FitSeconds > 0)) {
+			// The fake predicts the majority class of a stratified
+			// training set, ei or ie, and the test set is half of each.
+			t.Errorf("peer trial %d: accuracy %v, fit %v s; want 50 (the majority class) and a positive time", r.Trial, r.Metrics["accuracy"], r.FitSeconds)
+		}
+	}
+}
+
+// Bad placeholders and grid names are reported at their line and column.
+func TestPositions(t *testing.T) {
+	_, err := runner.Parse("peers.yaml", []byte(spec(t, `      train: [liblinear-train, -c, "{c}", "{train}", "{model}"]
+      predict: [liblinear-predict, "{test}", "{modle}", "{predictions}"]
+      C: [1, 10]
+      gamma: 2`)), nil)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{
+		`peers.yaml:14:36: methods[1].params.train[2]: unknown placeholder {c} (did you mean {C}?)`,
+		`peers.yaml:15:46: methods[1].params.predict[2]: unknown placeholder {modle} (did you mean {model}?)`,
+		`peers.yaml:16:11: methods[1].params.C[0]: unused: neither train nor predict has {C}`,
+		`peers.yaml:17:14: methods[1].params.gamma: unused: neither train nor predict has {gamma}`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error\n%v\nwant it to contain\n%s", err, want)
+		}
+	}
+}
+
+// memory_mb takes part in --mem-limit: a fit declared above the limit is
+// refused before the program starts, failing its trials alone.
+func TestRunMemoryLimit(t *testing.T) {
+	s, err := runner.Parse("peers.yaml", []byte(spec(t, `      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
+      predict: [/bin/sh, FAKE, predict, "{test}", "{model}", "{predictions}"]
+      memory_mb: 5000`)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := runner.Run(context.Background(), s, runner.Options{Dir: t.TempDir(), Workers: 1, MemLimit: 1 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sum.Results {
+		if got := r.Failed(); got != (r.Method == "peer") {
+			t.Errorf("%s trial %d failed %v (%s)", r.Method, r.Trial, got, r.Error)
+		}
+		if r.Method == "peer" && !strings.Contains(r.Error, "needs about 5 GB, over the limit of 1.07 GB") {
+			t.Errorf("peer trial %d: error %q; want the memory limit's", r.Trial, r.Error)
+		}
+	}
+}
