@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -32,7 +33,14 @@ func cmdList(stdout, stderr io.Writer, args []string) int {
 			fmt.Fprintln(stdout, "METHODS")
 			for _, name := range methods.Names() {
 				p, _ := methods.Lookup(name)
-				listPlugin(stdout, name, p.Doc+" ["+p.Kinds.String()+"]", p.Params)
+				params := p.Params
+				if p.Free != nil {
+					free := *p.Free
+					free.Name, free.Optional = "NAME", true
+					free.DefaultDoc = "any other name"
+					params = append(slices.Clone(params), free)
+				}
+				listPlugin(stdout, name, p.Doc+" ["+p.Kinds.String()+"]", params)
 			}
 		case "datasets", "dataset":
 			fmt.Fprintln(stdout, "DATASETS")
@@ -102,7 +110,10 @@ func listPlugin(w io.Writer, name, doc string, params []param.Decl) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, d := range params {
 		def := "required"
-		if !d.Required() {
+		switch {
+		case d.DefaultDoc != "":
+			def = d.DefaultDoc
+		case !d.Required():
 			def = "default " + d.DefaultString()
 		}
 		fmt.Fprintf(tw, "      %s\t%s\t%s\t%s\n", d.Name, oneLine(d.Range()), oneLine(def), oneLine(d.Doc))

@@ -63,7 +63,7 @@ func main() {
 const usage = `repro reproduces machine-learning papers from YAML experiments.
 
 Usage:
-  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [-q] [--shard I/N]
+  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [--no-commands] [-q] [--shard I/N]
         run every trial not already finished in DIR (default out/<name>), then write the reports;
         one run at a time per DIR (DIR/.lock); with --shard only shard I (from 0) of N, into
         DIR/results/shard-I-of-N.jsonl under its own lock, and no reports (repro report DIR merges);
@@ -77,9 +77,11 @@ Usage:
         compare two runs trial by trial (paired t-tests); exit 1 if a metric got significantly worse beyond T
   repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
         write DIR/slurm/*.sbatch: a job array of N shards and a report job after it; --submit submits them
-  repro validate FILE.yaml [--data DIR] [--set key.path=value ...]
+  repro validate FILE.yaml [--data DIR] [--set key.path=value ...] [--no-commands]
         check the spec and print the plan (runs nothing); with --data or $REPRO_DATA, load the
-        datasets (no fits) and check the spec against them: sizes, test sets, folds, columns
+        datasets (no fits) and check the spec against them: sizes, test sets, folds, columns;
+        print every external program its command methods would run (--no-commands refuses them,
+        as it does for run)
   repro list [methods|datasets|transforms|metrics]
         print the registered plugins and their parameters
   repro version
@@ -170,13 +172,14 @@ func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [-q] [--shard I/N]")
+	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [--no-commands] [-q] [--shard I/N]")
 	workers := fs.Int("j", runtime.NumCPU(), "number of trials run at once")
 	out := fs.String("o", "", "output directory (default out/<experiment name>)")
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
 	fresh := fs.Bool("fresh", false, "discard stored results and run every trial again")
 	quiet := fs.Bool("q", false, "no progress output")
 	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory the fits running at once may need by their estimates, e.g. 8GB, or off: a fit estimated to need more alone fails, and the run goes on; fits that need more together wait for each other (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the memory the process may use: the smallest of the physical memory, the cgroup's limit and what RLIMIT_AS leaves)")
+	noCommands := fs.Bool("no-commands", false, "refuse an experiment that runs external programs (command methods)")
 	smoke := fs.Bool("smoke", false, "run only the first trial at the smallest size of every dataset and method (into DIR default out/<name>-smoke), to check an experiment end to end; no expectations are checked")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
@@ -210,6 +213,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	spec, err := loadSpec(arg, sets, stderr)
 	if err != nil {
+		return exitUsage
+	}
+	if !checkPrograms(arg, programs(spec), *noCommands, "run", stderr) {
 		return exitUsage
 	}
 	if *smoke && len(spec.Smoke) > 0 {
@@ -503,8 +509,9 @@ func cmdCheck(stdout, stderr io.Writer, args []string) int {
 }
 
 func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("validate", stderr, "validate FILE.yaml [--data DIR] [--set key.path=value ...]")
+	fs := newFlags("validate", stderr, "validate FILE.yaml [--data DIR] [--set key.path=value ...] [--no-commands]")
 	data := fs.String("data", "", "data directory: check the spec against its datasets too (default $"+datasets.DataDirEnv+"; unset: the spec alone)")
+	noCommands := fs.Bool("no-commands", false, "refuse an experiment that runs external programs (command methods)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field")
 	arg, ok := parseOne(fs, args)
@@ -531,6 +538,10 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 	plan, err := runner.NewPlan(spec)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", arg, err)
+		return exitUsage
+	}
+	progs := programs(spec)
+	if !checkPrograms(arg, progs, *noCommands, "validate", stderr) {
 		return exitUsage
 	}
 	// With the data (--data or $REPRO_DATA), the datasets load as a run
@@ -564,6 +575,7 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 	}
 	fmt.Fprintf(stdout, "%s: valid%s\n", arg, checked)
 	plan.Describe(stdout)
+	printPrograms(stdout, progs)
 	return exitOK
 }
 
