@@ -59,7 +59,7 @@ func TestValidateCommands(t *testing.T) {
 		}
 	}
 	for _, cmd := range []string{"validate", "run"} {
-		_, stderr := mustCLI(t, exitUsage, cmd, path, "--no-commands", )
+		_, stderr := mustCLI(t, exitUsage, cmd, path, "--no-commands")
 		if !strings.Contains(stderr, path+`:9:5: method "peer" runs the program sh `) || !strings.Contains(stderr, "refused by --no-commands") {
 			t.Errorf("%s --no-commands: stderr\n%s\nwant the method's position and the refusal", cmd, stderr)
 		}
