@@ -7,17 +7,39 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/reports"
+	"github.com/repro-ml/repro/runner"
 )
 
-const diffSynopsis = "diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A]"
+const diffSynopsis = `diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
+
+Pairs the trials of two runs by dataset, method series, size and trial
+index, whatever else changed between their specs (listed first), and
+compares each metric's means with a paired t-test. Exits 1 on a series
+significantly worse beyond --tolerance, a trial that finished in OLD_DIR
+and fails in NEW_DIR, nothing compared, an empty results file, and —
+unless the --allow flag named in its FAIL line accepts it — a dataset,
+series, size or metric of OLD_DIR that NEW_DIR's spec lacks, trials
+OLD_DIR finished and NEW_DIR did not, another seed or experiment name,
+an unreadable result line.
+`
 
 // cmdDiff compares two runs of one experiment trial by trial, as
 // benchstat compares benchmarks: the CI regression check after a change
-// to a solver, with the baseline run kept as an artifact.
+// to a solver, with the baseline run kept as an artifact. It exits 1 on
+// a regression and on anything that would let one pass unseen — nothing
+// compared, a dataset, series, size or trials of the old run absent from
+// the new one, runs of two seeds or experiments, an empty or damaged
+// results file — unless an --allow flag accepts exactly that.
 func cmdDiff(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("diff", stderr, diffSynopsis)
 	tolFlag := fs.String("tolerance", "0", "how much worse a mean may get before a significant change fails: in the metric's units, or with % relative to the old mean")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the paired t-test")
+	var opts reports.DiffOptions
+	fs.BoolVar(&opts.AllowMissing, "allow-missing", false, "accept a dataset, series, size or metric of the old run that the new run's spec no longer has")
+	fs.BoolVar(&opts.AllowFewer, "allow-fewer", false, "accept trials the old run finished and the new one did not (an unfinished run, fewer trials per size); a trial that fails in the new run is still a regression")
+	fs.BoolVar(&opts.AllowOtherSeed, "allow-other-seed", false, "accept runs of different seeds (trials of one index then train on different samples)")
+	fs.BoolVar(&opts.AllowOtherName, "allow-other-name", false, "accept runs of two experiments (different names)")
+	allowCorrupt := fs.Bool("allow-corrupt", false, "skip the lines of a results file that cannot be read, with a warning, instead of failing")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return exitUsage
@@ -26,12 +48,11 @@ func cmdDiff(stdout, stderr io.Writer, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	opts, err := diffOptions(*tolFlag, *alpha)
-	if err != nil {
+	if err := diffOptions(&opts, *tolFlag, *alpha); err != nil {
 		fmt.Fprintf(stderr, "repro diff: %v\n", err)
 		return exitUsage
 	}
-	d, code := compareDirs(stderr, pos[0], pos[1], opts)
+	d, code := compareDirs(stderr, pos[0], pos[1], opts, *allowCorrupt)
 	if d == nil {
 		return code
 	}
@@ -41,28 +62,29 @@ func cmdDiff(stdout, stderr io.Writer, args []string) int {
 	return exitOK
 }
 
-// diffOptions parses --tolerance (a number, or a percentage) and --alpha.
-func diffOptions(tol string, alpha float64) (reports.DiffOptions, error) {
-	opts := reports.DiffOptions{Alpha: alpha}
+// diffOptions parses --tolerance (a number, or a percentage) and --alpha
+// into opts.
+func diffOptions(opts *reports.DiffOptions, tol string, alpha float64) error {
 	if !(alpha > 0 && alpha < 1) {
-		return opts, fmt.Errorf("--alpha %g: want a level in (0, 1)", alpha)
+		return fmt.Errorf("--alpha %g: want a level in (0, 1)", alpha)
 	}
 	s, rel := strings.CutSuffix(strings.TrimSpace(tol), "%")
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(v >= 0) || v > 1e300 {
-		return opts, fmt.Errorf("--tolerance %q: want a number ≥ 0, or a percentage such as 1%%", tol)
+		return fmt.Errorf("--tolerance %q: want a number ≥ 0, or a percentage such as 1%%", tol)
 	}
 	if rel {
 		v /= 100
 	}
-	opts.Tolerance, opts.Relative = v, rel
-	return opts, nil
+	opts.Alpha, opts.Tolerance, opts.Relative = alpha, v, rel
+	return nil
 }
 
 // compareDirs reads the specs and results of two output directories and
 // compares them; on failure it prints why and returns a nil Diff and the
-// exit code.
-func compareDirs(stderr io.Writer, oldDir, newDir string, opts reports.DiffOptions) (*reports.Diff, int) {
+// exit code: 2 for a directory that is not a run's, 1 for results that
+// cannot be compared.
+func compareDirs(stderr io.Writer, oldDir, newDir string, opts reports.DiffOptions, allowCorrupt bool) (*reports.Diff, int) {
 	oldSpec, err := loadDir(oldDir, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro diff: %v\n", err)
@@ -73,18 +95,15 @@ func compareDirs(stderr io.Writer, oldDir, newDir string, opts reports.DiffOptio
 		fmt.Fprintf(stderr, "repro diff: %v\n", err)
 		return nil, exitUsage
 	}
-	oldResults, err := loadResults(oldDir, oldSpec, stderr)
+	oldResults, err := diffResults(stderr, oldDir, oldSpec, allowCorrupt)
 	if err != nil {
-		fmt.Fprintf(stderr, "repro diff: %v\n", err)
-		return nil, exitUsage
+		fmt.Fprintf(stderr, "repro diff: old run: %v\n", err)
+		return nil, exitFailed
 	}
-	newResults, err := loadResults(newDir, newSpec, stderr)
+	newResults, err := diffResults(stderr, newDir, newSpec, allowCorrupt)
 	if err != nil {
-		fmt.Fprintf(stderr, "repro diff: %v\n", err)
-		return nil, exitUsage
-	}
-	if oldSpec.Name != newSpec.Name {
-		fmt.Fprintf(stderr, "warning: comparing runs of two experiments, %q and %q: only trials with the same key are paired\n", oldSpec.Name, newSpec.Name)
+		fmt.Fprintf(stderr, "repro diff: new run: %v\n", err)
+		return nil, exitFailed
 	}
 	d, err := reports.Compare(oldSpec, oldResults, newSpec, newResults, opts)
 	if err != nil {
@@ -92,4 +111,34 @@ func compareDirs(stderr io.Writer, oldDir, newDir string, opts reports.DiffOptio
 		return nil, exitUsage
 	}
 	return d, exitOK
+}
+
+// diffResults reads the results of spec's plan stored in dir with
+// loadResults, after failing where a comparison would silently shrink: no
+// results file, a line that cannot be read (unless allowCorrupt: then
+// loadResults warns of it), no result of the spec's trials.
+func diffResults(stderr io.Writer, dir string, spec *runner.Spec, allowCorrupt bool) ([]runner.Result, error) {
+	all, warns, found, err := runner.ReadAllResults(dir)
+	switch {
+	case err != nil:
+		return nil, err
+	case !found:
+		return nil, fmt.Errorf("%s: no %s: the run has not started", dir, runner.ResultsFile)
+	case len(warns) > 0 && !allowCorrupt:
+		var b strings.Builder
+		for _, w := range warns {
+			fmt.Fprintf(&b, "\n\t%v", w)
+		}
+		return nil, fmt.Errorf("%s: %d unreadable result lines (--allow-corrupt skips them):%s", dir, len(warns), b.String())
+	case len(all) == 0:
+		return nil, fmt.Errorf("%s: %s holds no results: nothing to compare", dir, runner.ResultsFile)
+	}
+	mine, err := loadResults(dir, spec, stderr)
+	if err != nil {
+		return nil, err
+	}
+	if len(mine) == 0 {
+		return nil, fmt.Errorf("%s: none of the %d results is of a trial of its %s: nothing to compare", dir, len(all), runner.SpecFile)
+	}
+	return mine, nil
 }

@@ -89,19 +89,25 @@ func TestDiff(t *testing.T) {
 		t.Errorf("diff NEW OLD:\n%s", stdout)
 	}
 
-	// A run of another size list pairs the trials both have and lists
-	// the others.
+	// A run of another size list pairs the trials both have, lists the
+	// others, and fails for the size it lacks unless --allow-missing.
 	other := filepath.Join(tmp, "other")
 	mustCLI(t, exitOK, "run", irisSpec, "-o", other, "-q", "-j", "2", "--set", "curve.sizes=[15,30]")
-	stdout, _ = mustCLI(t, exitOK, "diff", old, other)
+	stdout, _ = mustCLI(t, exitFailed, "diff", old, other)
 	for _, want := range []string{
-		"only in the old run: 4 trials\n- iris / LR (C=0.1) / size 45: trial 0, 1\n- iris / LR (C=10) / size 45: trial 0, 1\n",
+		"changed between the runs:\n- experiment: curve.sizes: [15, 45] → [15, 30]\n",
+		"missing from the new run (its spec has no such dataset, series or size): 4 trials\n- iris / LR (C=0.1) / size 45: trial 0, 1\n- iris / LR (C=10) / size 45: trial 0, 1\n",
 		"only in the new run: 4 trials\n- iris / LR (C=0.1) / size 30: trial 0, 1\n",
 		"| iris    | LR (C=10)  |   15 | accuracy                 |",
+		"FAIL: the new run has no size 45 of LR (C=0.1) on iris, size 45 of LR (C=10) on iris: 4 trials of the old run, listed above (--allow-missing accepts it)\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("diff against other sizes: no %q in\n%s", want, stdout)
 		}
+	}
+	stdout, _ = mustCLI(t, exitOK, "diff", old, other, "--allow-missing")
+	if !strings.Contains(stdout, "\naccepted (--allow-missing): the new run has no size 45") {
+		t.Errorf("diff --allow-missing against other sizes:\n%s", stdout)
 	}
 
 	for _, tt := range []struct {
@@ -109,6 +115,7 @@ func TestDiff(t *testing.T) {
 		want string
 	}{
 		{[]string{"diff", old}, "usage: repro diff OLD_DIR NEW_DIR"},
+		{[]string{"diff", "-h"}, "-allow-missing\n"},
 		{[]string{"diff", old, new, "--tolerance", "-1"}, `--tolerance "-1": want a number ≥ 0`},
 		{[]string{"diff", old, new, "--alpha", "0"}, "--alpha 0: want a level in (0, 1)"},
 		{[]string{"diff", old, tmp}, "is not a repro output directory"},
@@ -118,4 +125,158 @@ func TestDiff(t *testing.T) {
 			t.Errorf("repro %s: no %q in\n%s", strings.Join(tt.args, " "), tt.want, stderr)
 		}
 	}
+}
+
+// quickstartSpec is the README's quickstart, on embedded data.
+const quickstartSpec = "experiments/quickstart.yaml"
+
+// TestDiffQuickstartRegression is issue 30's case: the quickstart with
+// L2 LR's C grid replaced by C=0.0001 changes every L2 trial's key; the
+// diff pairs them by series, size and trial all the same, names the
+// change, and exits 1 with L2 LR WORSE where it is significantly worse.
+func TestDiffQuickstartRegression(t *testing.T) {
+	tmp := t.TempDir()
+	old, new := filepath.Join(tmp, "old"), filepath.Join(tmp, "new")
+	args := []string{"run", quickstartSpec, "-q", "-j", "2"}
+	compared := "24 compared"
+	if testing.Short() {
+		// Two of the six sizes: the same trials there (a trial's key and
+		// seeds do not depend on the other sizes).
+		args = append(args, "--set", "curve.sizes=[20, 200]", "--set", "expect=[]")
+		compared = "8 compared"
+	}
+	mustCLI(t, exitOK, append(args, "-o", old)...)
+	mustCLI(t, exitOK, append(args, "-o", new, "--set", "methods.0.params.C=[0.0001]")...)
+	stdout, _ := mustCLI(t, exitFailed, "diff", old, new)
+	if !strings.HasPrefix(stdout, "changed between the runs:\n- method L2 LR: params.C: [0.01, 0.1, 1.0, 10.0] → 0.0001\n\n") {
+		t.Errorf("no L2 LR params.C change first in\n%s", stdout)
+	}
+	var worse []string
+	for _, line := range strings.Split(stdout, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 11 || strings.TrimSpace(cells[2]) == "method" || strings.HasPrefix(cells[2], ":") {
+			continue
+		}
+		series, verdict := strings.TrimSpace(cells[2]), strings.TrimSpace(cells[10])
+		switch {
+		case series == "L1 LR" && (verdict != "~" || strings.TrimSpace(cells[8]) != "1.000"):
+			t.Errorf("L1 LR, unchanged, is not the same: %s", line)
+		case verdict == "WORSE":
+			worse = append(worse, series+" "+strings.TrimSpace(cells[4])+" "+strings.TrimSpace(cells[3]))
+		}
+	}
+	if len(worse) == 0 || !strings.HasPrefix(worse[0], "L2 LR ") {
+		t.Errorf("no L2 LR row WORSE: %q in\n%s", worse, stdout)
+	}
+	if !strings.Contains(stdout, "\n"+compared+", ") || !strings.Contains(stdout, "\nFAIL: L2 LR on splice is significantly worse beyond the tolerance: ") {
+		t.Errorf("no 24 compared and L2 LR failure in\n%s", stdout)
+	}
+	t.Logf("WORSE rows: %q", worse)
+}
+
+// TestDiffGate makes each of the runs a diff must not pass silently —
+// empty, damaged, another seed or experiment, unfinished, a series or
+// metric gone, a trial that now fails — and checks that repro diff exits
+// non-zero and says why, and that the flag for it (if any) accepts it.
+func TestDiffGate(t *testing.T) {
+	tmp := t.TempDir()
+	old := filepath.Join(tmp, "old")
+	mustCLI(t, exitOK, "run", irisSpec, "-o", old, "-q", "-j", "2")
+	results := filepath.Join(old, runner.ResultsFile)
+	lines, _ := os.ReadFile(results)
+	copyOf := func(name string, edit func(dir string)) string {
+		dir := filepath.Join(tmp, name)
+		copyDir(t, old, dir)
+		edit(dir)
+		return dir
+	}
+	run := func(name string, sets ...string) string {
+		dir := filepath.Join(tmp, name)
+		args := []string{"run", irisSpec, "-o", dir, "-q", "-j", "2"}
+		for _, s := range sets {
+			args = append(args, "--set", s)
+		}
+		mustCLI(t, exitOK, args...)
+		return dir
+	}
+	setResults := func(text string) func(string) {
+		return func(dir string) { writeFile(t, filepath.Join(dir, runner.ResultsFile), text) }
+	}
+	firstLines := func(n int) string {
+		ls := strings.SplitAfter(string(lines), "\n")
+		return strings.Join(ls[:n], "")
+	}
+	tests := []struct {
+		name     string
+		old, new string
+		code     int    // exit code without the flag
+		out      string // in stdout, or with code 1 and no table in stderr
+		flag     string // the flag that accepts it, if any
+	}{
+		{name: "empty new", old: old, new: copyOf("empty", setResults("")), code: exitFailed,
+			out: "repro diff: new run: " + filepath.Join(tmp, "empty") + ": results.jsonl holds no results: nothing to compare"},
+		{name: "empty old", old: filepath.Join(tmp, "empty"), new: old, code: exitFailed,
+			out: "repro diff: old run: " + filepath.Join(tmp, "empty") + ": results.jsonl holds no results: nothing to compare"},
+		{name: "garbage", old: old, new: copyOf("garbage", setResults("not json\n{\"key\": 3}\n\x00\x01")), code: exitFailed,
+			out: "garbage: 3 unreadable result lines (--allow-corrupt skips them):\n\t" + filepath.Join(tmp, "garbage", "results.jsonl") + ":1: corrupt result line"},
+		{name: "one corrupt line", old: old, new: copyOf("corrupt", setResults(firstLines(3)+"{oops\n"+string(lines)[len(firstLines(3)):])), code: exitFailed,
+			out: "corrupt: 1 unreadable result lines (--allow-corrupt skips them)", flag: "--allow-corrupt"},
+		{name: "no results file", old: old, new: copyOf("unstarted", func(dir string) { os.Remove(filepath.Join(dir, runner.ResultsFile)) }), code: exitFailed,
+			out: "unstarted: no results.jsonl: the run has not started"},
+		{name: "other seed", old: old, new: run("seed", "seed=2"), code: exitFailed,
+			out: "FAIL: the runs have different seeds, 1 and 2: trials of one index train on different samples (--allow-other-seed accepts it)\n", flag: "--allow-other-seed"},
+		{name: "other name", old: old, new: copyOf("name", func(dir string) {
+			spec := filepath.Join(dir, runner.SpecFile)
+			b, _ := os.ReadFile(spec)
+			writeFile(t, spec, strings.Replace(string(b), "\nname: iris-cli\n", "\nname: iris-other\n", 1))
+		}), code: exitFailed,
+			out: `FAIL: the runs are of two experiments, "iris-cli" and "iris-other" (--allow-other-name accepts it)` + "\n", flag: "--allow-other-name"},
+		{name: "unfinished", old: old, new: copyOf("half", setResults(firstLines(5))), code: exitFailed,
+			out: "FAIL: the new run did not finish 3 of the 8 trials the old run finished, listed above (--allow-fewer accepts it)\n", flag: "--allow-fewer"},
+		{name: "fewer trials", old: old, new: run("fewer", "curve.trials=1"), code: exitFailed,
+			out: "FAIL: the new run did not finish 4 of the 8 trials the old run finished, listed above (--allow-fewer accepts it)\n", flag: "--allow-fewer"},
+		{name: "series gone", old: old, new: run("series", "methods.0.params.C=[1, 10]"), code: exitFailed,
+			out: "FAIL: the new run has no series LR (C=0.1) on iris: 4 trials of the old run, listed above (--allow-missing accepts it)\n", flag: "--allow-missing"},
+		{name: "metric gone", old: old, new: run("metric", "metrics=[accuracy]"), code: exitFailed,
+			out: "FAIL: the new run does not score binary_errors of the old run (--allow-missing accepts it)\n", flag: "--allow-missing"},
+		{name: "nothing compared", old: old, new: run("none", "methods.0.label=Other", "expect=[]"), code: exitFailed,
+			out: "no trial finished in both runs\n"},
+		{name: "newly failed", old: old, new: copyOf("failed", func(dir string) {
+			editResults(t, dir, func(r *runner.Result) {
+				if r.Trial == 1 && r.Size == 15 {
+					r.Metrics, r.Error = nil, "logreg-l2: diverged"
+				}
+			})
+		}), code: exitFailed, out: "FAIL: 2 trials finished in the old run and failed in the new one\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr := mustCLI(t, tt.code, "diff", tt.old, tt.new)
+			if !strings.Contains(stdout+stderr, tt.out) {
+				t.Errorf("no %q in\n%s%s", tt.out, stdout, stderr)
+			}
+			if tt.flag == "" {
+				// No flag accepts it: --allow-* all together still fail.
+				mustCLI(t, tt.code, "diff", tt.old, tt.new, "--allow-missing", "--allow-fewer", "--allow-other-seed", "--allow-other-name", "--allow-corrupt")
+				return
+			}
+			// The flag accepts exactly this: the diff exits 0 unless
+			// the table itself shows a regression.
+			stdout, stderr = cliOK(t, "diff", tt.old, tt.new, tt.flag)
+			if strings.Contains(stdout+stderr, "FAIL: ") && !strings.Contains(stdout, "significantly worse beyond the tolerance") {
+				t.Errorf("%s does not accept it:\n%s%s", tt.flag, stdout, stderr)
+			}
+		})
+	}
+}
+
+// cliOK runs repro and returns its output; it fails the test on an exit
+// code other than 0 and 1.
+func cliOK(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
+	code, stdout, stderr := cli(t, args...)
+	if code != exitOK && code != exitFailed {
+		t.Fatalf("repro %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
+	}
+	return stdout, stderr
 }

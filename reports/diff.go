@@ -16,13 +16,22 @@ import (
 
 // DiffOptions controls Compare.
 type DiffOptions struct {
-	// Alpha is the significance level of the paired t-test; 0 means 0.05.
+	// Alpha is the significance level of the paired test; 0 means 0.05.
 	Alpha float64
 	// Tolerance is how much worse a mean may get, in the metric's units
 	// (Relative: as a fraction of the old mean's magnitude), before a
 	// significant change is a regression.
 	Tolerance float64
 	Relative  bool
+
+	// The Allow fields accept what otherwise fails the comparison (see
+	// Diff.Failures): AllowMissing a dataset, series, size or metric of
+	// the old run that the new run's spec no longer has; AllowFewer
+	// trials the old run finished and the new one did not run (an
+	// unfinished run, or fewer trials per size); AllowOtherSeed runs of
+	// different seeds, whose trials of one index train on different
+	// samples; AllowOtherName runs of two experiments.
+	AllowMissing, AllowFewer, AllowOtherSeed, AllowOtherName bool
 }
 
 // DiffRow compares one metric of one method series at one x value (a
@@ -45,29 +54,78 @@ type DiffRow struct {
 	Regression bool
 }
 
-// DiffTrial names a trial listed by Compare: present, or finished, in one
-// run only.
+// DiffTrial names a trial listed by Compare: one that is in one run
+// only, or did not finish in one of them.
 type DiffTrial struct {
 	Dataset, Series string
-	// Size is the size as the spec writes it (0 for a whole-curve trial).
+	// Size is the size as the spec writes it (0 for a whole-curve trial),
+	// or for a point missing inside a trial its x value.
 	Size  float64
 	Trial int
+}
+
+// DiffChange is one field of the configuration that differs between the
+// two runs' specs.
+type DiffChange struct {
+	// Scope is what the field belongs to: "experiment", "dataset ID" or
+	// "method LABEL" (the method whose series the field configures).
+	Scope string
+	// Field is the field's path inside its scope, as the spec writes it
+	// ("params.C", "split.test", "curve.sizes").
+	Field string
+	// Old and New are the values in YAML flow style; "(unset)" for a
+	// field one spec does not have.
+	Old, New string
+}
+
+// DiffFailure is a reason the comparison fails as a regression check.
+type DiffFailure struct {
+	Msg string
+	// Allow names the DiffOptions field (and repro diff's flag,
+	// --allow-missing …) that accepts the reason: "missing", "fewer",
+	// "other-seed" or "other-name"; empty when nothing does (a
+	// regression, a newly failed trial, nothing compared).
+	Allow string
+	// Allowed reports that the options accepted it.
+	Allowed bool
 }
 
 // Diff is the comparison of two runs of one experiment.
 type Diff struct {
 	Rows []DiffRow
-	// OnlyOld and OnlyNew list the trials with a result in one run only
-	// (another spec, or a run that did not finish).
-	OnlyOld, OnlyNew []DiffTrial
-	// FailedOld and FailedNew list the trials present in both runs that
-	// failed in that run; a trial failed in both is in both lists.
+	// Changes lists the configuration fields that differ between the
+	// runs' specs (Compare pairs trials by what they compare, whatever
+	// else changed).
+	Changes []DiffChange
+	// OnlyNew lists the trials of the new run with no counterpart in the
+	// old one.
+	OnlyNew []DiffTrial
+	// Missing lists the trials the old run finished whose dataset,
+	// series or size the new run's spec does not have; MissingMetrics
+	// the metrics of the old spec the new one does not score.
+	Missing        []DiffTrial
+	MissingMetrics []string
+	// Fewer lists the trials the old run finished that the new run plans
+	// no longer (fewer trials per size) or has not finished (not run, or
+	// a result without every metric).
+	Fewer []DiffTrial
+	// OldFinished counts the trials the old run finished.
+	OldFinished int
+	// FailedOld and FailedNew list the trials of both runs that failed
+	// in that run; a trial failed in both is in both lists.
 	FailedOld, FailedNew []DiffTrial
 	// NewlyFailed counts the trials that finished in the old run and
 	// failed in the new one: regressions too.
 	NewlyFailed int
-	opts        DiffOptions
-	m           *model
+	// OldName, NewName, OldSeed and NewSeed are the experiments' names
+	// and seeds.
+	OldName, NewName string
+	OldSeed, NewSeed uint64
+	opts             DiffOptions
+	m                *model
+	// missingWhat names what Missing lacks: "dataset cora", "series
+	// L2 LR on cora", "size 50 of L2 LR on cora", once each.
+	missingWhat []string
 }
 
 // Regressions returns the number of significant worsenings beyond the
@@ -82,12 +140,24 @@ func (d *Diff) Regressions() int {
 	return n
 }
 
-// Compare pairs the trials of two runs by key — the same trial of the
-// same experiment: seed, data, method, size and trial index — and
-// compares, per dataset, method series, x value and metric, the means of
-// the pairs both runs finished with a paired t-test. The results are
-// those of each run's own spec (runner.ForPlan); rows follow the new
-// spec's order, then the old one's.
+// trialID is what a diff pairs trials by: what the user compares.
+type trialID struct {
+	dataset, series string
+	size            float64
+	index           int
+}
+
+// Compare pairs the trials of two runs by what they compare — dataset,
+// method series (label, and the values of a fixed-rule grid point), size
+// as the spec writes it, and trial index — whatever else changed between
+// the specs (a method's grid or select rule, a solver setting), and
+// compares, per dataset, series, x value and metric, the means of the
+// pairs both runs finished with a paired t-test. The trials of one index
+// train on the same sample when the runs have the same seed and sampling
+// (runner.Derive). The results are those of each run's own spec
+// (runner.ForPlan); rows follow the old spec's order of datasets and
+// series. The fields that differ between the specs are in Diff.Changes;
+// what makes the comparison fail is in Diff.Failures.
 func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.Spec, newResults []runner.Result, opts DiffOptions) (*Diff, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
@@ -100,94 +170,152 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 	if err != nil {
 		return nil, fmt.Errorf("new run: %w", err)
 	}
-	d := &Diff{opts: opts, m: &model{spec: newSpec}}
-	planned := map[string]*runner.Trial{}
-	for _, p := range []*runner.Plan{newPlan, oldPlan} {
-		for _, t := range p.Trials {
-			if planned[t.Key] == nil {
-				planned[t.Key] = t
-			}
+	d := &Diff{opts: opts, m: &model{spec: newSpec},
+		OldName: oldSpec.Name, NewName: newSpec.Name, OldSeed: oldSpec.Seed, NewSeed: newSpec.Seed}
+	d.Changes = specChanges(oldSpec, newSpec)
+	for _, mn := range oldSpec.Metrics {
+		if !slices.Contains(newSpec.Metrics, mn) {
+			d.MissingMetrics = append(d.MissingMetrics, mn)
 		}
 	}
-	name := func(r *runner.Result) DiffTrial {
-		t := planned[r.Key]
-		return DiffTrial{Dataset: r.Dataset, Series: runner.SeriesName(r.Method, param.Values(r.Variant)), Size: t.Size, Trial: r.Trial}
+
+	idOf := func(t *runner.Trial) trialID { return trialID{t.Dataset.ID, t.Series(), t.Size, t.Index} }
+	name := func(id trialID) DiffTrial {
+		return DiffTrial{Dataset: id.dataset, Series: id.series, Size: id.size, Trial: id.index}
 	}
-	oldBy := map[string]*runner.Result{}
-	for _, r := range runner.ForPlan(oldPlan, runner.Latest(oldResults)) {
-		oldBy[r.Key] = &r
+	type series struct{ dataset, series string }
+	newTrial := map[trialID]*runner.Trial{}
+	newDatasets := map[string]bool{}
+	newSeries := map[series]bool{}
+	newSizes := map[series][]float64{}
+	for _, t := range newPlan.Trials {
+		id := idOf(t)
+		if newTrial[id] == nil {
+			newTrial[id] = t
+		}
+		s := series{id.dataset, id.series}
+		newDatasets[id.dataset], newSeries[s] = true, true
+		if !slices.Contains(newSizes[s], id.size) {
+			newSizes[s] = append(newSizes[s], id.size)
+		}
+	}
+	newBy := map[string]*runner.Result{}
+	for _, r := range runner.ForPlan(newPlan, runner.Latest(newResults)) {
+		newBy[r.Key] = &r
+	}
+	oldTrial := map[string]*runner.Trial{}
+	for _, t := range oldPlan.Trials {
+		oldTrial[t.Key] = t
 	}
 
-	type group struct{ dataset, series string }
 	type cellKey struct {
-		g      group
+		g      series
 		x      float64
 		metric string
 	}
-	var groups []group
-	seenGroup := map[group]bool{}
-	xs := map[group][]float64{}
-	metrics := map[group][]string{}
+	var groups []series
+	seenGroup := map[series]bool{}
+	xs := map[series][]float64{}
+	metrics := map[series][]string{}
 	pairs := map[cellKey]*[2][]float64{}
-	seenNew := map[string]bool{}
-	for _, nr := range runner.ForPlan(newPlan, runner.Latest(newResults)) {
-		seenNew[nr.Key] = true
-		or := oldBy[nr.Key]
-		if or == nil {
-			d.OnlyNew = append(d.OnlyNew, name(&nr))
-			continue
+	oldHas := map[trialID]bool{}
+	add := func(g series, x float64, oo, no runner.Observation) {
+		if !slices.Contains(xs[g], x) {
+			xs[g] = append(xs[g], x)
 		}
-		if or.Failed() {
-			d.FailedOld = append(d.FailedOld, name(or))
-		}
-		if nr.Failed() {
-			d.FailedNew = append(d.FailedNew, name(&nr))
-			if !or.Failed() {
-				d.NewlyFailed++
+		for mn, ov := range oo.Metrics {
+			nv, ok := no.Metrics[mn]
+			if !ok {
+				continue
 			}
+			if !slices.Contains(metrics[g], mn) {
+				metrics[g] = append(metrics[g], mn)
+			}
+			k := cellKey{g, x, mn}
+			p := pairs[k]
+			if p == nil {
+				p = &[2][]float64{}
+				pairs[k] = p
+			}
+			p[0] = append(p[0], ov)
+			p[1] = append(p[1], nv)
 		}
-		if or.Failed() || nr.Failed() {
+	}
+	for _, or := range runner.ForPlan(oldPlan, runner.Latest(oldResults)) {
+		id := idOf(oldTrial[or.Key])
+		oldHas[id] = true
+		g := series{id.dataset, id.series}
+		nt := newTrial[id]
+		var nr *runner.Result
+		if nt != nil {
+			nr = newBy[nt.Key]
+		}
+		if !or.Finished(oldSpec.Metrics) {
+			if or.Failed() && nr != nil {
+				d.FailedOld = append(d.FailedOld, name(id))
+				if nr.Failed() {
+					d.FailedNew = append(d.FailedNew, name(id))
+				}
+			}
 			continue
 		}
-		g := group{nr.Dataset, runner.SeriesName(nr.Method, param.Values(nr.Variant))}
+		d.OldFinished++
+		what := ""
+		switch {
+		case nt != nil:
+		case !newDatasets[id.dataset]:
+			what = "dataset " + id.dataset
+		case !newSeries[g]:
+			what = fmt.Sprintf("series %s on %s", id.series, id.dataset)
+		case !slices.Contains(newSizes[g], id.size):
+			what = fmt.Sprintf("size %s of %s on %s", param.Format(id.size), id.series, id.dataset)
+		}
+		switch {
+		case what != "":
+			d.Missing = append(d.Missing, name(id))
+			if !slices.Contains(d.missingWhat, what) {
+				d.missingWhat = append(d.missingWhat, what)
+			}
+			continue
+		case nr == nil || (!nr.Failed() && !nr.Finished(newSpec.Metrics)):
+			d.Fewer = append(d.Fewer, name(id))
+			continue
+		case nr.Failed():
+			d.FailedNew = append(d.FailedNew, name(id))
+			d.NewlyFailed++
+			continue
+		}
 		if !seenGroup[g] {
 			seenGroup[g] = true
 			groups = append(groups, g)
 		}
-		oldAt := map[float64]runner.Observation{}
-		for _, o := range or.Points() {
-			oldAt[o.X] = o
+		oldPts, newPts := or.Points(), nr.Points()
+		if len(oldPts) == 1 && len(newPts) == 1 {
+			// One observation per trial: the trial's size, resolved
+			// against the pool; pair it even if the pool changed.
+			add(g, newPts[0].X, oldPts[0], newPts[0])
+			continue
 		}
-		for _, no := range nr.Points() {
-			oo, ok := oldAt[no.X]
+		newAt := map[float64]runner.Observation{}
+		for _, o := range newPts {
+			newAt[o.X] = o
+		}
+		for _, oo := range oldPts {
+			no, ok := newAt[oo.X]
 			if !ok {
+				d.Missing = append(d.Missing, DiffTrial{Dataset: id.dataset, Series: id.series, Size: oo.X, Trial: id.index})
+				what := fmt.Sprintf("x %s of %s on %s", fmtX(oo.X), id.series, id.dataset)
+				if !slices.Contains(d.missingWhat, what) {
+					d.missingWhat = append(d.missingWhat, what)
+				}
 				continue
 			}
-			if !slices.Contains(xs[g], no.X) {
-				xs[g] = append(xs[g], no.X)
-			}
-			for mn, nv := range no.Metrics {
-				ov, ok := oo.Metrics[mn]
-				if !ok {
-					continue
-				}
-				if !slices.Contains(metrics[g], mn) {
-					metrics[g] = append(metrics[g], mn)
-				}
-				k := cellKey{g, no.X, mn}
-				p := pairs[k]
-				if p == nil {
-					p = &[2][]float64{}
-					pairs[k] = p
-				}
-				p[0] = append(p[0], ov)
-				p[1] = append(p[1], nv)
-			}
+			add(g, oo.X, oo, no)
 		}
 	}
-	for _, t := range oldPlan.Trials {
-		if r := oldBy[t.Key]; r != nil && !seenNew[t.Key] {
-			d.OnlyOld = append(d.OnlyOld, name(r))
+	for _, t := range newPlan.Trials {
+		if r := newBy[t.Key]; r != nil && !oldHas[idOf(t)] {
+			d.OnlyNew = append(d.OnlyNew, name(idOf(t)))
 		}
 	}
 
@@ -248,11 +376,85 @@ func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64) Di
 	return r
 }
 
-// WriteDiff writes d as a Markdown table — dataset, method, size,
-// metric, old and new means, change, p-value and pairs, verdict — then
-// the trials only one run has or that failed, and a last line counting
-// the regressions. It returns the number of regressions
-// (Diff.Regressions).
+// Failures returns every reason the comparison fails as a regression
+// check, in this order: runs of two experiments or two seeds; nothing
+// compared; a dataset, series, size or metric of the old run missing from
+// the new one; trials the old run finished and the new one did not; each
+// series significantly worse beyond the tolerance; trials that finished
+// in the old run and fail in the new one. A reason the options accept is
+// returned with Allowed set; the comparison fails when any is not.
+func (d *Diff) Failures() []DiffFailure {
+	var out []DiffFailure
+	add := func(allow string, allowed bool, format string, args ...any) {
+		out = append(out, DiffFailure{Msg: fmt.Sprintf(format, args...), Allow: allow, Allowed: allowed})
+	}
+	if d.OldName != d.NewName {
+		add("other-name", d.opts.AllowOtherName, "the runs are of two experiments, %q and %q", d.OldName, d.NewName)
+	}
+	if d.OldSeed != d.NewSeed {
+		add("other-seed", d.opts.AllowOtherSeed, "the runs have different seeds, %d and %d: trials of one index train on different samples", d.OldSeed, d.NewSeed)
+	}
+	if len(d.Rows) == 0 {
+		add("", false, "nothing compared: no trial finished in both runs")
+	}
+	if len(d.Missing) > 0 {
+		add("missing", d.opts.AllowMissing, "the new run has no %s: %s of the old run, listed above", d.missingSummary(), plural(len(d.Missing), "trial"))
+	}
+	if len(d.MissingMetrics) > 0 {
+		add("missing", d.opts.AllowMissing, "the new run does not score %s of the old run", strings.Join(d.MissingMetrics, ", "))
+	}
+	if len(d.Fewer) > 0 {
+		add("fewer", d.opts.AllowFewer, "the new run did not finish %d of the %d trials the old run finished, listed above", len(d.Fewer), d.OldFinished)
+	}
+	// One line per series: its worse metrics, each with its sizes.
+	type series struct{ dataset, series string }
+	var worse []series
+	metrics := map[series][]string{}
+	sizes := map[series]map[string][]string{}
+	for _, r := range d.Rows {
+		if !r.Regression {
+			continue
+		}
+		g := series{r.Dataset, r.Series}
+		if sizes[g] == nil {
+			worse = append(worse, g)
+			sizes[g] = map[string][]string{}
+		}
+		if !slices.Contains(metrics[g], r.Metric) {
+			metrics[g] = append(metrics[g], r.Metric)
+		}
+		sizes[g][r.Metric] = append(sizes[g][r.Metric], fmtX(r.X))
+	}
+	for _, g := range worse {
+		var at []string
+		for _, mn := range metrics[g] {
+			at = append(at, mn+" at size "+strings.Join(sizes[g][mn], ", "))
+		}
+		add("", false, "%s on %s is significantly worse beyond the tolerance: %s", g.series, g.dataset, strings.Join(at, "; "))
+	}
+	if d.NewlyFailed > 0 {
+		add("", false, "%s finished in the old run and failed in the new one", plural(d.NewlyFailed, "trial"))
+	}
+	return out
+}
+
+// missingSummary names what the new run lacks: at most three of the
+// datasets, series and sizes of Missing, then a count of the others.
+func (d *Diff) missingSummary() string {
+	items := d.missingWhat
+	if len(items) > 3 {
+		items = append(items[:3:3], fmt.Sprintf("%d more", len(items)-3))
+	}
+	return strings.Join(items, ", ")
+}
+
+// WriteDiff writes d: the configuration fields that changed between the
+// runs; a Markdown table — dataset, method, size, metric, old and new
+// means, change, p-value and pairs, verdict; the trials only one run has,
+// or that one run did not finish; a line counting the regressions; and
+// one line per reason the comparison fails (Diff.Failures), "FAIL: …", or
+// that an option accepted, "accepted (--allow-…): …". It returns the
+// number of reasons it fails for.
 //
 // The verdict is "~" for no significant change, "better" or "worse" for
 // a significant one (a metric of unknown direction: "changed"), and
@@ -260,6 +462,13 @@ func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64) Di
 func WriteDiff(w io.Writer, d *Diff) int {
 	var buf bytes.Buffer
 	m := d.m
+	if len(d.Changes) > 0 {
+		fmt.Fprintln(&buf, "changed between the runs:")
+		for _, c := range d.Changes {
+			fmt.Fprintf(&buf, "- %s: %s: %s → %s\n", c.Scope, c.Field, c.Old, c.New)
+		}
+		buf.WriteByte('\n')
+	}
 	var rows [][]string
 	for _, r := range d.Rows {
 		verdict := "~"
@@ -289,7 +498,8 @@ func WriteDiff(w io.Writer, d *Diff) int {
 	} else {
 		writeTable(&buf, []string{"dataset", "method", "size", "metric", "old", "new", "change", "p", "pairs", "verdict"}, rows, "llrlrrrrrl")
 	}
-	listTrials(&buf, "only in the old run", d.OnlyOld)
+	listTrials(&buf, "missing from the new run (its spec has no such dataset, series or size)", d.Missing)
+	listTrials(&buf, "finished in the old run, not in the new one", d.Fewer)
 	listTrials(&buf, "only in the new run", d.OnlyNew)
 	listTrials(&buf, "failed in the old run", d.FailedOld)
 	listTrials(&buf, "failed in the new run", d.FailedNew)
@@ -299,14 +509,27 @@ func WriteDiff(w io.Writer, d *Diff) int {
 		tol = num(d.opts.Tolerance*100) + "%"
 	}
 	n := d.Regressions()
-	fmt.Fprintf(&buf, "\n%d compared, %d significantly better, %d significantly worse, %d regressions (alpha %s, tolerance %s",
+	fmt.Fprintf(&buf, "\n%d compared, %d significantly better, %d significantly worse, %d regressions (paired t-test, alpha %s, tolerance %s",
 		len(d.Rows), countRows(d.Rows, func(r DiffRow) bool { return r.Better }), countRows(d.Rows, func(r DiffRow) bool { return r.Worse }), n, num(d.opts.Alpha), tol)
 	if d.NewlyFailed > 0 {
 		fmt.Fprintf(&buf, "; %d of them newly failed trials", d.NewlyFailed)
 	}
 	buf.WriteString(")\n")
+	failed := 0
+	for _, f := range d.Failures() {
+		switch {
+		case f.Allowed:
+			fmt.Fprintf(&buf, "accepted (--allow-%s): %s\n", f.Allow, f.Msg)
+		case f.Allow != "":
+			failed++
+			fmt.Fprintf(&buf, "FAIL: %s (--allow-%s accepts it)\n", f.Msg, f.Allow)
+		default:
+			failed++
+			fmt.Fprintf(&buf, "FAIL: %s\n", f.Msg)
+		}
+	}
 	w.Write(buf.Bytes())
-	return n
+	return failed
 }
 
 func countRows(xs []DiffRow, f func(DiffRow) bool) int {

@@ -2,7 +2,10 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/repro-ml/repro/param"
@@ -73,10 +76,14 @@ func TestDiffGolden(t *testing.T) {
 	var out bytes.Buffer
 	n := WriteDiff(&out, d)
 	golden(t, "diff.txt", out.Bytes())
-	// Two svm (C=10) accuracy rows beyond the tolerance, one newly failed
-	// trial.
+	// Two svm (C=10) accuracy rows beyond the tolerance and one newly
+	// failed trial are 3 regressions; the failures are the series svm
+	// (C=10), the failed trial, and the trial the new run lacks.
+	if got := d.Regressions(); got != 3 {
+		t.Errorf("%d regressions, want 3", got)
+	}
 	if n != 3 {
-		t.Errorf("WriteDiff returned %d regressions, want 3", n)
+		t.Errorf("WriteDiff returned %d failures, want 3", n)
 	}
 }
 
@@ -130,7 +137,7 @@ func TestDiffSame(t *testing.T) {
 			t.Errorf("%s %s %g %s: change %g, p %g, %d pairs; want 0, 1, 4", r.Dataset, r.Series, r.X, r.Metric, r.Change, r.P, r.Pairs)
 		}
 	}
-	if len(d.OnlyOld)+len(d.OnlyNew)+len(d.FailedOld)+len(d.FailedNew) != 0 || d.Regressions() != 0 {
+	if len(d.Missing)+len(d.Fewer)+len(d.OnlyNew)+len(d.FailedOld)+len(d.FailedNew) != 0 || d.Regressions() != 0 {
 		t.Errorf("a run compared with itself lists trials or regressions: %+v", d)
 	}
 }
@@ -159,4 +166,171 @@ func TestDiffChange(t *testing.T) {
 		return
 	}
 	t.Fatal("no svm (C=10) accuracy row at size 20")
+}
+
+// runOf returns a result for every trial of spec's plan, its metrics by
+// metrics.
+func runOf(t *testing.T, spec *runner.Spec, metrics func(tr *runner.Trial) runner.Metrics) []runner.Result {
+	t.Helper()
+	plan, err := runner.NewPlan(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []runner.Result
+	for _, tr := range plan.Trials {
+		out = append(out, runner.Result{Key: tr.Key, Dataset: tr.Dataset.ID, Method: tr.Method.Label, Plugin: tr.Method.Name,
+			Variant: tr.Variant(), Size: int(tr.Size), Trial: tr.Index, Metrics: metrics(tr)})
+	}
+	return out
+}
+
+// TestDiffPairsBySeries changes LR's grid: every LR trial gets a new key,
+// and the diff still pairs them by dataset, series, size and trial index,
+// and names the change.
+func TestDiffPairsBySeries(t *testing.T) {
+	noise := []float64{0.3, -0.4, 0.1, 0.2}
+	acc := func(worse float64) func(tr *runner.Trial) runner.Metrics {
+		return func(tr *runner.Trial) runner.Metrics {
+			a := 70 + tr.Size/4 + 2*noise[tr.Index]
+			if tr.Method.Label == "LR" {
+				a -= worse * (1 + noise[3-tr.Index])
+			}
+			return runner.Metrics{"accuracy": a, "auc": a / 100}
+		}
+	}
+	oldSpec, newSpec := diffSpec(), diffSpec()
+	newSpec.Methods[1].Grid = []param.Values{{"C": 0.0001}}
+	newSpec.Methods[1].Varying = nil
+	newSpec.Methods[1].Select.Folds = 5
+	d, err := Compare(oldSpec, runOf(t, oldSpec, acc(0)), newSpec, runOf(t, newSpec, acc(4)), DiffOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []DiffChange{
+		{Scope: "method LR", Field: "params.C", Old: "[0.1, 1.0]", New: "0.0001"},
+		{Scope: "method LR", Field: "select.folds", Old: "3", New: "5"},
+	}
+	if !slices.Equal(d.Changes, want) {
+		t.Errorf("changes %+v, want %+v", d.Changes, want)
+	}
+	if len(d.Rows) != 12 || len(d.Missing)+len(d.Fewer)+len(d.OnlyNew) != 0 {
+		t.Fatalf("%d rows, %d missing, %d fewer, %d only new; want 12 rows, every trial paired", len(d.Rows), len(d.Missing), len(d.Fewer), len(d.OnlyNew))
+	}
+	var worse []string
+	for _, r := range d.Rows {
+		if r.Regression {
+			worse = append(worse, fmt.Sprintf("%s %g %s", r.Series, r.X, r.Metric))
+		}
+	}
+	// auc falls by 0.04 at most: beyond tolerance 0, but every auc change is
+	// significant too (the same noise).
+	if want := []string{"LR 20 accuracy", "LR 20 auc", "LR 40 accuracy", "LR 40 auc"}; !slices.Equal(worse, want) {
+		t.Errorf("regressions %q, want %q", worse, want)
+	}
+	var out bytes.Buffer
+	if n := WriteDiff(&out, d); n != 1 {
+		t.Errorf("WriteDiff returned %d failures, want 1 (the series LR)", n)
+	}
+	for _, line := range []string{
+		"changed between the runs:\n- method LR: params.C: [0.1, 1.0] → 0.0001\n- method LR: select.folds: 3 → 5\n",
+		"FAIL: LR on toy is significantly worse beyond the tolerance: accuracy at size 20, 40; auc at size 20, 40\n",
+	} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("no %q in\n%s", line, out.String())
+		}
+	}
+}
+
+// TestDiffFailures covers each reason a diff fails, alone, and the option
+// that accepts it.
+func TestDiffFailures(t *testing.T) {
+	same := func(tr *runner.Trial) runner.Metrics {
+		a := 70 + tr.Size/4 + float64(tr.Index)
+		return runner.Metrics{"accuracy": a, "auc": a / 100}
+	}
+	tests := []struct {
+		name    string
+		edit    func(s *runner.Spec) // of the new spec
+		editOld func(s *runner.Spec)
+		drop    func(r runner.Result) bool // results left out of the new run
+		want    string
+		also    string // another failure the case has
+		allow   func(o *DiffOptions)
+	}{
+		{name: "other name", edit: func(s *runner.Spec) { s.Name = "other" },
+			want: `the runs are of two experiments, "diff-demo" and "other"`, allow: func(o *DiffOptions) { o.AllowOtherName = true }},
+		{name: "other seed", edit: func(s *runner.Spec) { s.Seed = 4 },
+			want: "the runs have different seeds, 3 and 4: trials of one index train on different samples", allow: func(o *DiffOptions) { o.AllowOtherSeed = true }},
+		{name: "missing dataset", editOld: func(s *runner.Spec) { s.Datasets = append(s.Datasets, s.Datasets[0]); s.Datasets[1].ID = "toy2" },
+			want: "the new run has no dataset toy2: 24 trials of the old run, listed above", allow: func(o *DiffOptions) { o.AllowMissing = true }},
+		{name: "missing series", edit: func(s *runner.Spec) { s.Methods = s.Methods[1:] },
+			want: "the new run has no series svm (C=1) on toy, series svm (C=10) on toy: 16 trials of the old run, listed above", allow: func(o *DiffOptions) { o.AllowMissing = true }},
+		{name: "missing size", edit: func(s *runner.Spec) { s.Curve.Sizes = []float64{20} },
+			want: "the new run has no size 40 of svm (C=1) on toy, size 40 of svm (C=10) on toy, size 40 of LR on toy: 12 trials of the old run, listed above", allow: func(o *DiffOptions) { o.AllowMissing = true }},
+		{name: "missing metric", edit: func(s *runner.Spec) { s.Metrics = []string{"accuracy"} },
+			want: "the new run does not score auc of the old run", allow: func(o *DiffOptions) { o.AllowMissing = true }},
+		{name: "fewer trials planned", edit: func(s *runner.Spec) { s.Curve.Trials = 3 },
+			want: "the new run did not finish 6 of the 24 trials the old run finished, listed above", allow: func(o *DiffOptions) { o.AllowFewer = true }},
+		{name: "unfinished", drop: func(r runner.Result) bool { return r.Method == "LR" && r.Size == 40 },
+			want: "the new run did not finish 4 of the 24 trials the old run finished, listed above", allow: func(o *DiffOptions) { o.AllowFewer = true }},
+		{name: "nothing compared", drop: func(r runner.Result) bool { return true },
+			want: "nothing compared: no trial finished in both runs", also: "the new run did not finish 24 of the 24 trials the old run finished, listed above"},
+		{name: "everything missing", edit: func(s *runner.Spec) { s.Datasets[0].ID = "toy2" }, allow: func(o *DiffOptions) { o.AllowMissing = true },
+			want: "nothing compared: no trial finished in both runs", also: "the new run has no dataset toy: 24 trials of the old run, listed above"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			oldSpec, newSpec := diffSpec(), diffSpec()
+			if tt.edit != nil {
+				tt.edit(newSpec)
+			}
+			if tt.editOld != nil {
+				tt.editOld(oldSpec)
+			}
+			var newResults []runner.Result
+			for _, r := range runOf(t, newSpec, same) {
+				if tt.drop == nil || !tt.drop(r) {
+					newResults = append(newResults, r)
+				}
+			}
+			oldResults := runOf(t, oldSpec, same)
+			failures := func(opts DiffOptions) []DiffFailure {
+				d, err := Compare(oldSpec, oldResults, newSpec, newResults, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				fs := d.Failures()
+				for _, f := range fs {
+					if f.Msg != tt.want && f.Msg != tt.also && (tt.allow == nil || f.Msg != "nothing compared: no trial finished in both runs") {
+						t.Errorf("another failure: %+v", f)
+					}
+				}
+				return fs
+			}
+			fs := failures(DiffOptions{})
+			if !slices.ContainsFunc(fs, func(f DiffFailure) bool { return f.Msg == tt.want && !f.Allowed }) {
+				t.Fatalf("failures %+v, want %q", fs, tt.want)
+			}
+			if tt.allow == nil {
+				return
+			}
+			var opts DiffOptions
+			tt.allow(&opts)
+			failed := 0
+			for _, f := range failures(opts) {
+				switch {
+				case f.Allow == "" && f.Allowed:
+					t.Errorf("%+v: accepted by %+v, which does not name it", f, opts)
+				case f.Allow != "" && !f.Allowed:
+					t.Errorf("%+v: not accepted by %+v", f, opts)
+				case !f.Allowed:
+					failed++
+				}
+			}
+			// Only nothing compared is accepted by no option.
+			if want := strings.HasPrefix(tt.want, "nothing compared"); (failed > 0) != want {
+				t.Errorf("with %+v: %d failures left", opts, failed)
+			}
+		})
+	}
 }
