@@ -111,6 +111,10 @@ type Diff struct {
 	Fewer []DiffTrial
 	// OldFinished counts the trials the old run finished.
 	OldFinished int
+	// OtherSamples counts the paired trials whose sample seeds differ
+	// (runner.Seeds): with one experiment seed, a dataset whose
+	// samples_of changed.
+	OtherSamples int
 	// FailedOld and FailedNew list the trials of both runs that failed
 	// in that run; a trial failed in both is in both lists.
 	FailedOld, FailedNew []DiffTrial
@@ -289,6 +293,9 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 			seenGroup[g] = true
 			groups = append(groups, g)
 		}
+		if or.Seeds.Sample != nr.Seeds.Sample {
+			d.OtherSamples++
+		}
 		oldPts, newPts := or.Points(), nr.Points()
 		if len(oldPts) == 1 && len(newPts) == 1 {
 			// One observation per trial: the trial's size, resolved
@@ -377,7 +384,8 @@ func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64) Di
 }
 
 // Failures returns every reason the comparison fails as a regression
-// check, in this order: runs of two experiments or two seeds; nothing
+// check, in this order: runs of two experiments or two seeds (or paired
+// trials of different sample seeds); nothing
 // compared; a dataset, series, size or metric of the old run missing from
 // the new one; trials the old run finished and the new one did not; each
 // series significantly worse beyond the tolerance; trials that finished
@@ -393,6 +401,8 @@ func (d *Diff) Failures() []DiffFailure {
 	}
 	if d.OldSeed != d.NewSeed {
 		add("other-seed", d.opts.AllowOtherSeed, "the runs have different seeds, %d and %d: trials of one index train on different samples", d.OldSeed, d.NewSeed)
+	} else if d.OtherSamples > 0 {
+		add("other-seed", d.opts.AllowOtherSeed, "%s of one index have different sample seeds (a dataset's samples_of changed?): they train on different samples", plural(d.OtherSamples, "paired trial"))
 	}
 	if len(d.Rows) == 0 {
 		add("", false, "nothing compared: no trial finished in both runs")

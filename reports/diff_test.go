@@ -249,18 +249,21 @@ func TestDiffFailures(t *testing.T) {
 		return runner.Metrics{"accuracy": a, "auc": a / 100}
 	}
 	tests := []struct {
-		name    string
-		edit    func(s *runner.Spec) // of the new spec
-		editOld func(s *runner.Spec)
-		drop    func(r runner.Result) bool // results left out of the new run
-		want    string
-		also    string // another failure the case has
-		allow   func(o *DiffOptions)
+		name     string
+		edit     func(s *runner.Spec) // of the new spec
+		editOld  func(s *runner.Spec)
+		newSeeds func(r *runner.Result)
+		drop     func(r runner.Result) bool // results left out of the new run
+		want     string
+		also     string // another failure the case has
+		allow    func(o *DiffOptions)
 	}{
 		{name: "other name", edit: func(s *runner.Spec) { s.Name = "other" },
 			want: `the runs are of two experiments, "diff-demo" and "other"`, allow: func(o *DiffOptions) { o.AllowOtherName = true }},
 		{name: "other seed", edit: func(s *runner.Spec) { s.Seed = 4 },
 			want: "the runs have different seeds, 3 and 4: trials of one index train on different samples", allow: func(o *DiffOptions) { o.AllowOtherSeed = true }},
+		{name: "other samples", newSeeds: func(r *runner.Result) { r.Seeds.Sample = 7 },
+			want: "24 paired trials of one index have different sample seeds (a dataset's samples_of changed?): they train on different samples", allow: func(o *DiffOptions) { o.AllowOtherSeed = true }},
 		{name: "missing dataset", editOld: func(s *runner.Spec) { s.Datasets = append(s.Datasets, s.Datasets[0]); s.Datasets[1].ID = "toy2" },
 			want: "the new run has no dataset toy2: 24 trials of the old run, listed above", allow: func(o *DiffOptions) { o.AllowMissing = true }},
 		{name: "missing series", edit: func(s *runner.Spec) { s.Methods = s.Methods[1:] },
@@ -289,6 +292,9 @@ func TestDiffFailures(t *testing.T) {
 			}
 			var newResults []runner.Result
 			for _, r := range runOf(t, newSpec, same) {
+				if tt.newSeeds != nil {
+					tt.newSeeds(&r)
+				}
 				if tt.drop == nil || !tt.drop(r) {
 					newResults = append(newResults, r)
 				}
