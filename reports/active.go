@@ -36,7 +36,7 @@ func (m *model) writeActive(w *bytes.Buffer) {
 	}
 	fmt.Fprintf(w, "## Active learning summary\n\n")
 	strategy := fmt.Sprint(m.spec.Protocol.Params["strategy"])
-	fmt.Fprintf(w, "Query strategy: %s. A curve point is the mean over the trials — (fold, repeat) pairs of the split — at one number of labelled rows.\n\n", mdText(strategy))
+	fmt.Fprintf(w, "Query strategy: %s%s. A curve point is the mean over the trials — (fold, repeat) pairs of the split — at one number of labelled rows.\n\n", mdText(strategy), m.ownStrategies())
 	for _, mn := range m.spec.Metrics {
 		// The averaging a multi-class metric uses (auc: the mean of the
 		// one-vs-rest AUCs) is part of what the numbers mean.
@@ -53,6 +53,28 @@ func (m *model) writeActive(w *bytes.Buffer) {
 		m.writeReach(w, mn, higher)
 		m.writeActiveWTL(w, mn, higher, strategy)
 	}
+}
+
+// strategyOf returns the query strategy series s runs with: its
+// method's own (methods[i].protocol) or the experiment's.
+func (m *model) strategyOf(s *series) string {
+	return fmt.Sprint(m.spec.ProtocolParams(s.method)["strategy"])
+}
+
+// ownStrategies lists the methods that set their own query strategy, for
+// the summary's first line: "; L2-unc: uncertainty, DDR-unc: uncertainty".
+func (m *model) ownStrategies() string {
+	var parts []string
+	for i := range m.spec.Methods {
+		ms := &m.spec.Methods[i]
+		if s, ok := ms.Protocol["strategy"]; ok {
+			parts = append(parts, mdText(ms.Label)+": "+mdText(fmt.Sprint(s)))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "; set by the method: " + strings.Join(parts, ", ")
 }
 
 // aulc returns the area under the learning curve of one trial's
@@ -252,9 +274,12 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 	bases := map[string]*series{}
 	for _, d := range m.datasets {
 		base, err := d.find(m.spec.Baseline)
-		if err != nil {
+		if err != nil && !m.absent(m.spec.Baseline, d) {
 			fmt.Fprintf(w, "### Win/Tie/Loss of %s (%s)\n\nNot computed: %v.\n\n", mdText(m.spec.Baseline), mn, err)
 			return
+		}
+		if base == nil {
+			continue // the baseline does not run on d: no row there
 		}
 		bases[d.id] = base
 		for _, s := range d.series {
@@ -266,11 +291,20 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 	for _, other := range others {
 		fmt.Fprintf(w, "### Win/Tie/Loss: %s vs %s (%s)\n\n", mdText(m.spec.Baseline), mdText(other), mn)
 		var rows [][]string
+		st := strategy
 		for _, d := range m.datasets {
 			s, err := d.find(other)
-			if err != nil {
+			if err != nil || bases[d.id] == nil {
 				rows = append(rows, []string{mdText(d.id), "—", "—", "—"})
 				continue
+			}
+			// Series that set their own strategies: the column group
+			// names both, baseline's first.
+			if a, b := m.strategyOf(bases[d.id]), m.strategyOf(s); a != strategy || b != strategy {
+				st = a
+				if b != a {
+					st = a + " vs " + b
+				}
 			}
 			win, tie, loss := d.wtl(bases[d.id], s, mn, higher)
 			if win+tie+loss == 0 {
@@ -279,7 +313,7 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 			}
 			rows = append(rows, []string{mdText(d.id), fmt.Sprint(win), fmt.Sprint(tie), fmt.Sprint(loss)})
 		}
-		st := mdText(strategy)
+		st = mdText(st)
 		writeTable(w, []string{"dataset", st + " W", st + " T", st + " L"}, rows, "lrrr")
 		fmt.Fprintln(w)
 	}

@@ -155,3 +155,68 @@ func TestActiveWTLUntested(t *testing.T) {
 		t.Errorf("one trial: want — rows:\n%s", w.String())
 	}
 }
+
+// Series that set their own query strategy and run on some datasets
+// only: the W/T/L column group names both strategies, a series absent
+// from a dataset has no series there and a — row, the setup lists what
+// each method sets, and a baseline absent from a dataset leaves its W/T/L
+// there uncomputed with the reason.
+func TestActiveSeriesOwnStrategyAndDatasets(t *testing.T) {
+	spec, results := activeFixture()
+	spec.Methods[2].Protocol = param.Values{"strategy": "uncertainty"}
+	spec.Methods[2].Datasets = []string{"citeseer"}
+	var kept []runner.Result
+	for _, r := range results {
+		if r.Method != "INCR" || r.Dataset == "citeseer" {
+			kept = append(kept, r)
+		}
+	}
+	files, err := Render(t.TempDir(), spec, kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(files[ReportFile])
+	for _, want := range []string{
+		"- INCR: protocol {strategy=uncertainty}; runs only on citeseer\n",
+		"Query strategy: random; set by the method: INCR: uncertainty.",
+		"| dataset  | random vs uncertainty W | random vs uncertainty T | random vs uncertainty L |",
+		"| citeseer |                       1 |                       3 |                       0 |",
+		"| cora     |                       — |                       — |                       — |",
+		"| dataset  | random W | random T | random L |", // DDR vs PCA-L1: one strategy
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	m := build(spec, kept)
+	for _, d := range m.datasets {
+		_, err := d.find("INCR")
+		if (err == nil) != (d.id == "citeseer") {
+			t.Errorf("dataset %s: INCR series found: %v; want it on citeseer only", d.id, err == nil)
+		}
+	}
+
+	// The baseline itself on citeseer only.
+	spec.Methods[2].Datasets = nil
+	spec.Methods[0].Datasets = []string{"citeseer"}
+	kept = kept[:0]
+	for _, r := range results {
+		if r.Method != "DDR" || r.Dataset == "citeseer" {
+			kept = append(kept, r)
+		}
+	}
+	files, err = Render(t.TempDir(), spec, kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md = string(files[ReportFile])
+	for _, want := range []string{
+		"Not computed: DDR does not run on dataset cora (its datasets:).",
+		"| cora     |        — |        — |        — |",
+		"| citeseer |        4 |        0 |        0 |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+}

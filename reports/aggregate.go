@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -189,6 +190,23 @@ func (d *dataSet) find(name string) (*series, error) {
 	return nil, fmt.Errorf("method %q has %d variants in dataset %q; name one, e.g. %q", name, len(byLabel), d.id, byLabel[0].name)
 }
 
+// absent reports whether the series or label name is a method's that
+// does not run on d (its methods[i].datasets leave d out; for a dataset
+// of report.choose, its first member).
+func (m *model) absent(name string, d *dataSet) bool {
+	id := d.id
+	if d.choice != nil && len(d.choice.Among) > 0 {
+		id = d.choice.Among[0]
+	}
+	for i := range m.spec.Methods {
+		ms := &m.spec.Methods[i]
+		if slices.Contains(ms.SeriesNames(), name) {
+			return !ms.RunsOn(id)
+		}
+	}
+	return false
+}
+
 // model is the results of an experiment arranged for reporting.
 type model struct {
 	spec     *runner.Spec
@@ -220,6 +238,9 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 		m.datasets = append(m.datasets, d)
 		for mi := range spec.Methods {
 			ms := &spec.Methods[mi]
+			if !ms.RunsOn(id) {
+				continue // methods[i].datasets leaves it out here
+			}
 			label := ms.Label
 			if label == "" {
 				label = ms.Name

@@ -250,6 +250,25 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 	}
 	writeTable(w, []string{"method", "plugin", "parameters", "grid points", "select"}, rows, "lllrl")
 	fmt.Fprintln(w)
+	// What a method entry sets beyond its plugin: its own protocol
+	// params, the datasets it alone runs on.
+	own := false
+	for _, ms := range spec.Methods {
+		var parts []string
+		if len(ms.Protocol) > 0 {
+			parts = append(parts, "protocol {"+ms.Protocol.Label()+"}")
+		}
+		if len(ms.Datasets) > 0 {
+			parts = append(parts, "runs only on "+strings.Join(ms.Datasets, ", "))
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(w, "- %s: %s\n", mdText(ms.Label), mdText(strings.Join(parts, "; ")))
+			own = true
+		}
+	}
+	if own {
+		fmt.Fprintln(w)
+	}
 	if oracle {
 		fmt.Fprintf(w, "[oracle] marks a method whose hyperparameters were chosen on the test set itself, as some papers do; its results are optimistic.\n\n")
 	}
@@ -576,6 +595,10 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		return
 	}
 	fmt.Fprintf(w, "#### Win/Tie/Loss against %s (%s)\n\n", mdText(m.spec.Baseline), mn)
+	if err != nil && m.absent(m.spec.Baseline, d) {
+		fmt.Fprintf(w, "Not computed: %s does not run on dataset %s (its datasets:).\n\n", mdText(m.spec.Baseline), mdText(d.id))
+		return
+	}
 	if err != nil {
 		fmt.Fprintf(w, "Not computed: %v.\n\n", err)
 		return

@@ -195,7 +195,7 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 		fail(sub(path, "tasks"), "dataset %s is a regression dataset; want tasks: one-vs-rest only for classes", id)
 	}
 	for k, m := range spec.Methods {
-		if p, err := methods.Lookup(m.Name); err == nil && p.Kinds != 0 && p.Kinds&kind == 0 {
+		if p, err := methods.Lookup(m.Name); err == nil && p.Kinds != 0 && p.Kinds&kind == 0 && m.RunsOn(ds.ID) {
 			fail(sub(index("methods", k), "name"), "method %s handles %s but dataset %s is %s; want a method for %s", m.Name, p.Kinds, id, kind, kind)
 		}
 	}
@@ -318,11 +318,16 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 		if initial, ok := spec.Protocol.Params["initial"].(int); ok && initial > pool {
 			fail(sub("protocol", "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
 		}
+		for k, m := range spec.Methods {
+			if initial, ok := m.Protocol["initial"].(int); ok && initial > pool && m.RunsOn(ds.ID) {
+				fail(sub(sub(index("methods", k), "protocol"), "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
+			}
+		}
 	}
 
 	// Cross-validation folds within the smallest training set.
 	for k, m := range spec.Methods {
-		if m.Select.RuleName() == "cv" && len(m.Grid) > 1 && m.Select.Folds > smallest {
+		if m.Select.RuleName() == "cv" && len(m.Grid) > 1 && m.Select.Folds > smallest && m.RunsOn(ds.ID) {
 			fail(sub(sub(index("methods", k), "select"), "folds"), "%d-fold cross-validation, but the smallest training set of dataset %s has %d rows; want at most %d folds, or larger sizes",
 				m.Select.Folds, id, smallest, smallest)
 		}

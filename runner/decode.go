@@ -73,6 +73,14 @@ func (d *decoder) section(n, owner *yaml.Node, path string, sec param.Decl, v re
 	for _, decl := range sec.Fields {
 		switch {
 		case decl.Name == sec.Tag:
+		case decl.Type == param.Params && decl.Plugin != nil:
+			// Params of their own plugin (a method's protocol
+			// overrides), not of the section's tag.
+			own, err := decl.Plugin("")
+			if err != nil {
+				panic(fmt.Sprintf("runner: params %s: %v", sub(path, decl.Name), err))
+			}
+			d.pluginParams(f, path, decl, own, true, v, decl.Name)
 		case decl.Type == param.Params:
 			d.pluginParams(f, path, decl, plugin, ok, v, sec.ElemName())
 		default:

@@ -79,7 +79,13 @@ func encodeSection(v reflect.Value, sec param.Decl) (*yaml.Node, error) {
 					add(n, decl.Name, g)
 				}
 			} else if vals := fv.Interface().(param.Values); len(vals) > 0 {
-				add(n, decl.Name, valuesNode(vals, decls))
+				own := decls
+				if decl.Plugin != nil {
+					if p, err := decl.Plugin(""); err == nil {
+						own = p.Params
+					}
+				}
+				add(n, decl.Name, valuesNode(vals, own))
 			}
 		case param.Section:
 			sn, err := encodeSection(fv, decl)

@@ -186,6 +186,9 @@ func NewPlan(spec *Spec) (*Plan, error) {
 		dkey := datasetIdentity(ds)
 		for mi := range spec.Methods {
 			m := &spec.Methods[mi]
+			if !m.RunsOn(ds.ID) {
+				continue
+			}
 			fixed := !chooses(m)
 			for _, v := range m.Variants() {
 				pt, cands := -1, []int(nil)
@@ -292,7 +295,10 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 		"metrics":  metrics,
 	}
 	if name := spec.Protocol.ProtocolName(); name != "curve" {
-		id["protocol"] = map[string]any{"name": name, "params": canonical(spec.Protocol.Params)}
+		// The params the trial runs with: a method's own protocol
+		// params (methods[i].protocol) change the key only where they
+		// change a value, so keys of specs without them stay valid.
+		id["protocol"] = map[string]any{"name": name, "params": canonical(spec.ProtocolParams(m))}
 	}
 	b, err := json.Marshal(id) // map keys are sorted: canonical
 	if err != nil {
@@ -307,12 +313,9 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 // every grid point; a protocol with several steps (active: one per batch)
 // does so at each step.
 func (p *Plan) Fits() int {
-	steps := 1
-	if proto, err := Protocols.Lookup(p.Spec.Protocol.ProtocolName()); err == nil && proto.Steps != nil {
-		steps = proto.Steps(p.Spec.Protocol.Params)
-	}
 	n := 0
 	for _, t := range p.Trials {
+		steps := p.Spec.steps(t.Method)
 		per := 1
 		if t.Point < 0 {
 			if sel, err := Selectors.Lookup(t.Method.Select.RuleName()); err == nil && sel.Fits != nil {
@@ -404,7 +407,7 @@ func (p *Plan) Describe(w io.Writer) {
 		if len(m.Varying) > 0 {
 			fmt.Fprintf(w, ", varying %s", strings.Join(m.Varying, ", "))
 		}
-		fmt.Fprintln(w)
+		fmt.Fprintln(w, describeMethodSeries(&m))
 	}
 	grid := 0
 	for _, m := range s.Methods {

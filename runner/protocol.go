@@ -96,6 +96,11 @@ type Protocol struct {
 	Doc string
 	// Params declares the keys of the protocol: section besides name.
 	Params []param.Decl
+	// PerMethod names the params of Params a method entry may set for
+	// its own series (methods[i].protocol): those that change what the
+	// method's trials do, never the samples, splits or folds they share
+	// with the other series (see Spec.ProtocolParams).
+	PerMethod []string
 	// PerSize reports that the protocol runs one trial per training size
 	// of curve.sizes (curve); otherwise one trial per replicate yields
 	// all of its observations (active).

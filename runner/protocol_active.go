@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
@@ -24,12 +25,17 @@ func init() {
 			{Name: "initial", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labelled rows at the start, the first of the pool's sampling order (curve.sampling)"},
 			{Name: "batch", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labels bought per query"},
 			{Name: "budget", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "labelled rows at the end (capped by the pool)"},
-			{Name: "strategy", Type: param.String, Default: "random", Doc: "the query strategy (repro list strategies)"},
+			{Name: "strategy", Type: param.String, Default: "random", Check: knownStrategy, Doc: "the query strategy (repro list strategies)"},
 			{Name: "budgets", Type: param.Map, Default: map[string]string{}, Check: positiveCounts, Doc: "budgets of single datasets by dataset id, over budget (Bilgic: {cora: 400})"},
 			{Name: "full", Type: param.StringList, Default: []string{}, Doc: "labels of the methods (all: every method) also fitted on the whole pool once, after the last batch, " +
 				"their metrics recorded as extras full_<metric> of the last observation: the full-pool score reports measure the labels needed against"},
 		},
-		Run: runActive,
+		// A method entry may change how its series buys labels; the
+		// initial labelled rows are the first of the pool's sampling
+		// order, which no method param changes, so series of different
+		// strategies start from the same rows in every trial.
+		PerMethod: []string{"initial", "batch", "budget", "strategy", "budgets"},
+		Run:       runActive,
 		Steps: func(p param.Values) int {
 			initial, batch, budget := p.Int("initial"), p.Int("batch"), p.Int("budget")
 			budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
@@ -171,6 +177,20 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 			labelled = append(labelled, cands[i])
 		}
 	}
+}
+
+// knownStrategy accepts the name of a registered query strategy.
+func knownStrategy(v any) error {
+	name, _ := v.(string)
+	if _, err := Strategies.Lookup(name); err == nil {
+		return nil
+	}
+	names := Strategies.Names()
+	msg := "is not a query strategy"
+	if c := param.Closest(name, names); c != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return fmt.Errorf("%s; want one of %s", msg, strings.Join(names, ", "))
 }
 
 // positiveCounts accepts a map whose values are whole numbers ≥ 1.

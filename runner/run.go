@@ -657,7 +657,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 	}
 	tr := &TrialRun{Trial: t, Spec: x.spec, Data: d, Part: part, Seeds: res.Seeds, Result: res, x: x, dataID: id, ld: ld}
 	defer tr.releaseMemory()
-	obs, err := proto.Run(ctx, tr, x.spec.Protocol.Params)
+	obs, err := proto.Run(ctx, tr, x.spec.ProtocolParams(t.Method))
 	if err != nil {
 		return nil, err
 	}

@@ -120,6 +120,10 @@ func schema(free bool) param.Decl {
 					{Name: "over", Type: param.StringList, Elem: "param", Unique: true, Optional: true,
 						Doc: "Rules `cv` and `test`: the varying params the rule chooses; the others make variants, as under `fixed`. All of them if absent."},
 				}},
+			{Name: "protocol", Type: param.Params, Optional: true, DefaultDoc: "the experiment's", Plugin: perMethodProtocol,
+				Doc: "Protocol params this method's series sets for itself, over `protocol:`: with `active`, `strategy`, `initial`, `batch`, `budget`, `budgets` (`{strategy: uncertainty}` beside another entry of the same plugin with `{strategy: random}` compares two query strategies in one run). The samples, splits and folds do not depend on it, so the series stay paired (under the same `initial`, they start from the same labelled rows). It changes a trial's key only where it changes a value, so keys of specs without it are unchanged. With `budget`, the experiment's `budgets` still take precedence on their datasets unless the method sets `budgets` too."},
+			{Name: "datasets", Type: param.StringList, Elem: "dataset id", Unique: true, NonEmpty: true, Optional: true, DefaultDoc: "all", Check: plainName("(a dataset id)"),
+				Doc: "The ids of the only datasets the method runs on. An expectation about the method on another dataset is an error; reports leave its series out there. Not part of trial keys."},
 		},
 	}
 
@@ -231,6 +235,29 @@ func schema(free bool) param.Decl {
 				Want: "a list of --set assignments, key.path=value",
 				Doc:  "Assignments, as `--set` takes them, that `repro run --smoke` applies before it runs the first trial at the smallest size of every series: the reductions (a smaller budget, a slice of the corpus) that keep the smoke run CI makes of every experiment within a minute or two. Ignored by a normal run; `--set` given with `--smoke` comes after them."},
 		}}
+}
+
+// perMethodProtocol returns, as a plugin, the protocol params a method
+// entry may set (Protocol.PerMethod of every protocol), each optional:
+// which apply is checked against the experiment's protocol once it is
+// decoded (checkMethodProtocol).
+func perMethodProtocol(string) (*param.Plugin, error) {
+	var out param.Plugin
+	for _, name := range Protocols.Names() {
+		p, _ := Protocols.Lookup(name)
+		for _, pm := range p.PerMethod {
+			d, ok := param.Find(p.Params, pm)
+			if !ok {
+				panic(fmt.Sprintf("runner: protocol %s: PerMethod %q is not a param", name, pm))
+			}
+			if _, dup := param.Find(out.Params, pm); dup {
+				continue
+			}
+			d.Default, d.Optional, d.DefaultDoc = nil, true, "the experiment's"
+			out.Params = append(out.Params, d)
+		}
+	}
+	return &out, nil
 }
 
 // pluginOf adapts a registry's Lookup to param.Decl.Plugin.

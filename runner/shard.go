@@ -71,14 +71,10 @@ func LockShard(dir string, s Shard) (unlock func(), err error) {
 // to the shard with the least cost so far (the lowest-numbered on a tie)
 // among those its series has not used yet in the current round of n.
 func (p *Plan) Shards(n int) []int {
-	steps := 1
-	if proto, err := Protocols.Lookup(p.Spec.Protocol.ProtocolName()); err == nil && proto.Steps != nil {
-		steps = proto.Steps(p.Spec.Protocol.Params)
-	}
 	cost := make([]float64, len(p.Trials))
 	order := make([]int, len(p.Trials))
 	for i, t := range p.Trials {
-		cost[i] = trialCost(t, steps)
+		cost[i] = trialCost(t, p.Spec.steps(t.Method))
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return cost[order[a]] > cost[order[b]] })

@@ -143,7 +143,15 @@ type MethodSpec struct {
 	// values), for spec.yaml.
 	Params map[string]any `yaml:"params,omitempty"`
 	Select Select         `yaml:"select,omitempty"`
-	Pos    Pos            `yaml:"-"`
+	// Protocol holds the protocol params the method's series sets for
+	// itself, over the experiment's (only those the protocol lists in
+	// PerMethod: the active protocol's strategy, initial, batch, budget,
+	// budgets); nil when it sets none. See Spec.ProtocolParams.
+	Protocol param.Values `yaml:"protocol,omitempty"`
+	// Datasets, if set, are the ids of the only datasets the method runs
+	// on; nil means every dataset. See RunsOn.
+	Datasets []string `yaml:"datasets,omitempty"`
+	Pos      Pos      `yaml:"-"`
 }
 
 // Select is a method's rule for choosing among its grid points.

@@ -417,6 +417,7 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 			}
 		}
 	}
+	d.checkMethods(s, f, ids, targets, methodsOK, datasetsOK)
 }
 
 // checkSamplesOf checks each dataset's samples_of: another entry's id,
