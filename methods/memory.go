@@ -26,6 +26,9 @@ type Shape struct {
 	MaxGroup int
 	// Graphs are the sizes of the dataset's feature graphs, by name.
 	Graphs map[string]GraphShape
+	// Present is the number of columns holding a stored entry of a
+	// sparse X at least CompactMinAbsent columns wide (FitCols), else 0.
+	Present int
 }
 
 // GraphShape is the size of a feature graph: Nodes×Nodes (or wider, with
@@ -40,6 +43,9 @@ func ShapeOf(train *datasets.Dataset, test int) Shape {
 	r, c := train.X.Dims()
 	_, dense := train.X.(*matrix.Dense)
 	s := Shape{Rows: r, Cols: c, NNZ: train.X.NNZ(), Dense: dense, Test: test}
+	if mask, n := presentMask(train.X); mask != nil {
+		s.Present = n
+	}
 	if train.IsClassification() {
 		s.Classes = len(train.Classes)
 	}

@@ -171,10 +171,12 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 			present = append(present, k)
 		}
 	}
+	full := train.Cols()
+	train, cols := methods.CompactColumns(train)
 	model := &model{d: train.Cols(), K: K, present: present}
 	if len(present) == 1 {
 		model.info.Converged = true
-		return model, nil
+		return methods.OnColumns(model, full, cols), nil
 	}
 	pa, err := m.pathOf(train, present, env)
 	if err != nil {
@@ -194,7 +196,7 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 	}
 	model.coef = pa.p.coefs(st)
 	model.info = methods.Info{Iterations: passes, Converged: conv, Objective: pa.p.objective(st)}
-	return model, nil
+	return methods.OnColumns(model, full, cols), nil
 }
 
 // model is a fitted logreg-en classifier.

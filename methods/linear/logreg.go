@@ -88,7 +88,9 @@ func (m *logRegL2) Fit(ctx context.Context, train *datasets.Dataset, env *method
 		model *classifier
 		err   error
 	)
-	key := warmKey("logreg-l2", m.Intercept, m.Softmax)
+	full := train.Cols()
+	train, cols := methods.CompactColumns(train)
+	key := warmKey("logreg-l2", m.Intercept, m.Softmax) + colsKey(cols)
 	K := len(train.Classes)
 	_, d := train.X.Dims()
 	if m.Softmax {
@@ -106,7 +108,7 @@ func (m *logRegL2) Fit(ctx context.Context, train *datasets.Dataset, env *method
 		return nil, fmt.Errorf("logreg-l2: %w", err)
 	}
 	storeWarm(env, key, model)
-	return model, nil
+	return methods.OnColumns(model, full, cols), nil
 }
 
 func (m *logRegL2) settings() optim.Settings {
@@ -306,7 +308,9 @@ func (m *logRegL1) Fit(ctx context.Context, train *datasets.Dataset, env *method
 	if err := checkClassification(train); err != nil {
 		return nil, fmt.Errorf("logreg-l1: %w", err)
 	}
-	key := warmKey("logreg-l1", m.s.Intercept, false)
+	full := train.Cols()
+	train, keep := methods.CompactColumns(train)
+	key := warmKey("logreg-l1", m.s.Intercept, false) + colsKey(keep)
 	K := len(train.Classes)
 	_, d := train.X.Dims()
 	kind := ovrScores
@@ -321,5 +325,5 @@ func (m *logRegL1) Fit(ctx context.Context, train *datasets.Dataset, env *method
 		return nil, fmt.Errorf("logreg-l1: %w", err)
 	}
 	storeWarm(env, key, model)
-	return model, nil
+	return methods.OnColumns(model, full, keep), nil
 }

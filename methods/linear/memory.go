@@ -12,7 +12,15 @@ import (
 // vectors over d+1 (and X squared), or Newton's dense copies of X and its
 // Hessian;
 // the margins; one weight vector per task.
+// On a sparse training set wider than its present columns it is that of a
+// fit on the present columns, plus their copy (methods.Shape.CompactShape);
+// so for every estimate.
 func memLogRegL2(s methods.Shape, p param.Values) int64 {
+	s, compact := s.CompactShape()
+	return methods.Bytes(compact, memLogRegL2Fit(s, p))
+}
+
+func memLogRegL2Fit(s methods.Shape, p param.Values) int64 {
 	n, d := s.Rows, s.Cols
 	model := methods.Floats(max(s.Classes, 1), d+1)
 	scores := methods.Floats(2, s.TestRows(), max(s.Classes, 2))
@@ -51,6 +59,7 @@ func memLogRegL2(s methods.Shape, p param.Values) int64 {
 // explicit model Hessian of at most gramDim active coordinates, one
 // weight vector per task.
 func memLogRegL1(s methods.Shape, _ param.Values) int64 {
+	s, compact := s.CompactShape()
 	n, d := s.Rows, s.Cols
 	cols := methods.Bytes(s.CSRCopy(), methods.CSRBytes(d, s.NNZ), int64(s.NNZ)*4, int64(d))
 	if s.Dense {
@@ -58,7 +67,7 @@ func memLogRegL1(s methods.Shape, _ param.Values) int64 {
 	}
 	g := gramDim(n, d)
 	cols = methods.Bytes(cols, methods.Floats(g+2, g), methods.Floats(n), int64(d)*4)
-	return methods.Bytes(cols, methods.Floats(8, d+1), methods.Floats(9, n),
+	return methods.Bytes(compact, cols, methods.Floats(8, d+1), methods.Floats(9, n),
 		methods.Floats(max(s.Classes, 1), d+1), methods.Floats(2, s.TestRows(), max(s.Classes, 2)))
 }
 

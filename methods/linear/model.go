@@ -1,7 +1,9 @@
 package linear
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 	"math"
 	"slices"
 
@@ -276,6 +278,23 @@ func storeWarm(env *methods.Env, key string, m *classifier) {
 	if env != nil {
 		methods.Store(env.Warm, key, m)
 	}
+}
+
+// colsKey returns what a fit on the columns cols alone
+// (methods.CompactColumns) adds to its warm key: their number and a hash
+// of them, so that a fit starts only from a model over the same columns;
+// "" for every column.
+func colsKey(cols []int) string {
+	if cols == nil {
+		return ""
+	}
+	h := fnv.New64a()
+	var b [8]byte
+	for _, j := range cols {
+		binary.LittleEndian.PutUint64(b[:], uint64(j))
+		h.Write(b[:])
+	}
+	return fmt.Sprintf(" cols=%d/%x", len(cols), h.Sum64())
 }
 
 // warmKey names a plugin's starting point in methods.Env.Warm: its name and

@@ -18,17 +18,24 @@ import (
 // sparse copy of dense rows mostly zero); and Predict's inner
 // products and kernel between a block of predicted rows and the support
 // vectors (predictRows).
+//
+// The linear solver on a sparse training set wider than its present
+// columns fits on those (methods.Shape.CompactShape).
 func memory(s methods.Shape, p param.Values) int64 {
-	n, d := s.Rows, s.Cols
-	sv := methods.Bytes(methods.CSRBytes(n, s.NNZ), methods.Floats(4, n))
-	if s.Dense {
-		sv = methods.Bytes(methods.Floats(n, d), methods.Floats(4, n))
-	}
 	fit := &SVM{CacheMB: p.Float("cache_mb"), Solver: p.String("solver"), Normalize: p.Bool("normalize")}
 	if p.String("kernel") == "linear" {
 		fit.Kernel = kernel.Kernel{Kind: kernel.Linear}
 	} else {
 		fit.Kernel = kernel.Kernel{Kind: kernel.RBF}
+	}
+	compact := int64(0)
+	if fit.linear() {
+		s, compact = s.CompactShape()
+	}
+	n, d := s.Rows, s.Cols
+	sv := methods.Bytes(methods.CSRBytes(n, s.NNZ), methods.Floats(4, n))
+	if s.Dense {
+		sv = methods.Bytes(methods.Floats(n, d), methods.Floats(4, n))
 	}
 	var work int64
 	switch {
@@ -46,6 +53,6 @@ func memory(s methods.Shape, p param.Values) int64 {
 	if p.String("kernel") == "linear" && !p.Bool("normalize") {
 		cross = 0
 	}
-	return methods.Bytes(work, methods.Floats(8, n), methods.Floats(s.Tasks(), d), methods.Times(s.Tasks(), sv), cross,
+	return methods.Bytes(compact, work, methods.Floats(8, n), methods.Floats(s.Tasks(), d), methods.Times(s.Tasks(), sv), cross,
 		methods.Floats(2, s.TestRows(), max(s.Classes, 2)))
 }

@@ -119,7 +119,9 @@ func newFromParams(p param.Values) (methods.Method, error) {
 	return s, nil
 }
 
-// Fit trains a binary SVM; class 1 is the positive class (y = +1).
+// Fit trains a binary SVM; class 1 is the positive class (y = +1). The
+// linear solver on a sparse training set keeps weights for its present
+// columns alone when the others are many (methods.CompactColumns).
 func (s *SVM) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
 	if len(train.Classes) != 2 {
 		return nil, fmt.Errorf("svm: dataset %q has %d classes; svm is binary (use tasks: one-vs-rest)", train.Name, len(train.Classes))
@@ -129,6 +131,16 @@ func (s *SVM) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env
 		y[i] = -1
 		if train.Label(i) == 1 {
 			y[i] = 1
+		}
+	}
+	if s.linear() {
+		full := train.Cols()
+		if c, cols := methods.CompactColumns(train); cols != nil {
+			m, err := s.FitBinary(ctx, c.X, y, env)
+			if err != nil {
+				return nil, err
+			}
+			return methods.OnColumns(m, full, cols), nil
 		}
 	}
 	return s.FitBinary(ctx, train.X, y, env)
