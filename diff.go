@@ -16,7 +16,8 @@ Pairs the trials of two runs by dataset, method series, size and trial
 index, whatever else changed between their specs (listed first), and
 compares each metric's means with a paired t-test. Exits 1 on a series
 significantly worse beyond --tolerance, a trial that finished in OLD_DIR
-and fails in NEW_DIR, nothing compared, an empty results file, and —
+and fails in NEW_DIR, nothing compared (or no row with two pairs to
+test), an empty results file, and —
 unless the --allow flag named in its FAIL line accepts it — a dataset,
 series, size or metric of OLD_DIR that NEW_DIR's spec lacks, trials
 OLD_DIR finished and NEW_DIR did not, another seed or experiment name,

@@ -404,8 +404,11 @@ func (d *Diff) Failures() []DiffFailure {
 	} else if d.OtherSamples > 0 {
 		add("other-seed", d.opts.AllowOtherSeed, "%s of one index have different sample seeds (a dataset's samples_of changed?): they train on different samples", plural(d.OtherSamples, "paired trial"))
 	}
-	if len(d.Rows) == 0 {
+	switch {
+	case len(d.Rows) == 0:
 		add("", false, "nothing compared: no trial finished in both runs")
+	case countRows(d.Rows, func(r DiffRow) bool { return !math.IsNaN(r.P) }) == 0:
+		add("", false, "nothing tested: every row has a single pair of trials, too few for the paired test")
 	}
 	if len(d.Missing) > 0 {
 		add("missing", d.opts.AllowMissing, "the new run has no %s: %s of the old run, listed above", d.missingSummary(), plural(len(d.Missing), "trial"))
