@@ -63,8 +63,9 @@ func main() {
 const usage = `repro reproduces machine-learning papers from YAML experiments.
 
 Usage:
-  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [--no-commands] [-q] [--shard I/N]
-        run every trial not already finished in DIR (default out/<name>), then write the reports;
+  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [--check] [--no-commands] [-q] [--shard I/N]
+        run every trial not already finished in DIR (default out/<name>), then write the reports
+        and print the expect: checks (with --check, a failed one makes the exit status 1);
         one run at a time per DIR (DIR/.lock); with --shard only shard I (from 0) of N, into
         DIR/results/shard-I-of-N.jsonl under its own lock, and no reports (repro report DIR merges);
         a fit estimated to need more memory than --mem-limit (default $REPRO_MEM_LIMIT, else half
@@ -87,7 +88,8 @@ Usage:
         print the registered plugins and their parameters
   repro version
 
-Exit codes: 0 success, 1 failed check or failed trials, 2 bad usage or invalid spec, 130 interrupted.
+Exit codes: 0 success, 1 failed trials (run), a failed expectation (check, run --check) or a
+regression (diff), 2 bad usage or invalid spec, 130 interrupted.
 The data directory is --data, else $REPRO_DATA, else the user cache directory.
 `
 
@@ -173,7 +175,7 @@ func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [--no-commands] [-q] [--shard I/N]")
+	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [--check] [--no-commands] [-q] [--shard I/N]")
 	workers := fs.Int("j", runtime.NumCPU(), "number of trials run at once")
 	out := fs.String("o", "", "output directory (default out/<experiment name>)")
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
@@ -182,6 +184,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory the fits running at once may need by their estimates, e.g. 8GB, or off: a fit estimated to need more alone fails, and the run goes on; fits that need more together wait for each other (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the memory the process may use: the smallest of the physical memory, the cgroup's limit and what RLIMIT_AS leaves)")
 	noCommands := fs.Bool("no-commands", false, "refuse an experiment that runs external programs (command methods)")
 	smoke := fs.Bool("smoke", false, "run only the first trial at the smallest size of every dataset and method (into DIR default out/<name>-smoke), to check an experiment end to end; no expectations are checked")
+	check := fs.Bool("check", false, "exit 1 when an expectation fails, after writing the reports (as repro check would); without it the check table is printed and only failed trials make the exit status 1")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
 	var shard runner.Shard
@@ -204,6 +207,10 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	if *workers < 1 {
 		fmt.Fprintf(stderr, "repro run: -j %d: want at least 1 trial at a time\n", *workers)
+		return exitUsage
+	}
+	if *check && (*smoke || shard.N > 0) {
+		fmt.Fprintf(stderr, "repro run: --check with --smoke or --shard: those runs check no expectations; want --check on a whole run (or repro check DIR once the shards are merged)\n")
 		return exitUsage
 	}
 	if *data != "" {
@@ -305,12 +312,17 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 			len(sum.Results), len(sum.Plan.Trials))
 		return exitInterrupted
 	}
+	failedChecks := 0
 	if len(spec.Expect) > 0 && !*smoke {
 		fmt.Fprintln(stdout)
-		reports.WriteCheck(stdout, reports.Check(spec, sum.Results))
+		failedChecks = reports.WriteCheck(stdout, reports.Check(spec, sum.Results))
 	}
 	if sum.Failed > 0 {
 		printFailures(stderr, sum.Plan, sum.Results)
+		return exitFailed
+	}
+	if *check && failedChecks > 0 {
+		fmt.Fprintf(stderr, "repro run --check: %d of the expectations failed\n", failedChecks)
 		return exitFailed
 	}
 	return exitOK

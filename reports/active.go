@@ -235,33 +235,6 @@ func (m *model) writeReach(w *bytes.Buffer, mn string, higher bool) {
 	fmt.Fprintf(w, "\nThe fewest labelled rows at which a series' mean %s over trials comes within %s of the dataset's full-pool %s: the best series' mean over trials of its method trained on the whole pool (the methods the protocol's full names), the last row.\n\n", mn, num((1-ReachFraction)*100)+"%", mn)
 }
 
-// wtl counts the iterations where a beats b (win), loses (loss) or
-// neither (tie) by a two-sided paired t-test over trials at p < 0.05, in
-// the metric's direction; x values with fewer than two pairs count in
-// none.
-func (d *dataSet) wtl(a, b *series, mn string, higher bool) (win, tie, loss int) {
-	for _, x := range d.xs {
-		av, bv := pairs(a.cells[x], b.cells[x], mn)
-		tt := pairedTTest(av, bv)
-		if tt.N < 2 || math.IsNaN(tt.P) {
-			continue
-		}
-		better := tt.Diff > 0
-		if !higher {
-			better = tt.Diff < 0
-		}
-		switch {
-		case tt.P < 0.05 && better:
-			win++
-		case tt.P < 0.05:
-			loss++
-		default:
-			tie++
-		}
-	}
-	return win, tie, loss
-}
-
 // writeActiveWTL writes one table per series other than the baseline:
 // the baseline against it, W/T/L over the iterations, one row per
 // dataset, under a column group naming the query strategy (Bilgic's
@@ -288,6 +261,7 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 			}
 		}
 	}
+	var tests []string
 	for _, other := range others {
 		fmt.Fprintf(w, "### Win/Tie/Loss: %s vs %s (%s)\n\n", mdText(m.spec.Baseline), mdText(other), mn)
 		var rows [][]string
@@ -306,16 +280,24 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 					st = a + " vs " + b
 				}
 			}
-			win, tie, loss := d.wtl(bases[d.id], s, mn, higher)
-			if win+tie+loss == 0 {
+			c := m.wtl(d, bases[d.id], s, mn, higher, runner.DefaultAlpha, d.xs)
+			for _, t := range c.Tests {
+				if !slices.Contains(tests, t) {
+					tests = append(tests, t)
+				}
+			}
+			if c.Win+c.Tie+c.Loss == 0 {
 				rows = append(rows, []string{mdText(d.id), "—", "—", "—"})
 				continue
 			}
-			rows = append(rows, []string{mdText(d.id), fmt.Sprint(win), fmt.Sprint(tie), fmt.Sprint(loss)})
+			rows = append(rows, []string{mdText(d.id), fmt.Sprint(c.Win), fmt.Sprint(c.Tie), fmt.Sprint(c.Loss)})
 		}
 		st = mdText(st)
 		writeTable(w, []string{"dataset", st + " W", st + " T", st + " L"}, rows, "lrrr")
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: two-sided paired t-test over the trials at each iteration, p < 0.05; — : no iteration with two paired trials (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).\n\n", mdText(m.spec.Baseline), mn)
+	if len(tests) == 0 {
+		tests = []string{TestFor(m.spec, m.datasets[0].id)}
+	}
+	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: %s over the trials at each iteration, p < %s; — : no iteration with two paired trials (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).\n\n", mdText(m.spec.Baseline), mn, testsName(tests), num(runner.DefaultAlpha))
 }

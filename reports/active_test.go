@@ -90,10 +90,14 @@ func TestActiveSummaryGolden(t *testing.T) {
 
 	// The numbers, independently of the golden file.
 	for _, want := range []string{
-		// DDR vs PCA-L1: every batch a significant win; vs INCR: ties
-		// at the first three batches (no difference), a constant lead
-		// at the last (a degenerate test: a win).
-		"| citeseer |        4 |        0 |        0 |", "| citeseer |        1 |        3 |        0 |",
+		// DDR vs PCA-L1 by the default corrected t-test (kfold: 4
+		// trials, 100 test rows): the gaps {0.05, 0.03, 0.04, 0.06} have
+		// mean 0.045 and sd 0.0129, so t = 0.045/(0.0129·√(1/4 + 100/x))
+		// is 1.09 at x = 10 and 2.10 at x = 40 (p = 0.13, df 3): four
+		// ties. Vs INCR: ties at the first three batches (no
+		// difference), a constant lead at the last (a degenerate test: a
+		// win).
+		"| citeseer |        0 |        4 |        0 |", "| citeseer |        1 |        3 |        0 |",
 		// DDR on citeseer: per trial (0.65 + 0.75 + 0.82)/3 = 0.74,
 		// 0.7467, 0.7383, 0.74; mean 0.74125.
 		"| DDR    | 0.741 ± 0.004 |",
@@ -105,6 +109,20 @@ func TestActiveSummaryGolden(t *testing.T) {
 	} {
 		if !strings.Contains(section, want) {
 			t.Errorf("summary lacks %q:\n%s", want, section)
+		}
+	}
+}
+
+// With report.test t, the plain paired t-test counts every batch of DDR
+// vs PCA-L1 a win (t = 6.97 at x = 10, p = 0.006), and the note names it.
+func TestActiveWTLPlainT(t *testing.T) {
+	spec, results := activeFixture()
+	spec.Report.Test = TestT
+	var w bytes.Buffer
+	build(spec, results).writeActive(&w)
+	for _, want := range []string{"| citeseer |        4 |        0 |        0 |", "two-sided paired t-test over the trials"} {
+		if !strings.Contains(w.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, w.String())
 		}
 	}
 }
@@ -163,6 +181,7 @@ func TestActiveWTLUntested(t *testing.T) {
 // there uncomputed with the reason.
 func TestActiveSeriesOwnStrategyAndDatasets(t *testing.T) {
 	spec, results := activeFixture()
+	spec.Report.Test = TestT // the counts below are the plain t-test's
 	spec.Methods[2].Protocol = param.Values{"strategy": "uncertainty"}
 	spec.Methods[2].Datasets = []string{"citeseer"}
 	var kept []runner.Result

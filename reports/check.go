@@ -39,6 +39,52 @@ type CheckRow struct {
 	Pass     bool
 	Source   string
 	Note     string
+	// Test, P and Pairs are the paired test of a relation (or, for a
+	// Win/Tie/Loss count, the test and the number of x values compared):
+	// the test's name, its two-sided p-value (NaN when none) and the
+	// number of pairs. A value check has none.
+	Test  string
+	P     float64
+	Pairs int
+	// Demanded says whether the rule demanded a test: significant,
+	// at_par or wtl. A relation without it compares means only, and a
+	// pass then says so (Qualifier).
+	Demanded bool
+	// Qualifier, if set, qualifies the verdict: "direction only" or
+	// "non-inferior by mean" on a pass that rests on the means alone,
+	// "not significant" or "significant difference" on a failure the
+	// test decided.
+	Qualifier string
+}
+
+// Verdict returns the row's verdict as check prints it: PASS or FAIL,
+// followed by the qualifier and the p-value when there is one —
+// "PASS (direction only, p=0.530)".
+func (r *CheckRow) Verdict() string {
+	v := "FAIL"
+	if r.Pass {
+		v = "PASS"
+	}
+	if r.Qualifier != "" {
+		v += " (" + r.Qualifier
+		if r.Test != "" && !math.IsNaN(r.P) {
+			v += ", " + fmtP(r.P)
+		}
+		v += ")"
+	}
+	return v
+}
+
+// MeansOnly returns the number of passed rows whose pass rests on the
+// means alone: relations that demanded no test.
+func (c *Checked) MeansOnly() int {
+	n := 0
+	for _, r := range c.Rows {
+		if r.Pass && r.Test != "" && !r.Demanded {
+			n++
+		}
+	}
+	return n
 }
 
 // Passed returns the number of rows that passed.
@@ -56,13 +102,28 @@ func (c *Checked) Passed() int {
 func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 
 // Check evaluates spec.Expect against results. A value check passes at
-// an x value (sizes: in the expectation) when the mean over trials of the method series' metric is within
-// Tol (absolute) or RTol (relative to Value) of Value — or, with neither,
-// equal to it at report.digits decimals — and within [Min, Max] when
-// given. A relation passes when Better's mean beats Than's by at least By
-// in the metric's direction (strictly, when By is 0), or, with Within, when
-// Better trails Than by at most Within (a parity claim). A series, size or
-// result that is missing is a failure with the reason as its measurement.
+// an x value (sizes: in the expectation) when the mean over trials of the
+// method series' metric is within Tol (absolute) or RTol (relative to
+// Value) of Value — or, with neither, equal to it at report.digits
+// decimals — and within [Min, Max] when given.
+//
+// A relation is checked at each x value with the dataset's paired test
+// (TestFor) over the trials both series have:
+//   - plain: Better's mean beats Than's by at least By in the metric's
+//     direction (strictly, when By is 0). The test decides nothing: a
+//     pass is qualified "direction only", with its p-value.
+//   - significant: as plain, and the test finds Better ahead at Alpha.
+//   - at_par: the test finds no difference at Alpha and, with Within,
+//     the means differ by at most Within.
+//   - Within alone: Better's mean trails Than's by at most Within (a
+//     non-inferiority margin on the means; qualified "non-inferior by
+//     mean").
+//
+// A Win/Tie/Loss count (WTL) is checked once per dataset: the report's
+// W/T/L of WTL.Series against WTL.Than over the x values (Sizes, when
+// given) with the dataset's test at Alpha passes when each of the three
+// counts is within Slack of the paper's. A series, size or result that
+// is missing is a failure with the reason as its measurement.
 func Check(spec *runner.Spec, results []runner.Result) *Checked {
 	return build(spec, results).check()
 }
@@ -81,10 +142,13 @@ func (m *model) check() *Checked {
 				}
 			}
 		}
-		base := CheckRow{Expect: i, Dataset: e.Dataset, Source: e.Source, Note: e.Note}
-		if e.Better != "" {
+		base := CheckRow{Expect: i, Dataset: e.Dataset, Source: e.Source, Note: e.Note, P: math.NaN()}
+		switch {
+		case e.WTL.Series != "":
+			base.What = e.WTL.Series + " vs " + e.WTL.Than + " " + e.Metric + " W/T/L"
+		case e.Better != "":
 			base.What = e.Better + " vs " + thanName(e) + " " + e.Metric
-		} else {
+		default:
 			base.What = e.Method + " " + e.Metric
 		}
 		if len(sets) == 0 {
@@ -96,26 +160,44 @@ func (m *model) check() *Checked {
 		}
 		for _, d := range sets {
 			base.Dataset = d.id
+			if e.WTL.Series != "" {
+				out.Rows = append(out.Rows, m.checkWTL(d, e, base))
+				continue
+			}
 			out.Rows = append(out.Rows, m.checkOn(d, e, base)...)
 		}
 	}
 	return out
 }
 
-// expected describes what e expects.
+// expected describes what e expects, and for a relation whether it
+// demands a significant test.
 func (m *model) expected(e *runner.Expectation) string {
+	alpha := "α=" + num(e.AlphaOr())
+	if e.WTL.Series != "" {
+		return fmt.Sprintf("W/T/L %s ± %d (significant at %s)", wtlOf(e), e.Slack, alpha)
+	}
 	if e.Better != "" {
 		dir := "higher"
 		if mt, err := metric.Lookup(e.Metric); err == nil && !mt.HigherIsBetter {
 			dir = "lower"
 		}
-		if e.Within != nil {
-			return fmt.Sprintf("at par with %s (trails by ≤ %s)", thanName(e), num(*e.Within))
+		switch {
+		case e.AtPar && e.Within != nil:
+			return fmt.Sprintf("at par with %s: no significant difference at %s, means within ±%s", thanName(e), alpha, num(*e.Within))
+		case e.AtPar:
+			return fmt.Sprintf("at par with %s: no significant difference at %s", thanName(e), alpha)
+		case e.Within != nil:
+			return fmt.Sprintf("not worse than %s by more than %s (means only)", thanName(e), num(*e.Within))
 		}
-		if e.By == 0 {
-			return fmt.Sprintf("%s than %s", dir, thanName(e))
+		s := fmt.Sprintf("%s than %s", dir, thanName(e))
+		if e.By != 0 {
+			s += " by ≥ " + num(e.By)
 		}
-		return fmt.Sprintf("%s than %s by ≥ %s", dir, thanName(e), num(e.By))
+		if e.Significant {
+			return s + ", significant at " + alpha
+		}
+		return s + " (direction only)"
 	}
 	var s string
 	if e.Value != nil {
@@ -244,22 +326,142 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 			if !mt.HigherIsBetter {
 				diff = -diff
 			}
-			a, b := pairs(ss[0].cells[x], ss[1].cells[x], e.Metric)
-			tt := pairedTTest(a, b)
-			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s, %d pairs%s)", m.fmtNum(e.Metric, sts[0].Mean), m.fmtNum(e.Metric, sts[1].Mean),
-				signed(m, e.Metric, diff), fmtP(tt.P), tt.N, m.bootDiff(ss[0].cells[x], ss[1].cells[x], e.Metric, mt.HigherIsBetter))
-			switch {
-			case e.Within != nil:
-				r.Pass = diff >= -*e.Within
-			case e.By == 0:
-				r.Pass = diff > 0
-			default:
-				r.Pass = diff >= e.By
-			}
+			tt := m.compare(d, ss[0].cells[x], ss[1].cells[x], e.Metric)
+			r.Test, r.P, r.Pairs = tt.Test, tt.P, tt.N
+			r.Demanded = e.Significant || e.AtPar
+			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s %s, %d pairs%s)", m.fmtNum(e.Metric, sts[0].Mean), m.fmtNum(e.Metric, sts[1].Mean),
+				signed(m, e.Metric, diff), tt.Test, fmtP(tt.P), tt.N, m.bootDiff(ss[0].cells[x], ss[1].cells[x], e.Metric, mt.HigherIsBetter))
+			m.relate(&r, e, tt, diff, mt.HigherIsBetter)
 		}
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// relate decides the verdict of relation e at one x value from the
+// difference of the means diff (positive favours Better) and the paired
+// test tt of Better against Than.
+func (m *model) relate(r *CheckRow, e *runner.Expectation, tt TestResult, diff float64, higher bool) {
+	dir := 1
+	if !higher {
+		dir = -1
+	}
+	alpha := e.AlphaOr()
+	noTest := tt.N < 2 || math.IsNaN(tt.P)
+	ahead := diff > 0
+	if e.By != 0 {
+		ahead = diff >= e.By
+	}
+	switch {
+	case e.AtPar:
+		gapOK := e.Within == nil || math.Abs(diff) <= *e.Within*(1+1e-12)
+		switch {
+		case noTest:
+			r.Qualifier = "no test: fewer than two pairs"
+		case tt.P < alpha:
+			r.Qualifier = "significant difference"
+		case !gapOK:
+			r.Qualifier = "gap above within"
+		default:
+			r.Pass = true
+		}
+	case e.Significant:
+		switch {
+		case !ahead:
+			r.Qualifier = "wrong direction"
+			if diff > 0 {
+				r.Qualifier = "margin not reached"
+			}
+		case noTest:
+			r.Qualifier = "no test: fewer than two pairs"
+		case !tt.Significant(alpha, dir):
+			r.Qualifier = "not significant"
+		default:
+			r.Pass = true
+		}
+	case e.Within != nil:
+		r.Pass = diff >= -*e.Within
+		if r.Pass {
+			r.Qualifier = "non-inferior by mean"
+		}
+	default:
+		r.Pass = ahead
+		if r.Pass {
+			r.Qualifier = "direction only"
+		}
+	}
+}
+
+// wtlOf formats e's paper counts as "37/3/0".
+func wtlOf(e *runner.Expectation) string {
+	c := func(p *int) string {
+		if p == nil {
+			return "?"
+		}
+		return strconv.Itoa(*p)
+	}
+	return c(e.WTL.Wins) + "/" + c(e.WTL.Ties) + "/" + c(e.WTL.Losses)
+}
+
+// checkWTL evaluates the Win/Tie/Loss count e on dataset d.
+func (m *model) checkWTL(d *dataSet, e *runner.Expectation, r CheckRow) CheckRow {
+	r.Expected = m.expected(e)
+	r.Demanded = true
+	r.Test = TestFor(m.spec, d.id)
+	mt, err := metric.Lookup(e.Metric)
+	if err != nil {
+		r.Measured = err.Error()
+		return r
+	}
+	a, err := d.find(e.WTL.Series)
+	if err != nil {
+		r.Measured = err.Error()
+		return r
+	}
+	b, err := d.find(e.WTL.Than)
+	if err != nil {
+		r.Measured = err.Error()
+		return r
+	}
+	xs := d.xs
+	if len(e.Sizes) > 0 {
+		xs = nil
+		for _, size := range e.Sizes {
+			xs = append(xs, float64(size))
+		}
+	}
+	for _, s := range []*series{a, b} {
+		for _, x := range xs {
+			if n := s.notRun(x); n > 0 {
+				r.Measured = fmt.Sprintf("incomplete: %s of %s at %s not run yet (finish the run first)", plural(n, "planned trial"), s.name, fmtX(x))
+				return r
+			}
+		}
+	}
+	c := m.wtl(d, a, b, e.Metric, mt.HigherIsBetter, e.AlphaOr(), xs)
+	r.Pairs = c.Win + c.Tie + c.Loss
+	r.Measured = fmt.Sprintf("%s (paper %s) over %s, %s", c, wtlOf(e), plural(r.Pairs, "x value"), r.Test)
+	if c.None > 0 {
+		r.Measured += fmt.Sprintf("; %d with fewer than two pairs not counted", c.None)
+	}
+	paper := [3]*int{e.WTL.Wins, e.WTL.Ties, e.WTL.Losses}
+	r.Pass = true
+	for i, got := range [3]int{c.Win, c.Tie, c.Loss} {
+		if paper[i] == nil || abs(got-*paper[i]) > e.Slack {
+			r.Pass = false
+		}
+	}
+	if !r.Pass {
+		r.Qualifier = fmt.Sprintf("a count off by more than %d", e.Slack)
+	}
+	return r
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }
 
 func (c *cell) obsOrNil() []observation {
@@ -350,8 +552,20 @@ func WriteCheck(w io.Writer, c *Checked) int {
 	var buf bytes.Buffer
 	writeCheckTable(&buf, c, false)
 	fmt.Fprintf(&buf, "\n%d passed, %d failed\n", c.Passed(), c.Failed())
+	writeMeansOnly(&buf, c)
 	w.Write(buf.Bytes())
 	return c.Failed()
+}
+
+// writeMeansOnly says how many passes of c rest on the means alone.
+func writeMeansOnly(w io.Writer, c *Checked) {
+	switch n := c.MeansOnly(); n {
+	case 0:
+	case 1:
+		fmt.Fprintf(w, "1 pass rests on the means alone (direction only or non-inferior by mean): its rule demanded no significant test.\n")
+	default:
+		fmt.Fprintf(w, "%d passes rest on the means alone (direction only or non-inferior by mean): their rules demanded no significant test.\n", n)
+	}
 }
 
 // writeCheckTable writes the rows of c; with notes, a note column too.
@@ -366,11 +580,7 @@ func writeCheckTable(w io.Writer, c *Checked, notes bool) {
 		if r.X > 0 {
 			size = fmtX(r.X)
 		}
-		verdict := "FAIL"
-		if r.Pass {
-			verdict = "PASS"
-		}
-		row := []string{r.Dataset, r.What, size, r.Expected, r.Measured, verdict, r.Source}
+		row := []string{r.Dataset, r.What, size, r.Expected, r.Measured, r.Verdict(), r.Source}
 		if notes {
 			row = append(row, r.Note)
 		}

@@ -1,6 +1,7 @@
 // Package reports renders the results of a repro experiment: report.md
 // (setup, dataset facts, mean ± sd tables per metric, Win/Tie/Loss against
-// the baseline from paired t-tests, chosen hyperparameters, fit times,
+// the baseline from the paired test of report.test (PairedTest, TestFor),
+// chosen hyperparameters, fit times,
 // averaged artifact tables, expectations), summary.csv, one PNG learning
 // curve per dataset and metric (or, with report.x, the metric against a
 // method parameter), and one PNG per artifact plot; report.artifacts

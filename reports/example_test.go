@@ -1,6 +1,7 @@
 package reports_test
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/repro-ml/repro/param"
@@ -22,7 +23,11 @@ func Example() {
 		Metrics: []string{"accuracy"},
 		Expect: []runner.Expectation{
 			{Metric: "accuracy", Method: "lr", Value: &paper, Tol: &tol, Source: "Table 1"},
+			// Means only: passes, qualified "direction only".
 			{Metric: "accuracy", Better: "lr", Than: "knn"},
+			// A significant win: the corrected t-test over 2 trials
+			// (30 training, 120 test rows) does not find it.
+			{Metric: "accuracy", Better: "lr", Than: "knn", Significant: true},
 		},
 	}
 	var results []runner.Result
@@ -32,17 +37,18 @@ func Example() {
 			method = "knn"
 		}
 		results = append(results, runner.Result{Key: string(rune('a' + i)), Dataset: "iris", Method: method,
-			Size: 30, Trial: i % 2, Metrics: map[string]float64{"accuracy": acc}})
+			Size: 30, Trial: i % 2, TrainRows: 30, TestRows: 120, Metrics: map[string]float64{"accuracy": acc}})
 	}
 	failed := reports.WriteCheck(os.Stdout, reports.Check(spec, results))
-	if failed > 0 {
-		os.Exit(1)
-	}
+	fmt.Println("failed:", failed)
 	// Output:
-	// | dataset | check              | size | expected        | measured                                    | verdict | source  |
-	// |:--------|:-------------------|-----:|:----------------|:--------------------------------------------|:--------|:--------|
-	// | iris    | lr accuracy        |   30 | 90 ± 1.5        | 90.50 ± 0.71 (n=2)                          | PASS    | Table 1 |
-	// | iris    | lr vs knn accuracy |   30 | higher than knn | 90.50 vs 86.00: by +4.50 (p=0.205, 2 pairs) | PASS    |         |
+	// | dataset | check              | size | expected                               | measured                                                | verdict                         | source  |
+	// |:--------|:-------------------|-----:|:---------------------------------------|:--------------------------------------------------------|:--------------------------------|:--------|
+	// | iris    | lr accuracy        |   30 | 90 ± 1.5                               | 90.50 ± 0.71 (n=2)                                      | PASS                            | Table 1 |
+	// | iris    | lr vs knn accuracy |   30 | higher than knn (direction only)       | 90.50 vs 86.00: by +4.50 (corrected-t p=0.500, 2 pairs) | PASS (direction only, p=0.500)  |         |
+	// | iris    | lr vs knn accuracy |   30 | higher than knn, significant at α=0.05 | 90.50 vs 86.00: by +4.50 (corrected-t p=0.500, 2 pairs) | FAIL (not significant, p=0.500) |         |
 	//
-	// 2 passed, 0 failed
+	// 2 passed, 1 failed
+	// 1 pass rests on the means alone (direction only or non-inferior by mean): its rule demanded no significant test.
+	// failed: 1
 }

@@ -170,7 +170,9 @@ func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]runn
 	if len(spec.Expect) > 0 {
 		fmt.Fprintf(w, "## Expectations\n\n")
 		writeCheckTable(w, checked, true)
-		fmt.Fprintf(w, "\n%d passed, %d failed.\n\n", checked.Passed(), checked.Failed())
+		fmt.Fprintf(w, "\n%d passed, %d failed.\n", checked.Passed(), checked.Failed())
+		writeMeansOnly(w, checked)
+		fmt.Fprintln(w)
 	}
 	if len(m.failures) > 0 {
 		fmt.Fprintf(w, "## Failed trials\n\n")
@@ -608,48 +610,43 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		return
 	}
 	var rows [][]string
+	var tests []string
 	degenerate := false
 	for _, s := range d.series {
 		if s == base {
 			continue
 		}
 		row := []string{s.md()}
-		win, tie, loss := 0, 0, 0
+		var c wtlCount
 		for _, size := range d.xs {
-			a, b := pairs(s.cells[size], base.cells[size], mn)
-			tt := pairedTTest(a, b)
-			if tt.N < 2 || math.IsNaN(tt.P) {
+			tt := m.compare(d, s.cells[size], base.cells[size], mn)
+			verdict := outcome(tt, runner.DefaultAlpha, higher)
+			if verdict == "" {
 				row = append(row, "—")
 				continue
 			}
-			degenerate = degenerate || math.IsInf(tt.T, 0) || (tt.T == 0 && tt.P == 1)
-			better := tt.Diff > 0
-			if !higher {
-				better = tt.Diff < 0
-			}
-			verdict := "tie"
-			switch {
-			case tt.P < 0.05 && better:
-				verdict = "win"
-				win++
-			case tt.P < 0.05:
-				verdict = "loss"
-				loss++
-			default:
-				tie++
+			degenerate = degenerate || tt.Test != TestWilcoxon && (math.IsInf(tt.Stat, 0) || (tt.Stat == 0 && tt.P == 1))
+			c.add(tt, verdict)
+			for _, t := range c.Tests {
+				if !slices.Contains(tests, t) {
+					tests = append(tests, t)
+				}
 			}
 			row = append(row, verdict+" ("+fmtP(tt.P)+")")
 		}
-		row = append(row, fmt.Sprintf("%d/%d/%d", win, tie, loss))
+		row = append(row, c.String())
 		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintf(w, "No other series.\n\n")
 		return
 	}
+	if len(tests) == 0 {
+		tests = []string{TestFor(m.spec, d.id)}
+	}
 	header := append([]string{"series \\ size"}, sizeHeader(d.xs)...)
 	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.xs)+1))
-	fmt.Fprintf(w, "\nTwo-sided paired t-test over trials with the same index, p < 0.05; win: better than %s in the metric's direction; — : fewer than two pairs.", mdText(m.spec.Baseline))
+	fmt.Fprintf(w, "\n%s over trials with the same index, p < %s; win: better than %s in the metric's direction; — : fewer than two pairs.", upperFirst(testsName(tests)), num(runner.DefaultAlpha), mdText(m.spec.Baseline))
 	if degenerate {
 		fmt.Fprintf(w, " Where every pair differs by the same amount the test is degenerate: no difference is a tie (p = 1), a constant nonzero one a win or loss (p = 0).")
 	}

@@ -411,7 +411,7 @@ curve: {sizes: [10]}
 metrics: [accuracy]
 expect:
   - {metric: accuracy, source: x}
-`, `t.yaml:7:5: expect[0]: neither a value check nor a relation`},
+`, `t.yaml:7:5: expect[0]: neither a value check, a relation nor a Win/Tie/Loss count`},
 		{"expect both check and relation", `name: t
 datasets: [{name: fake-blobs}]
 methods: [{name: fake-centroid}]
@@ -419,7 +419,7 @@ curve: {sizes: [10]}
 metrics: [accuracy]
 expect:
   - {method: fake-centroid, better: fake-centroid, than: fake-centroid, metric: accuracy, min: 1}
-`, `t.yaml:7:5: expect[0]: both a value check (method, value, min, max) and a relation (better, than); want one of them per entry`},
+`, `t.yaml:7:5: expect[0]: more than one of a value check (method, value, min, max), a relation (better, than) and a Win/Tie/Loss count (wtl); want one of them per entry`},
 		{"expect value without tolerance", `name: t
 datasets: [{name: fake-blobs}]
 methods: [{name: fake-centroid}]
@@ -627,22 +627,27 @@ metrics: [accuracy]
 		t.Fatalf("only %d malformed specs", len(tests))
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s, err := Parse("t.yaml", []byte(tt.src), nil)
-			if err == nil {
-				t.Fatalf("no error; spec %+v", s)
-			}
-			var se *SpecError
-			if !errors.As(err, &se) {
-				t.Fatalf("error %T %v, want *SpecError", err, err)
-			}
-			if len(se.Errs) != 1 {
-				t.Errorf("%d errors, want 1:\n%v", len(se.Errs), err)
-			}
-			if !strings.HasPrefix(err.Error(), tt.want) {
-				t.Errorf("error:\n%v\nwant prefix:\n%s", err, tt.want)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { oneParseError(t, tt.src, tt.want) })
+	}
+}
+
+// oneParseError checks that src parses to exactly one error, starting with
+// want.
+func oneParseError(t *testing.T, src, want string) {
+	t.Helper()
+	s, err := Parse("t.yaml", []byte(src), nil)
+	if err == nil {
+		t.Fatalf("no error; spec %+v", s)
+	}
+	var se *SpecError
+	if !errors.As(err, &se) {
+		t.Fatalf("error %T %v, want *SpecError", err, err)
+	}
+	if len(se.Errs) != 1 {
+		t.Errorf("%d errors, want 1:\n%v", len(se.Errs), err)
+	}
+	if !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error:\n%v\nwant prefix:\n%s", err, want)
 	}
 }
 

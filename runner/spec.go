@@ -228,6 +228,10 @@ type ReportSpec struct {
 	// test set its metrics are also computed on (stored in
 	// Result.Bootstrap), for the report's bootstrap intervals.
 	Bootstrap int `yaml:"bootstrap,omitempty"`
+	// Test is the paired test of the Win/Tie/Loss tables and the
+	// expectations, one of PairedTests; "" means each dataset's default
+	// (reports.TestFor).
+	Test string `yaml:"test,omitempty"`
 	// Choose makes datasets of the report out of the spec's: see
 	// DatasetChoice. Not part of trial keys.
 	Choose []DatasetChoice `yaml:"choose,omitempty"`
@@ -323,6 +327,27 @@ type Expectation struct {
 	// Better may trail Than by at most Within, in the metric's units — the
 	// form of a paper's "at par with" claim. Exclusive with By.
 	Within *float64 `yaml:"within,omitempty"`
+	// Significant makes the relation pass only when the paired test of
+	// report.test over trials with the same index finds the difference
+	// significant at Alpha in the claimed direction (besides the margin
+	// By on the means). Without it a relation compares means only: its
+	// verdict says "direction only".
+	Significant bool `yaml:"significant,omitempty"`
+	// AtPar makes the relation a parity claim: it passes when the paired
+	// test finds no significant difference at Alpha and, with Within, the
+	// absolute gap of the means is at most Within. Exclusive with By and
+	// Significant.
+	AtPar bool `yaml:"at_par,omitempty"`
+	// Alpha is the significance level of Significant, AtPar and WTL;
+	// 0 means DefaultAlpha.
+	Alpha float64 `yaml:"alpha,omitempty"`
+	// WTL, when its Series is set, is a Win/Tie/Loss count check: the
+	// report's W/T/L of Series against Than over the x values compared
+	// with the paper's counts, each within Slack.
+	WTL WTLCount `yaml:"wtl,omitempty"`
+	// Slack is the largest absolute difference allowed between each of
+	// the measured wins, ties and losses and the paper's.
+	Slack int `yaml:"slack,omitempty"`
 	// ThanDataset, if set, takes Than from this dataset instead of
 	// Dataset: a comparison across feature sets of the same rows (one
 	// corpus under two transforms), trials matched by index. (Their
@@ -336,6 +361,34 @@ type Expectation struct {
 	Note string `yaml:"note,omitempty"`
 	Pos  Pos    `yaml:"-"`
 }
+
+// DefaultAlpha is the significance level of an expectation without alpha
+// and of the report's Win/Tie/Loss tables.
+const DefaultAlpha = 0.05
+
+// AlphaOr returns e's significance level: Alpha, or DefaultAlpha.
+func (e *Expectation) AlphaOr() float64 {
+	if e.Alpha > 0 {
+		return e.Alpha
+	}
+	return DefaultAlpha
+}
+
+// WTLCount is the paper's Win/Tie/Loss count of Series against Than:
+// over the x values (training sizes, active-learning batches), how often
+// Series is significantly better, neither, or significantly worse.
+type WTLCount struct {
+	Series string `yaml:"series,omitempty"`
+	Than   string `yaml:"than,omitempty"`
+	Wins   *int   `yaml:"wins,omitempty"`
+	Ties   *int   `yaml:"ties,omitempty"`
+	Losses *int   `yaml:"losses,omitempty"`
+}
+
+// PairedTests names the paired tests report.test may choose (the reports
+// package runs them): Student's paired t-test, the corrected resampled
+// t-test of Nadeau and Bengio (2003), the Wilcoxon signed-rank test.
+var PairedTests = []string{"t", "corrected-t", "wilcoxon"}
 
 // KindName returns the split kind, "rest" when none is set (a spec built in
 // code rather than decoded, which fills the default).

@@ -168,17 +168,31 @@ func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
 	}
 }
 
-// check relates the fields of an expectation: a value check or a
-// relation, each with what it needs.
+// check relates the fields of an expectation: a value check, a relation
+// or a Win/Tie/Loss count, each with what it needs and nothing of the
+// others.
 func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 	has := func(k string) bool { return f.get(d, k) != nil }
 	isValue := has("method") || has("value") || has("min") || has("max")
 	isRel := has("better") || has("than")
+	isWTL := has("wtl")
+	// not reports the keys of f that belong to another form.
+	not := func(form, with string, keys ...string) {
+		for _, k := range keys {
+			switch {
+			case !has(k):
+			case with == "":
+				d.errorf(f.get(d, k), sub(path, k), "%s belongs to %s; want no %s", k, form, k)
+			default:
+				d.errorf(f.get(d, k), sub(path, k), "%s belongs to %s; want %s with it, or no %s", k, form, with, k)
+			}
+		}
+	}
 	switch {
-	case isValue && isRel:
-		d.errorf(f.node, path, "both a value check (method, value, min, max) and a relation (better, than); want one of them per entry")
-	case !isValue && !isRel:
-		d.errorf(f.node, path, "neither a value check nor a relation; want method with value (and tol or rtol), min or max, or better with than")
+	case isValue && isRel || isValue && isWTL || isRel && isWTL:
+		d.errorf(f.node, path, "more than one of a value check (method, value, min, max), a relation (better, than) and a Win/Tie/Loss count (wtl); want one of them per entry")
+	case !isValue && !isRel && !isWTL:
+		d.errorf(f.node, path, "neither a value check, a relation nor a Win/Tie/Loss count; want method with value (and tol or rtol), min or max, or better with than, or wtl")
 	case isValue:
 		if !has("method") {
 			d.errorf(f.node, sub(path, "method"), "missing; want the method label the value is about")
@@ -199,11 +213,8 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 		if x.Min != nil && x.Max != nil && *x.Min > *x.Max {
 			d.errorf(f.get(d, "min"), sub(path, "min"), "min %s is above max %s; want min ≤ max", param.Format(*x.Min), param.Format(*x.Max))
 		}
-		for _, k := range []string{"by", "within", "than_dataset"} {
-			if has(k) {
-				d.errorf(f.get(d, k), sub(path, k), "%s belongs to a relation; want better and than with it, or no %s", k, k)
-			}
-		}
+		not("a relation", "better and than", "by", "within", "than_dataset", "significant", "at_par", "alpha")
+		not("a Win/Tie/Loss count", "wtl", "slack")
 	case isRel:
 		if !has("better") {
 			d.errorf(f.node, sub(path, "better"), "missing; want the method label that should win")
@@ -214,12 +225,40 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 		if has("than_dataset") && x.ThanDataset == x.Dataset {
 			d.errorf(f.get(d, "than_dataset"), sub(path, "than_dataset"), "%q is the expectation's own dataset; want another dataset id, or no than_dataset", x.ThanDataset)
 		}
-		if has("by") && has("within") {
+		switch {
+		case x.AtPar && has("by"):
+			d.errorf(f.get(d, "by"), sub(path, "by"), "a margin to win by in a parity claim (at_par); want within (the largest gap) with at_par, or by without it")
+		case x.AtPar && x.Significant:
+			d.errorf(f.get(d, "significant"), sub(path, "significant"), "a significant win and a parity claim (at_par) at once; want one of them")
+		case x.Significant && has("within"):
+			d.errorf(f.get(d, "within"), sub(path, "within"), "a significant win with a margin to trail by; want by (the margin to win by) with significant, or within with at_par")
+		case has("by") && has("within"):
 			d.errorf(f.get(d, "within"), sub(path, "within"), "both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them")
+		}
+		if has("alpha") && !x.Significant && !x.AtPar {
+			d.errorf(f.get(d, "alpha"), sub(path, "alpha"), "a significance level without a test; want significant: true or at_par: true beside it, or no alpha")
 		}
 		if x.Better != "" && x.Better == x.Than && (x.ThanDataset == "" || x.ThanDataset == x.Dataset) {
 			d.errorf(f.get(d, "than"), sub(path, "than"), "%s is compared with itself; want two different methods", param.Quote(x.Than))
 		}
+		not("a Win/Tie/Loss count", "wtl", "slack")
+	case isWTL:
+		w := f.sub("wtl")
+		at := f.get(d, "wtl")
+		for _, k := range []string{"series", "than"} {
+			if w != nil && w.get(d, k) == nil {
+				d.errorf(at, sub(sub(path, "wtl"), k), "missing; want the %s", map[string]string{"series": "label or series name whose wins are counted", "than": "label or series name it is compared with"}[k])
+			}
+		}
+		for _, k := range []string{"wins", "ties", "losses"} {
+			if w != nil && w.get(d, k) == nil {
+				d.errorf(at, sub(sub(path, "wtl"), k), "missing; want the paper's count of %s (0 if none)", k)
+			}
+		}
+		if x.WTL.Series != "" && x.WTL.Series == x.WTL.Than {
+			d.errorf(w.get(d, "than"), sub(sub(path, "wtl"), "than"), "%s is compared with itself; want two different series", param.Quote(x.WTL.Than))
+		}
+		not("a relation, not a Win/Tie/Loss count", "", "by", "within", "than_dataset", "significant", "at_par")
 	}
 	return true
 }
@@ -414,6 +453,11 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		for _, k := range []struct{ key, v string }{{"method", x.Method}, {"better", x.Better}, {"than", x.Than}} {
 			if k.v != "" {
 				checkSeries(k.v, node(k.key), sub(path, k.key))
+			}
+		}
+		for _, k := range []struct{ key, v string }{{"series", x.WTL.Series}, {"than", x.WTL.Than}} {
+			if k.v != "" {
+				checkSeries(k.v, d.at(f, "expect", strconv.Itoa(i), "wtl", k.key), sub(sub(path, "wtl"), k.key))
 			}
 		}
 	}
