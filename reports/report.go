@@ -167,6 +167,9 @@ func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]runn
 		}
 	}
 	m.writeActive(w)
+	if err := m.writeAcross(w, files); err != nil {
+		return err
+	}
 	if len(spec.Expect) > 0 {
 		fmt.Fprintf(w, "## Expectations\n\n")
 		writeCheckTable(w, checked, true)

@@ -117,12 +117,12 @@ const (
 	// repeated random subsampling), which make the plain t-test find
 	// differences too often.
 	TestCorrectedT = "corrected-t"
-	// TestWilcoxon is the Wilcoxon signed-rank test, as
-	// scipy.stats.wilcoxon computes it by default: zero differences
+	// TestWilcoxon is the Wilcoxon signed-rank test: zero differences
 	// dropped (Wilcoxon's method), tied |differences| given their mean
 	// rank; the exact null distribution when there are at most 50 pairs
-	// and no zero or tied difference, else the normal approximation with
-	// the tie-corrected variance and no continuity correction.
+	// and no zero or tied difference (as R's wilcox.test), else the
+	// normal approximation with the tie-corrected variance and no
+	// continuity correction (scipy.stats.wilcoxon with method="approx").
 	TestWilcoxon = "wilcoxon"
 )
 
