@@ -58,13 +58,14 @@ func main() {
 	reps := flag.Int("reps", 3, "real-size problems: runs of each solver (the median is printed)")
 	solvers := flag.String("solvers", "l2,l2-lbfgs,l2-tron,l1", "real-size problems: l2 (logreg-l2, default solver: auto), l2-lbfgs, l2-tron, l2-newton, l1 (logreg-l1)")
 	minDF := flag.Int("mindf", 20, "20news: min_df (20 as Sandler et al.; 2 for bigrams)")
+	export := flag.String("export", "", "real-size problems: write the LIBSVM files DIR/train and DIR/test (what liblinear reads) and stop, for whole-process timings")
 	flag.Parse()
 	libEps = *eps
 	if *problem != "dna" {
 		Cs, err := parseCs(*cs)
 		if err == nil {
 			err = runReal(realConfig{problem: *problem, dataDir: *paper, spamFile: *spam, Cs: Cs, bias: *bias,
-				reps: max(*reps, 1), solvers: strings.Split(*solvers, ","), minDF: *minDF})
+				reps: max(*reps, 1), solvers: strings.Split(*solvers, ","), minDF: *minDF, export: *export})
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "liblinear bench:", err)

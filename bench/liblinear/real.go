@@ -35,6 +35,7 @@ type realConfig struct {
 	reps     int
 	solvers  []string // l2, l2-lbfgs, l2-tron, l2-newton, l1
 	minDF    int
+	export   string // if set, write the LIBSVM files there and stop
 }
 
 // realProblem loads the problem's training and test sets.
@@ -114,6 +115,16 @@ func runReal(cfg realConfig) error {
 	name, train, test, err := realProblem(cfg)
 	if err != nil {
 		return err
+	}
+	if cfg.export != "" {
+		for f, d := range map[string]*datasets.Dataset{"train": train, "test": test} {
+			if err := writeLibSVM(filepath.Join(cfg.export, f), d); err != nil {
+				return err
+			}
+		}
+		n, d := train.X.Dims()
+		fmt.Printf("%s: %s/train (%d × %d, %d non-zeros) and %s/test (%d rows)\n", name, cfg.export, n, d, nnz(train.X), cfg.export, test.Rows())
+		return nil
 	}
 	tmp, err := os.MkdirTemp("", "repro-liblinear-")
 	if err != nil {

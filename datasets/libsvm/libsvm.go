@@ -17,9 +17,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
@@ -131,16 +133,19 @@ func parse(r io.Reader, file string) (*rows, error) {
 		if k := strings.IndexByte(text, '#'); k >= 0 {
 			text = text[:k]
 		}
-		fields := strings.Fields(text)
-		if len(fields) == 0 {
+		first, rest := nextField(text)
+		if first == "" {
 			return nil
 		}
-		y, err := tabio.ParseFinite(fields[0])
+		y, err := tabio.ParseFinite(first)
 		if err != nil {
 			return tabio.Errorf(file, line, "label %v (want a finite number first: label index:value ...)", err)
 		}
 		prev := 0
-		for _, f := range fields[1:] {
+		for f := ""; ; {
+			if f, rest = nextField(rest); f == "" {
+				break
+			}
 			k := strings.IndexByte(f, ':')
 			if k < 0 {
 				return tabio.Errorf(file, line, "%q: want index:value", f)
@@ -167,6 +172,12 @@ func parse(r io.Reader, file string) (*rows, error) {
 				rs.maxInd, rs.maxAt = j, line
 			}
 			if v != 0 {
+				if len(rs.ind) == cap(rs.ind) {
+					// Double: append grows large slices by 1.25×,
+					// copying each entry about five times in all.
+					rs.ind = slices.Grow(rs.ind, max(len(rs.ind), 1024))
+					rs.val = slices.Grow(rs.val, max(len(rs.val), 1024))
+				}
 				rs.ind = append(rs.ind, j-1)
 				rs.val = append(rs.val, v)
 			}
@@ -183,6 +194,40 @@ func parse(r io.Reader, file string) (*rows, error) {
 		return nil, tabio.Errorf(file, 0, "no examples")
 	}
 	return rs, nil
+}
+
+// nextField returns the first field of s, as strings.Fields would, and
+// what follows it; "" when s holds only white space. ASCII white space is
+// skipped byte by byte (no slice of fields per line: parsing 20 Newsgroups
+// allocated as much for them as for the matrix); a field next to another
+// byte above 0x7f (Unicode white space) is found by strings.Fields.
+func nextField(s string) (field, rest string) {
+	i := 0
+	for i < len(s) && asciiSpace(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && !asciiSpace(s[j]) {
+		if s[j] >= 0x80 {
+			return unicodeField(s[i:])
+		}
+		j++
+	}
+	return s[i:j], s[j:]
+}
+
+// unicodeField is nextField on text holding non-ASCII bytes.
+func unicodeField(s string) (field, rest string) {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return "", ""
+	}
+	k := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsSpace(r) })
+	return f[0], s[k+len(f[0]):]
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) {
@@ -202,7 +247,21 @@ func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) 
 	}
 	d := &datasets.Dataset{}
 	m := &matrix.CSR{C: cols, Ptr: []int{0}}
+	if len(parts) == 1 { // the parsed arrays are the matrix's
+		m.Ind, m.Val, m.Ptr, m.R = parts[0].ind, parts[0].val, parts[0].ptr, len(parts[0].labels)
+		d.Y = parts[0].labels
+	} else {
+		n, nnz := 0, 0
+		for _, p := range parts {
+			n, nnz = n+len(p.labels), nnz+len(p.ind)
+		}
+		m.Ptr = make([]int, 1, n+1)
+		m.Ind, m.Val, d.Y = make([]int, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, n)
+	}
 	for k, p := range parts {
+		if len(parts) == 1 {
+			break
+		}
 		base := len(m.Ind)
 		m.Ind = append(m.Ind, p.ind...)
 		m.Val = append(m.Val, p.val...)

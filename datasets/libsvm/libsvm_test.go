@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,5 +161,19 @@ func TestPlugin(t *testing.T) {
 	_, err = loadPlugin(t, map[string]any{"file": "train.txt", "features": 3})
 	if err == nil || !strings.Contains(err.Error(), "testdata/train.txt:5: index 4 exceeds features = 3") {
 		t.Errorf("error %v, want testdata/train.txt:5: index 4 exceeds", err)
+	}
+}
+
+// TestNextField: the fields nextField finds are those of strings.Fields,
+// with ASCII and Unicode white space.
+func TestNextField(t *testing.T) {
+	for _, s := range []string{"", "   ", "1 2:3", "\t+1\v 2:0.5\f3:1\r", "1\u00a02:3 4:5", "\u20281 2:3\u3000", "a\u0085b", "x\xffy z", "é 1:2"} {
+		var got []string
+		for f, rest := nextField(s); f != ""; f, rest = nextField(rest) {
+			got = append(got, f)
+		}
+		if want := strings.Fields(s); !slices.Equal(got, want) {
+			t.Errorf("fields of %q: %q, want %q", s, got, want)
+		}
 	}
 }
