@@ -7,7 +7,8 @@
 //
 // A line is a label followed by index:value pairs with 1-based, strictly
 // increasing indices; "#" starts a comment, "qid:n" is ignored, blank lines
-// are skipped. Labels are +1/-1, class numbers or real targets.
+// are skipped. Labels are +1/-1, class numbers or real targets. Rows more
+// than DenseFill full are stored as a dense matrix, others as a CSR.
 package libsvm
 
 import (
@@ -42,6 +43,17 @@ const (
 // typo or a hashed index such as 1000000000000 cannot allocate gigabytes.
 const MaxFeatures = 1 << 25
 
+// DenseFill is the fraction of stored entries above which the rows read
+// are kept as a dense matrix rather than a CSR: a stored entry costs 16
+// bytes in a CSR (its column index and value), a cell 8 in a dense
+// matrix, so above half full the dense matrix is the smaller; and the
+// dense kernels (assembly dot products, no index loads) are then faster
+// too — the coordinate descent of logreg-l1 measured dense columns 1.3×
+// faster than sparse ones at half fill, and the RBF svm on ISOLET read
+// from its LIBSVM files (617 features, all but a few of them non-zero)
+// spent 72 % of its time in the CSR's row dot products.
+const DenseFill = 0.5
+
 // maxNamed is the largest number of columns given names ("1", "2", …) in
 // Dataset.Features; wider datasets leave Features nil (column j is index
 // j+1) rather than hold millions of strings.
@@ -66,7 +78,7 @@ var Params = []param.Decl{
 
 func init() {
 	datasets.Register("libsvm", &datasets.Loader{
-		Doc:    "a LIBSVM/SVMlight sparse file (optionally with a test file: the given split), CSR features",
+		Doc:    "a LIBSVM/SVMlight sparse file (optionally with a test file: the given split), CSR features, or dense ones when more than half of the cells are stored",
 		Params: Params,
 		Load: func(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			files := []string{p.String("file")}
@@ -280,6 +292,9 @@ func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) 
 		return nil, fmt.Errorf("libsvm: %s: internal error: %w", strings.Join(files, ", "), err)
 	}
 	d.X = m
+	if float64(m.NNZ()) > DenseFill*float64(m.R)*float64(m.C) {
+		d.X = matrix.ToDense(m)
+	}
 	task := o.Task
 	switch task {
 	case "", TaskAuto:

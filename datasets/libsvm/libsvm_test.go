@@ -177,3 +177,33 @@ func TestNextField(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseRows: rows more than DenseFill full are read into a dense
+// matrix (the kernels' dense path), others into a CSR, with the same
+// values (written back, the same text).
+func TestDenseRows(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		dense bool
+	}{
+		{"1 1:1 2:2 3:3\n-1 1:4 3:5\n", true},   // 5 of 6 cells
+		{"1 1:1 2:2\n-1 3:4\n", false},          // 3 of 6: half is not more than half
+		{"1 1:1 4:2\n-1 2:4\n", false},          // 3 of 8
+		{"1 1:1 2:0 3:-2 4:2\n-1 2:4\n", false}, // 4 of 8: explicit zeros are not stored
+	} {
+		d, err := Read(strings.NewReader(c.text), "t.svm", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, dense := d.X.(*matrix.Dense); dense != c.dense {
+			t.Errorf("%q: dense %t, want %t", c.text, dense, c.dense)
+		}
+		var b strings.Builder
+		if err := Write(&b, d.X, []float64{1, -1}); err != nil {
+			t.Fatal(err)
+		}
+		if want := strings.ReplaceAll(c.text, " 2:0", ""); b.String() != want {
+			t.Errorf("%q read and written: %q", c.text, b.String())
+		}
+	}
+}
