@@ -63,13 +63,14 @@ func main() {
 const usage = `repro reproduces machine-learning papers from YAML experiments.
 
 Usage:
-  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [--check] [--no-commands] [-q] [--shard I/N]
+  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--cold] [--smoke] [--check] [--no-commands] [-q] [--shard I/N]
         run every trial not already finished in DIR (default out/<name>), then write the reports
         and print the expect: checks (with --check, a failed one makes the exit status 1);
         one run at a time per DIR (DIR/.lock); with --shard only shard I (from 0) of N, into
         DIR/results/shard-I-of-N.jsonl under its own lock, and no reports (repro report DIR merges);
         a fit estimated to need more memory than --mem-limit (default $REPRO_MEM_LIMIT, else half
         the smallest of the machine's memory, the cgroup's limit and RLIMIT_AS) fails its trial
+        --cold: the transform and PCA caches are neither read nor kept (time a run from scratch)
   repro report DIR
         re-render the reports in DIR from its stored results (no training)
   repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
@@ -175,11 +176,12 @@ func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 }
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
-	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--smoke] [--check] [--no-commands] [-q] [--shard I/N]")
+	fs := newFlags("run", stderr, "run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--cold] [--smoke] [--check] [--no-commands] [-q] [--shard I/N]")
 	workers := fs.Int("j", runtime.NumCPU(), "number of trials run at once")
 	out := fs.String("o", "", "output directory (default out/<experiment name>)")
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
 	fresh := fs.Bool("fresh", false, "discard stored results and run every trial again")
+	cold := fs.Bool("cold", false, "start cold, as a first run would: the corpus-level transforms' and PCA's caches (DIR/../.cache, shared with other runs) are neither read nor written; the run caches in a directory of its own, removed when it ends. With --fresh, for timing a run from scratch")
 	quiet := fs.Bool("q", false, "no progress output")
 	memLimit := fs.String("mem-limit", os.Getenv(runner.MemLimitEnv), "memory the fits running at once may need by their estimates, e.g. 8GB, or off: a fit estimated to need more alone fails, and the run goes on; fits that need more together wait for each other (default $"+runner.MemLimitEnv+", else "+runner.FormatBytes(runner.DefaultMemLimit())+", half the memory the process may use: the smallest of the physical memory, the cgroup's limit and what RLIMIT_AS leaves)")
 	noCommands := fs.Bool("no-commands", false, "refuse an experiment that runs external programs (command methods)")
@@ -255,6 +257,15 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	if *smoke {
 		opts.Only = smokeTrial(spec)
+	}
+	if *cold {
+		tmp, err := os.MkdirTemp("", "repro-cold-")
+		if err != nil {
+			fmt.Fprintf(stderr, "repro run: --cold: %v\n", err)
+			return exitFailed
+		}
+		defer os.RemoveAll(tmp)
+		opts.CacheDir = tmp
 	}
 	if *cpuprofile != "" {
 		stop, err := startCPUProfile(*cpuprofile)
