@@ -38,13 +38,17 @@ type progress struct {
 const tick = time.Second
 
 func newProgress(w io.Writer) *progress {
-	p := &progress{w: w, now: time.Now}
+	return &progress{w: w, now: time.Now, tty: isTerminal(w)}
+}
+
+// isTerminal reports whether w is a terminal that can redraw a line.
+func isTerminal(w io.Writer) bool {
 	if f, ok := w.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-			p.tty = os.Getenv("TERM") != "dumb"
+			return os.Getenv("TERM") != "dumb"
 		}
 	}
-	return p
+	return false
 }
 
 // Start implements runner.Progress.

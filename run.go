@@ -10,6 +10,7 @@
 //	repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
 //	repro validate FILE.yaml [--data DIR] [--set key.path=value ...]
 //	repro list [methods|datasets|transforms|metrics]
+//	repro data list|fetch|verify FILE.yaml [--data DIR]
 //
 // Exit codes: 0 success, 1 a failed check, failed trials or another
 // failure (e.g. DIR in use by another run), 2 bad usage or an invalid spec,
@@ -87,6 +88,9 @@ Usage:
         as it does for run)
   repro list [methods|datasets|transforms|metrics]
         print the registered plugins and their parameters
+  repro data list|fetch|verify FILE.yaml [--data DIR] [--mirror URL]
+        list where the experiment's data files come from, download the missing ones
+        (checked against their checksums), or verify those present (repro data help)
   repro version
 
 Exit codes: 0 success, 1 failed trials (run), a failed expectation (check, run --check) or a
@@ -116,6 +120,8 @@ func repro(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return cmdSlurm(stdout, stderr, rest)
 	case "list":
 		return cmdList(stdout, stderr, rest)
+	case "data":
+		return cmdData(ctx, stdout, stderr, rest)
 	case "version":
 		fmt.Fprintf(stdout, "repro %s (%s)\n", runner.Version, runtime.Version())
 		return exitOK
@@ -289,6 +295,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 			return exitUsage
 		}
 		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
+		dataHint(stderr, err, arg, *data)
 		return exitFailed
 	}
 	if shard.N > 0 {
@@ -578,6 +585,9 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 		infos, skipped, err := runner.CheckData(ctx, spec, env)
 		for _, e := range skipped {
 			fmt.Fprintf(stderr, "warning: not checked against the data: %v\n", e)
+		}
+		if len(skipped) > 0 {
+			dataHint(stderr, skipped[0], arg, *data)
 		}
 		if err != nil {
 			if ctx.Err() != nil {

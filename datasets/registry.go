@@ -30,6 +30,10 @@ type Loader struct {
 	// Validate, if set, checks resolved params beyond the declarations,
 	// before anything loads (see methods.Plugin.Validate).
 	Validate func(p param.Values) error
+	// Files, if set, returns the data files Load reads at p, relative to
+	// the data directory as the params name them; `repro data` looks up
+	// where each comes from in package fetch's catalogue.
+	Files func(p param.Values) []string
 }
 
 // Transform is a transform plugin. It runs in one of two ways, as the

@@ -137,6 +137,7 @@ func init() {
 	datasets.Register("csv", &datasets.Loader{
 		Doc:    "a delimited text table (CSV, UCI .data, whitespace columns) as a dense dataset",
 		Params: Params,
+		Files:  func(p param.Values) []string { return []string{p.String("file")} },
 		Load: func(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			path, err := env.Path(p.String("file"), "the experiment's csv file parameter")
 			if err != nil {

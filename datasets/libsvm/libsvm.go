@@ -80,6 +80,7 @@ func init() {
 	datasets.Register("libsvm", &datasets.Loader{
 		Doc:    "a LIBSVM/SVMlight sparse file (optionally with a test file: the given split), CSR features, or dense ones when more than half of the cells are stored",
 		Params: Params,
+		Files:  files,
 		Load: func(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			files := []string{p.String("file")}
 			if t := p.String("test_file"); t != "" {
@@ -376,4 +377,13 @@ func Write(w io.Writer, X matrix.Matrix, y []float64) error {
 		return fmt.Errorf("libsvm: %w", err)
 	}
 	return nil
+}
+
+// files returns the data files the plugin reads at p (`repro data`).
+func files(p param.Values) []string {
+	fs := []string{p.String("file")}
+	if t := p.String("test_file"); t != "" {
+		fs = append(fs, t)
+	}
+	return fs
 }

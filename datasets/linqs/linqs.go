@@ -42,6 +42,7 @@ func register(name, dir string) {
 	datasets.Register(name, &datasets.Loader{
 		Doc:    doc,
 		Params: []param.Decl{content, cites},
+		Files:  files,
 		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			cp, err := env.Path(p.String("content"), source)
 			if err != nil {

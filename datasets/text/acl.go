@@ -32,6 +32,7 @@ func init() {
 		}, PipelineParams("none", 1, 2)...),
 		Load:     loadACL,
 		Validate: validateACL,
+		Files:    aclFiles,
 	})
 }
 

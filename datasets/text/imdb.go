@@ -26,7 +26,8 @@ func init() {
 			{Name: "keep_text", Type: param.Bool, Default: false,
 				Doc: "keep the reviews in Dataset.Text, <br /> tags replaced by new lines (memory: ~65 MB)"},
 		}, PipelineParams("none", 1, 1)...),
-		Load: loadIMDb,
+		Load:  loadIMDb,
+		Files: fileParam,
 	})
 }
 

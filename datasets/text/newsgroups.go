@@ -33,7 +33,8 @@ func init() {
 			{Name: "keep_text", Type: param.Bool, Default: false,
 				Doc: "keep the raw documents in Dataset.Text (memory: ~36 MB)"},
 		}, PipelineParams("default", 1, 1)...),
-		Load: loadNewsgroups,
+		Load:  loadNewsgroups,
+		Files: fileParam,
 	})
 }
 

@@ -30,6 +30,7 @@ func init() {
 		Params: []param.Decl{
 			{Name: "file", Type: param.String, Default: "uci/abalone/abalone.data", Doc: "abalone.data, relative to the data directory"},
 		},
+		Files: fileParam,
 		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			d, err := loadCSV(env, p.String("file"), uciSource+": abalone.data", AbaloneOptions())
 			if err != nil {

@@ -22,6 +22,7 @@ func init() {
 			{Name: "file", Type: param.String, Default: "delve/house-price-16L/Prototask.data.gz", Doc: "Prototask.data(.gz), relative to the data directory"},
 			{Name: "spec", Type: param.String, Default: "", Doc: "Prototask.spec; default: beside file"},
 		},
+		Files: delveFiles,
 		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			data, err := env.Path(p.String("file"), delveSource)
 			if err != nil {

@@ -40,6 +40,7 @@ func init() {
 			{Name: "missing", Type: param.Enum, Default: csv.MissingMean, Choices: []string{csv.MissingError, csv.MissingDropRows, csv.MissingMean}, Doc: "the 8 missing ages: mean-impute (with a note), drop their rows, or fail"},
 			{Name: "drop", Type: param.StringList, Default: []string{}, Doc: "columns left out; Jebara 2004's 33 inputs: [age] (the paper does not say which; age is the one non-ordinal attribute and the only one with missing values)"},
 		},
+		Files: fileParam,
 		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			o := csv.DefaultOptions()
 			o.Header, o.Columns, o.Label = false, DermatologyColumns, "class"

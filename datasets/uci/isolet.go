@@ -21,6 +21,7 @@ func init() {
 			{Name: "train_file", Type: param.String, Default: "uci/isolet/isolet1+2+3+4.csv.gz", Doc: "training part (617 values then the label 1–26 per line, no header)"},
 			{Name: "test_file", Type: param.String, Default: "uci/isolet/isolet5.csv.gz", Doc: "test part, same format"},
 		},
+		Files: isoletFiles,
 		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			var paths []string
 			for _, k := range []string{"train_file", "test_file"} {

@@ -36,6 +36,7 @@ func init() {
 			{Name: "file", Type: param.String, Default: "uci/splice/splice.data", Doc: "splice.data, relative to the data directory"},
 			{Name: "classes", Type: param.StringList, Default: []string{"EI", "IE", "N"}, Doc: "classes kept, in this order (Jebara 2004: [EI, IE], 1535 rows)"},
 		},
+		Files: fileParam,
 		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			path, err := env.Path(p.String("file"), uciSource+": splice.data of the splice-junction gene sequences")
 			if err != nil {
