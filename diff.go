@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -10,11 +11,13 @@ import (
 	"github.com/repro-ml/repro/runner"
 )
 
-const diffSynopsis = `diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
+const diffSynopsis = `diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--test NAME] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
 
 Pairs the trials of two runs by dataset, method series, size and trial
 index, whatever else changed between their specs (listed first), and
-compares each metric's means with a paired t-test. Exits 1 on a series
+compares each metric's means with a paired test (--test; by default the
+spec's report.test if set, else Student's paired t-test, which is more
+sensitive than the corrected t-test the reports default to). Exits 1 on a series
 significantly worse beyond --tolerance, a trial that finished in OLD_DIR
 and fails in NEW_DIR, nothing compared (or no row with two pairs to
 test), an empty results file, and —
@@ -34,7 +37,8 @@ an unreadable result line.
 func cmdDiff(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("diff", stderr, diffSynopsis)
 	tolFlag := fs.String("tolerance", "0", "how much worse a mean may get before a significant change fails: in the metric's units, or with % relative to the old mean")
-	alpha := fs.Float64("alpha", 0.05, "significance level of the paired t-test")
+	alpha := fs.Float64("alpha", 0.05, "significance level of the paired test")
+	test := fs.String("test", "", "the paired test: "+strings.Join(reports.Tests, ", ")+", or "+reports.DiffTestReports+" for the test the new run's reports use on each dataset (default: the new spec's report.test if set, else t)")
 	var opts reports.DiffOptions
 	fs.BoolVar(&opts.AllowMissing, "allow-missing", false, "accept a dataset, series, size or metric of the old run that the new run's spec no longer has")
 	fs.BoolVar(&opts.AllowFewer, "allow-fewer", false, "accept trials the old run finished and the new one did not (an unfinished run, fewer trials per size); a trial that fails in the new run is still a regression")
@@ -49,7 +53,7 @@ func cmdDiff(stdout, stderr io.Writer, args []string) int {
 		fs.Usage()
 		return exitUsage
 	}
-	if err := diffOptions(&opts, *tolFlag, *alpha); err != nil {
+	if err := diffOptions(&opts, *tolFlag, *alpha, *test); err != nil {
 		fmt.Fprintf(stderr, "repro diff: %v\n", err)
 		return exitUsage
 	}
@@ -63,12 +67,16 @@ func cmdDiff(stdout, stderr io.Writer, args []string) int {
 	return exitOK
 }
 
-// diffOptions parses --tolerance (a number, or a percentage) and --alpha
-// into opts.
-func diffOptions(opts *reports.DiffOptions, tol string, alpha float64) error {
+// diffOptions parses --tolerance (a number, or a percentage), --alpha and
+// --test into opts.
+func diffOptions(opts *reports.DiffOptions, tol string, alpha float64, test string) error {
 	if !(alpha > 0 && alpha < 1) {
 		return fmt.Errorf("--alpha %g: want a level in (0, 1)", alpha)
 	}
+	if test != "" && test != reports.DiffTestReports && !slices.Contains(reports.Tests, test) {
+		return fmt.Errorf("--test %q: want one of %s or %s", test, strings.Join(reports.Tests, ", "), reports.DiffTestReports)
+	}
+	opts.Test = test
 	s, rel := strings.CutSuffix(strings.TrimSpace(tol), "%")
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(v >= 0) || v > 1e300 {

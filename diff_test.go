@@ -118,6 +118,7 @@ func TestDiff(t *testing.T) {
 		{[]string{"diff", "-h"}, "-allow-missing\n"},
 		{[]string{"diff", old, new, "--tolerance", "-1"}, `--tolerance "-1": want a number ≥ 0`},
 		{[]string{"diff", old, new, "--alpha", "0"}, "--alpha 0: want a level in (0, 1)"},
+		{[]string{"diff", old, new, "--test", "z"}, `--test "z": want one of t, corrected-t, wilcoxon or reports`},
 		{[]string{"diff", old, tmp}, "is not a repro output directory"},
 	} {
 		_, stderr := mustCLI(t, exitUsage, tt.args...)
@@ -172,6 +173,15 @@ func TestDiffQuickstartRegression(t *testing.T) {
 		t.Errorf("no 24 compared and L2 LR failure in\n%s", stdout)
 	}
 	t.Logf("WORSE rows: %q", worse)
+	// The default test is the plain paired t-test (the quickstart sets no
+	// report.test); --test reports runs the reports' corrected t-test.
+	if !strings.Contains(stdout, "regressions (two-sided paired t-test, alpha 0.05") {
+		t.Errorf("default test not named the paired t-test in\n%s", stdout)
+	}
+	stdout, _ = cliOK(t, "diff", old, new, "--test", "reports")
+	if !strings.Contains(stdout, "regressions (two-sided corrected resampled t-test") {
+		t.Errorf("--test reports: corrected t-test not named in\n%s", stdout)
+	}
 }
 
 // TestDiffGate makes each of the runs a diff must not pass silently —

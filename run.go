@@ -6,7 +6,7 @@
 //	repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q] [--shard I/N]
 //	repro report DIR
 //	repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
-//	repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
+//	repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--test NAME] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
 //	repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
 //	repro validate FILE.yaml [--data DIR] [--set key.path=value ...]
 //	repro list [methods|datasets|transforms|metrics]
@@ -76,7 +76,7 @@ Usage:
         re-render the reports in DIR from its stored results (no training)
   repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
         evaluate the experiment's expect: block against stored results; exit 1 if any fails
-  repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
+  repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--test NAME] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
         compare two runs by dataset, series, size and trial (paired t-tests); exit 1 if a metric got
         significantly worse beyond T, or if the runs cannot be compared whole (see repro diff -h)
   repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]

@@ -18,6 +18,14 @@ import (
 type DiffOptions struct {
 	// Alpha is the significance level of the paired test; 0 means 0.05.
 	Alpha float64
+	// Test is the paired test: TestT, TestCorrectedT, TestWilcoxon, or
+	// DiffTestReports for the one the new run's reports use on each
+	// dataset (TestFor). "" means the new spec's report.test if it sets
+	// one, else TestT: a regression check that flags a consistent change
+	// on the experiment's own samples, which the corrected t-test the
+	// reports default to can call a tie (it scales the variance by
+	// n_test/n_train, 25 for 20 training rows and 500 test rows).
+	Test string
 	// Tolerance is how much worse a mean may get, in the metric's units
 	// (Relative: as a fraction of the old mean's magnitude), before a
 	// significant change is a regression.
@@ -44,9 +52,11 @@ type DiffRow struct {
 	// New − Old.
 	Old, New, Change float64
 	// Pairs is the number of trials paired; P the two-sided p-value of
-	// a paired t-test of the change (NaN with fewer than two pairs).
+	// the paired test of the change (NaN with fewer than two pairs), Test
+	// the test that ran (TestResult.Test).
 	Pairs int
 	P     float64
+	Test  string
 	// Significant reports P < alpha; Better and Worse the direction of a
 	// significant change for a metric whose direction is known.
 	Significant, Better, Worse bool
@@ -156,7 +166,7 @@ type trialID struct {
 // as the spec writes it, and trial index — whatever else changed between
 // the specs (a method's grid or select rule, a solver setting), and
 // compares, per dataset, series, x value and metric, the means of the
-// pairs both runs finished with a paired t-test. The trials of one index
+// pairs both runs finished with a paired test (DiffOptions.Test). The trials of one index
 // train on the same sample when the runs have the same seed and sampling
 // (runner.Derive). The results are those of each run's own spec
 // (runner.ForPlan); rows follow the old spec's order of datasets and
@@ -165,6 +175,9 @@ type trialID struct {
 func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.Spec, newResults []runner.Result, opts DiffOptions) (*Diff, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
+	}
+	if opts.Test != "" && opts.Test != DiffTestReports && !slices.Contains(Tests, opts.Test) {
+		return nil, fmt.Errorf("test %q: want one of %s or %s", opts.Test, strings.Join(Tests, ", "), DiffTestReports)
 	}
 	oldPlan, err := runner.NewPlan(oldSpec)
 	if err != nil {
@@ -222,11 +235,21 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 	xs := map[series][]float64{}
 	metrics := map[series][]string{}
 	pairs := map[cellKey]*[2][]float64{}
+	// rowSums holds per series and x the training and test rows of the
+	// paired trials and their count, which the corrected t-test scales by.
+	type rowSum struct{ train, test, n float64 }
+	rowSums := map[cellKey]*rowSum{}
 	oldHas := map[trialID]bool{}
-	add := func(g series, x float64, oo, no runner.Observation) {
+	add := func(g series, x float64, oo, no runner.Observation, train, test int) {
 		if !slices.Contains(xs[g], x) {
 			xs[g] = append(xs[g], x)
 		}
+		rk := cellKey{g: g, x: x}
+		if rowSums[rk] == nil {
+			rowSums[rk] = &rowSum{}
+		}
+		rs := rowSums[rk]
+		rs.train, rs.test, rs.n = rs.train+float64(train), rs.test+float64(test), rs.n+1
 		for mn, ov := range oo.Metrics {
 			nv, ok := no.Metrics[mn]
 			if !ok {
@@ -300,7 +323,7 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 		if len(oldPts) == 1 && len(newPts) == 1 {
 			// One observation per trial: the trial's size, resolved
 			// against the pool; pair it even if the pool changed.
-			add(g, newPts[0].X, oldPts[0], newPts[0])
+			add(g, newPts[0].X, oldPts[0], newPts[0], or.TrainRows, or.TestRows)
 			continue
 		}
 		newAt := map[float64]runner.Observation{}
@@ -317,7 +340,9 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 				}
 				continue
 			}
-			add(g, oo.X, oo, no)
+			// A protocol with several observations per trial (active
+			// learning): the x is the labelled rows it trained on.
+			add(g, oo.X, oo, no, int(oo.X), or.TestRows)
 		}
 	}
 	for _, t := range newPlan.Trials {
@@ -336,7 +361,11 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 				if p == nil {
 					continue
 				}
-				d.Rows = append(d.Rows, d.row(g.dataset, g.series, mn, x, p[0], p[1]))
+				var nTrain, nTest int
+				if rs := rowSums[cellKey{g: g, x: x}]; rs != nil && rs.n > 0 {
+					nTrain, nTest = int(math.Round(rs.train/rs.n)), int(math.Round(rs.test/rs.n))
+				}
+				d.Rows = append(d.Rows, d.row(g.dataset, g.series, mn, x, p[0], p[1], diffTest(opts, newSpec, g.dataset), nTrain, nTest))
 			}
 		}
 	}
@@ -359,18 +388,19 @@ func metricBefore(order []string, a, b string) bool {
 	return a < b
 }
 
-// row compares the paired values of one cell.
-func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64) DiffRow {
+// row compares the paired values of one cell with test, on trials of
+// nTrain training and nTest test rows.
+func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64, test string, nTrain, nTest int) DiffRow {
 	r := DiffRow{Dataset: dataset, Series: series, Metric: mn, X: x,
 		Old: summarize(old).Mean, New: summarize(new).Mean}
-	t := pairedTTest(new, old)
-	r.Pairs, r.P = t.N, t.P
+	t := PairedTest(test, new, old, nTrain, nTest)
+	r.Pairs, r.P, r.Test = t.N, t.P, t.Test
 	r.Change = r.New - r.Old
 	r.Significant = !math.IsNaN(t.P) && t.P < d.opts.Alpha
 	base, _, _ := strings.Cut(mn, "/")
 	higher, known := direction(base)
-	if r.Significant && known && r.Change != 0 {
-		r.Better = (r.Change > 0) == higher
+	if r.Significant && known && t.Sign() != 0 {
+		r.Better = (t.Sign() > 0) == higher
 		r.Worse = !r.Better
 	}
 	if r.Worse {
@@ -381,6 +411,23 @@ func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64) Di
 		r.Regression = math.Abs(r.Change) > tol*(1+1e-12)
 	}
 	return r
+}
+
+// DiffTestReports is the DiffOptions.Test that runs, on each dataset, the
+// test the new run's reports use (TestFor).
+const DiffTestReports = "reports"
+
+// diffTest returns the test Compare runs on dataset.
+func diffTest(opts DiffOptions, spec *runner.Spec, dataset string) string {
+	switch {
+	case opts.Test == DiffTestReports:
+		return TestFor(spec, dataset)
+	case opts.Test != "":
+		return opts.Test
+	case spec.Report.Test != "":
+		return spec.Report.Test
+	}
+	return TestT
 }
 
 // Failures returns every reason the comparison fails as a regression
@@ -522,8 +569,15 @@ func WriteDiff(w io.Writer, d *Diff) int {
 		tol = num(d.opts.Tolerance*100) + "%"
 	}
 	n := d.Regressions()
-	fmt.Fprintf(&buf, "\n%d compared, %d significantly better, %d significantly worse, %d regressions (paired t-test, alpha %s, tolerance %s",
-		len(d.Rows), countRows(d.Rows, func(r DiffRow) bool { return r.Better }), countRows(d.Rows, func(r DiffRow) bool { return r.Worse }), n, num(d.opts.Alpha), tol)
+	var tests []string
+	for _, r := range d.Rows {
+		if !slices.Contains(tests, r.Test) {
+			tests = append(tests, r.Test)
+		}
+	}
+	fmt.Fprintf(&buf, "\n%d compared, %d significantly better, %d significantly worse, %d regressions (%s, alpha %s, tolerance %s",
+		len(d.Rows), countRows(d.Rows, func(r DiffRow) bool { return r.Better }), countRows(d.Rows, func(r DiffRow) bool { return r.Worse }), n,
+		testsName(tests), num(d.opts.Alpha), tol)
 	if d.NewlyFailed > 0 {
 		fmt.Fprintf(&buf, "; %d of them newly failed trials", d.NewlyFailed)
 	}

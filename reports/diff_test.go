@@ -179,7 +179,7 @@ func runOf(t *testing.T, spec *runner.Spec, metrics func(tr *runner.Trial) runne
 	var out []runner.Result
 	for _, tr := range plan.Trials {
 		out = append(out, runner.Result{Key: tr.Key, Dataset: tr.Dataset.ID, Method: tr.Method.Label, Plugin: tr.Method.Name,
-			Variant: tr.Variant(), Size: int(tr.Size), Trial: tr.Index, Metrics: metrics(tr)})
+			Variant: tr.Variant(), Size: int(tr.Size), Trial: tr.Index, Metrics: metrics(tr), TrainRows: int(tr.Size), TestRows: 50})
 	}
 	return out
 }
@@ -340,5 +340,51 @@ func TestDiffFailures(t *testing.T) {
 				t.Errorf("with %+v: %d failures left", opts, failed)
 			}
 		})
+	}
+}
+
+// TestDiffTest checks which paired test the rows of a diff use: by
+// default the spec's report.test, else the plain t-test; the reports'
+// test (corrected-t on a holdout split) or any other when asked.
+func TestDiffTest(t *testing.T) {
+	shift := func(by float64) func(tr *runner.Trial) runner.Metrics {
+		return func(tr *runner.Trial) runner.Metrics {
+			a := 70 + tr.Size/4 + float64(tr.Index*tr.Index) - by*(1+0.5*float64(tr.Index))
+			return runner.Metrics{"accuracy": a, "auc": a / 100}
+		}
+	}
+	tests := []struct {
+		name       string
+		reportTest string
+		test       string
+		want       string
+		worse      bool // the drop of 1–2.5 points at size 20: t p ≈ 0.012, corrected-t p ≈ 0.2
+	}{
+		{"default", "", "", TestT, true},
+		{"spec", TestWilcoxon, "", TestWilcoxon, false}, // 4 pairs: p ≥ 0.125
+		{"reports", "", DiffTestReports, TestCorrectedT, false},
+		{"reports, spec", TestT, DiffTestReports, TestT, true},
+		{"asked", TestWilcoxon, TestCorrectedT, TestCorrectedT, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			oldSpec, newSpec := diffSpec(), diffSpec()
+			newSpec.Report.Test = tt.reportTest
+			d, err := Compare(oldSpec, runOf(t, oldSpec, shift(0)), newSpec, runOf(t, newSpec, shift(1)), DiffOptions{Test: tt.test})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range d.Rows {
+				if r.Test != tt.want {
+					t.Fatalf("%s %s %g: test %q, want %q", r.Series, r.Metric, r.X, r.Test, tt.want)
+				}
+				if r.X == 20 && r.Metric == "accuracy" && r.Worse != tt.worse {
+					t.Errorf("%s at 20: worse %v (p %g), want %v", r.Series, r.Worse, r.P, tt.worse)
+				}
+			}
+		})
+	}
+	if _, err := Compare(diffSpec(), nil, diffSpec(), nil, DiffOptions{Test: "z"}); err == nil || !strings.Contains(err.Error(), `test "z": want one of t, corrected-t, wilcoxon or reports`) {
+		t.Errorf("unknown test: %v", err)
 	}
 }
