@@ -364,8 +364,8 @@ func dataHint(stderr io.Writer, err error, arg, dataFlag string) {
 }
 
 // fetchProgress reports downloads on stderr: a bar redrawn in place on a
-// terminal, plain lines otherwise (every 10% or 30 s, and at the end), as
-// the run's progress does.
+// terminal, plain lines otherwise (at the start and end, and every 10%
+// and 5 s or 30 s between), as the run's progress does.
 type fetchProgress struct {
 	w        io.Writer
 	tty      bool
@@ -425,7 +425,9 @@ func (p *fetchProgress) Add(n int64) {
 		}
 		return
 	}
-	if f := p.frac(); f > p.lastFrac && f < 10 || now.Sub(p.lastDraw) >= 30*time.Second {
+	// A line per 10% at most every 5 s, and one every 30 s: a small
+	// download logs its start and end only.
+	if f := p.frac(); f > p.lastFrac && f < 10 && now.Sub(p.lastDraw) >= 5*time.Second || now.Sub(p.lastDraw) >= 30*time.Second {
 		p.lastFrac, p.lastDraw = f, now
 		fmt.Fprintf(p.w, "%s: %s\n", p.name, p.amount())
 	}

@@ -196,7 +196,7 @@ func (c *Client) download(ctx context.Context, u, part string, src *Source) erro
 		wait = time.Second
 	}
 	for a := 1; ; a++ {
-		err = c.get(ctx, mu, part, src.Size)
+		err = c.get(ctx, mu, part, src)
 		if err == nil || ctx.Err() != nil || !transient(err) || a == attempts {
 			if err != nil && a > 1 {
 				err = fmt.Errorf("%w (after %d attempts)", err, a)
@@ -242,7 +242,8 @@ func transient(err error) bool {
 
 // get appends the rest of u to part: a Range request from part's size,
 // or the whole file again if the server ignores it.
-func (c *Client) get(ctx context.Context, u, part string, size int64) (err error) {
+func (c *Client) get(ctx context.Context, u, part string, src *Source) (err error) {
+	size := src.Size
 	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
@@ -313,7 +314,7 @@ func (c *Client) get(ctx context.Context, u, part string, size int64) (err error
 		total = size
 	}
 	if c.Progress != nil {
-		c.Progress.Start(filepath.Base(u), total, have)
+		c.Progress.Start(src.Name, total, have)
 	}
 	w := io.Writer(f)
 	if c.Progress != nil {
@@ -497,6 +498,9 @@ func writeChecked(ctx context.Context, dst string, f *File, r io.Reader) (tmpNam
 	}
 	if sum := hexSum(h); sum != f.SHA256 || f.Size > 0 && n != f.Size {
 		return "", &ChecksumError{What: f.Path, Got: fmt.Sprintf("%s (%d bytes)", sum, n), Want: fmt.Sprintf("%s (%d bytes)", f.SHA256, f.Size)}
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return "", err
 	}
 	if err = tmp.Sync(); err != nil {
 		return "", err

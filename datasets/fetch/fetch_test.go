@@ -175,6 +175,9 @@ func TestFetchGood(t *testing.T) {
 	if st := Verify(dir, &src.Files[0]); st.State != Verified {
 		t.Errorf("Verify: %v %v", st.State, st.Err)
 	}
+	if fi, err := os.Stat(filepath.Join(dir, "d", "a.bin")); err != nil || fi.Mode().Perm() != 0o644 {
+		t.Errorf("placed file's mode %v, %v; want -rw-r--r--", fi.Mode(), err)
+	}
 	if _, err := os.Stat(filepath.Join(dir, PartialDir)); err == nil {
 		t.Errorf("%s left behind", PartialDir)
 	}
