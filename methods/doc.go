@@ -113,5 +113,11 @@
 //     stores per trial and reports render (Szafranski's Table 1 and Fig. 3,
 //     Jebara's Fig. 2).
 //
-// Models may also implement Informer to report iterations and convergence.
+// Models may also implement Informer to report iterations and convergence,
+// ErrPredictor when a prediction can fail (an external program's exit
+// status, methods/command), and FitTimer when the fit's time is measured by
+// the model (an external program's wall time). A plugin that takes
+// parameters of any name (command's grid values) declares them with
+// Plugin.Free, and one that runs external programs lists them with
+// Plugin.Programs, which `repro validate` prints and `--no-commands` refuses.
 package methods

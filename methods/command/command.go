@@ -57,8 +57,8 @@
 // them. The program's environment holds only PATH (as repro's: the program
 // was looked up on it), TMPDIR (the temporary directory) and the entries
 // of env: NAME passes repro's value on, NAME=VALUE sets one
-// (OMP_NUM_THREADS=1). Its standard input is closed, its standard output
-// and error are captured. A program that exits with a non-zero status, or
+// (OMP_NUM_THREADS=1). Its standard input is empty (the null device), its
+// standard output and error are captured. A program that exits with a non-zero status, or
 // outlives its timeout (it is killed with the processes it started), fails
 // the trial with a *ProgramError quoting the last lines of its standard
 // error; the run goes on with the other trials. A fit's recorded time is
