@@ -582,19 +582,16 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 	if dir := *data; dir != "" || os.Getenv(datasets.DataDirEnv) != "" {
 		dir = datasets.DataDir(dir)
 		env := datasets.Env{DataDir: dir, CacheDir: filepath.Join(filepath.Dir(outDir("", spec)), ".cache")}
-		infos, skipped, err := runner.CheckData(ctx, spec, env)
-		for _, e := range skipped {
-			fmt.Fprintf(stderr, "warning: not checked against the data: %v\n", e)
-		}
-		if len(skipped) > 0 {
-			dataHint(stderr, skipped[0], arg, *data)
-		}
+		infos, missing, err := runner.CheckData(ctx, spec, env)
 		if err != nil {
 			if ctx.Err() != nil {
 				fmt.Fprintf(stderr, "repro validate: %v\n", err)
 				return exitInterrupted
 			}
 			fmt.Fprintln(stderr, err)
+			if len(missing) > 0 {
+				dataHint(stderr, missing[0], arg, *data)
+			}
 			return exitUsage
 		}
 		var shapes []string

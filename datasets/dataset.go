@@ -93,6 +93,35 @@ func (d *Dataset) ClassCounts() []int {
 	return out
 }
 
+// CheckClasses returns an error if d, a classification dataset, has rows
+// of fewer than two classes: no method can learn from it, so a loader
+// refuses it rather than let every trial fail. It returns nil for a
+// regression dataset.
+func (d *Dataset) CheckClasses() error {
+	if d.Classes == nil {
+		return nil
+	}
+	counts := make([]int, len(d.Classes))
+	for _, y := range d.Y {
+		if k := int(y); k >= 0 && k < len(counts) {
+			counts[k]++
+		}
+	}
+	var with []string
+	for k, c := range counts {
+		if c > 0 {
+			with = append(with, d.Classes[k])
+		}
+	}
+	switch len(with) {
+	case 0:
+		return fmt.Errorf("no rows; a classification dataset needs rows of at least two classes")
+	case 1:
+		return fmt.Errorf("every row has class %q; a classification dataset needs rows of at least two classes", with[0])
+	}
+	return nil
+}
+
 // Subset returns the dataset restricted to the given rows, in that order.
 // Column-level information (features, groups, graphs) is shared, not copied.
 func (d *Dataset) Subset(rows []int) *Dataset {

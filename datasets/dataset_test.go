@@ -21,3 +21,28 @@ func TestValidateNoColumns(t *testing.T) {
 		t.Errorf("one column: Validate = %v", err)
 	}
 }
+
+func TestCheckClasses(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		y       []float64
+		classes []string
+		want    string
+	}{
+		{"regression", []float64{1, 1}, nil, ""},
+		{"two classes", []float64{0, 1, 1}, []string{"a", "b"}, ""},
+		{"two of three classes", []float64{0, 2}, []string{"a", "b", "c"}, ""},
+		{"one class", []float64{1, 1}, []string{"a", "b"}, `every row has class "b"; a classification dataset needs rows of at least two classes`},
+		{"one class declared", []float64{0}, []string{"a"}, `every row has class "a"; a classification dataset needs rows of at least two classes`},
+		{"no rows", nil, []string{"a", "b"}, "no rows; a classification dataset needs rows of at least two classes"},
+	} {
+		d := &Dataset{Y: tc.y, Classes: tc.classes}
+		got := ""
+		if err := d.CheckClasses(); err != nil {
+			got = err.Error()
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

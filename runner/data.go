@@ -58,6 +58,9 @@ func loadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec, memLimi
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
+	if err := d.CheckClasses(); err != nil {
+		return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
+	}
 	for _, ts := range ds.Transforms {
 		if ts.Fit != "" {
 			continue // fitted inside each trial

@@ -28,11 +28,14 @@ const maxCheckedTrials = 1000
 
 // CheckData loads the datasets of spec from env, as a run does (corpus
 // transforms included, fits not), and checks the spec against them. It
-// returns the datasets it could not check because their files are
-// missing (a *datasets.MissingFileError each), and a *SpecError listing
-// the problems found, each at its field's position. infos describes the
-// datasets that loaded, by id.
-func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[string]DatasetInfo, skipped []error, err error) {
+// returns a *SpecError listing the problems found, each at its field's
+// position; a dataset that does not load — a file missing from the data
+// directory (a *datasets.MissingFileError), one class only, a malformed
+// line — is one of them, at its entry, as it would fail the run; missing
+// holds those of the missing files again, as *datasets.MissingFileError,
+// for the caller to say how to fetch them. infos describes the datasets
+// that loaded, by id.
+func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[string]DatasetInfo, missing []error, err error) {
 	infos = map[string]DatasetInfo{}
 	var errs []FieldError
 	got := loadAll(ctx, env, spec, nil, true, NoMemLimit, runtime.GOMAXPROCS(0))
@@ -43,10 +46,8 @@ func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[str
 			if ctx.Err() != nil {
 				return nil, nil, ctx.Err()
 			}
-			var missing *datasets.MissingFileError
-			if errors.As(err, &missing) {
-				skipped = append(skipped, err)
-				continue
+			if miss := (*datasets.MissingFileError)(nil); errors.As(err, &miss) {
+				missing = append(missing, err)
 			}
 			errs = append(errs, loadErrors(spec, i, err)...)
 			continue
@@ -55,7 +56,42 @@ func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[str
 		errs = append(errs, checkDataset(spec, i, d)...)
 	}
 	errs = append(errs, checkSameRows(spec, func(i int) *datasets.Dataset { return got[i].data })...)
-	return infos, skipped, specError(errs)
+	return infos, missing, specError(errs)
+}
+
+// maxClassLike is the most distinct whole-number labels a regression
+// dataset may have for classesHint to say they look like classes.
+const maxClassLike = 50
+
+// classesHint returns, for a regression dataset d whose targets are a few
+// distinct whole numbers (digits 0–9 read from a csv), the hint appended
+// to each error that asks it for classes: the plugin's task param turns
+// them into classes. It returns "" when the targets do not look like
+// classes or the plugin has no task: classification.
+func classesHint(ds *DatasetSpec, d *datasets.Dataset) string {
+	l, err := datasets.Lookup(ds.Name)
+	if err != nil || d.IsClassification() || !slices.ContainsFunc(l.Params, func(p param.Decl) bool {
+		return p.Name == "task" && slices.Contains(p.Choices, "classification")
+	}) {
+		return ""
+	}
+	distinct := map[float64]bool{}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, y := range d.Y {
+		if y != math.Trunc(y) {
+			return ""
+		}
+		distinct[y] = true
+		if len(distinct) > maxClassLike {
+			return ""
+		}
+		lo, hi = min(lo, y), max(hi, y)
+	}
+	if len(distinct) < 2 {
+		return ""
+	}
+	return fmt.Sprintf("; labels look like classes (%d distinct whole numbers, %s to %s): add task: classification to the dataset's params",
+		len(distinct), param.Format(lo), param.Format(hi))
 }
 
 // specError returns errs as a *SpecError, each once and in file order, or
@@ -191,17 +227,21 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 	if d.IsClassification() {
 		kind = metric.Classification
 	}
+	hint := ""
+	if kind == metric.Regression {
+		hint = classesHint(ds, d)
+	}
 	if ds.Tasks == "one-vs-rest" && kind != metric.Classification {
-		fail(sub(path, "tasks"), "dataset %s is a regression dataset; want tasks: one-vs-rest only for classes", id)
+		fail(sub(path, "tasks"), "dataset %s is a regression dataset; want tasks: one-vs-rest only for classes%s", id, hint)
 	}
 	for k, m := range spec.Methods {
 		if p, err := methods.Lookup(m.Name); err == nil && p.Kinds != 0 && p.Kinds&kind == 0 && m.RunsOn(ds.ID) {
-			fail(sub(index("methods", k), "name"), "method %s handles %s but dataset %s is %s; want a method for %s", m.Name, p.Kinds, id, kind, kind)
+			fail(sub(index("methods", k), "name"), "method %s handles %s but dataset %s is %s; want a method for %s%s", m.Name, p.Kinds, id, kind, kind, hint)
 		}
 	}
 	for k, name := range spec.Metrics {
 		if mt, err := metric.Lookup(name); err == nil && mt.Kinds != 0 && mt.Kinds&kind == 0 {
-			fail(index("metrics", k), "metric %s applies to %s but dataset %s is %s; want a metric for %s", name, mt.Kinds, id, kind, kind)
+			fail(index("metrics", k), "metric %s applies to %s but dataset %s is %s; want a metric for %s%s", name, mt.Kinds, id, kind, kind, hint)
 		}
 	}
 
@@ -231,7 +271,7 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 			}
 		}
 		if s, _ := ds.Split.Params["stratify"].(bool); s && kind != metric.Classification {
-			fail(sub(split, "stratify"), "dataset %s is a regression dataset; want stratify: false (it needs classes)", id)
+			fail(sub(split, "stratify"), "dataset %s is a regression dataset; want stratify: false (it needs classes)%s", id, hint)
 			return errs
 		}
 	case "kfold":
@@ -280,7 +320,7 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 
 	// Sampling by class needs classes.
 	if s := datasets.Sampling(spec.Curve.Sampling); s != datasets.Random && s != "" && kind != metric.Classification {
-		fail(sub("curve", "sampling"), "%s sampling needs classes, but dataset %s is a regression dataset; want sampling: random", s, id)
+		fail(sub("curve", "sampling"), "%s sampling needs classes, but dataset %s is a regression dataset; want sampling: random%s", s, id, hint)
 	}
 
 	// The training sizes of the curve protocol.

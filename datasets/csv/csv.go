@@ -29,7 +29,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -221,12 +220,11 @@ func countTrue(n int, f func(int) bool) int {
 // IsMissing reports whether a field is a missing value ("?" or empty).
 func IsMissing(s string) bool { return s == "?" || s == "" }
 
+// parseNumber parses a finite decimal number as tabio.ParseFinite does:
+// "0x1p3" and "1_000" are not numbers (auto task: class labels).
 func parseNumber(s string) (float64, bool) {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, false
-	}
-	return f, true
+	f, err := tabio.ParseFinite(s)
+	return f, err == nil
 }
 
 // Read parses a table from r; file names it in errors, which give the line
@@ -254,6 +252,9 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		if len(names) == 0 {
 			names, headerLine = recs[0].fields, recs[0].line
 			for j, n := range names {
+				if err := tabio.CheckUTF8("header: column name", n); err != nil {
+					return nil, tabio.Errorf(file, recs[0].line, "%v", err)
+				}
 				if n == "" {
 					hint := ""
 					if j == len(names)-1 {
@@ -386,10 +387,16 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 	case "", TaskAuto:
 		task = TaskRegression
 		for _, rc := range recs {
-			if _, ok := parseNumber(rc.fields[label]); !ok {
-				task = TaskClassification
-				break
+			v := rc.fields[label]
+			if _, ok := parseNumber(v); ok {
+				continue
 			}
+			if _, err := strconv.ParseFloat(v, 64); err == nil && strings.ContainsAny(v, "xX_") {
+				_, err := tabio.ParseFinite(v)
+				return nil, tabio.Errorf(file, rc.line, "label column %q: %v (task: classification reads it as a class name)", names[label], err)
+			}
+			task = TaskClassification
+			break
 		}
 	case TaskClassification, TaskRegression:
 	default:
@@ -491,6 +498,9 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 				continue
 			}
 			if categorical[j] {
+				if err := tabio.CheckUTF8(fmt.Sprintf("column %q: value", names[j]), v); err != nil {
+					return nil, tabio.Errorf(file, rc.line, "%v", err)
+				}
 				for k := firstFeat[j]; k < firstFeat[j]+nFeat[j]; k++ {
 					if feats[k].value == v {
 						row[k] = 1

@@ -62,6 +62,15 @@ func TestHostileInput(t *testing.T) {
 		{name: "label-only table", in: "y\nu\nv\n", o: label("y"), want: `t.csv:1: no feature columns: the table has only the label column "y"`},
 		{name: "label-only table, no header", in: "u\nv\n", o: noHeader("0"), want: `t.csv:1: no feature columns: the table has only the label column "x1"`},
 		{name: "every feature dropped", in: "\na,b,y\n1,2,u\n3,4,v\n", o: func() Options { o := label("y"); o.Drop = []string{"a", "b"}; return o }(), want: `t.csv:2: no feature columns: every column other than the label "y" is dropped`},
+		// Issue 31: what strconv accepts but a data file does not mean.
+		{name: "hexadecimal float feature", in: "a,y\n0x1p3,u\n2,v\n", o: label("y"), want: `t.csv:2: column "a": "0x1p3" is a hexadecimal number; a data file holds decimal numbers (want a finite number; list the column in categorical or drop)`},
+		{name: "underscore feature", in: "a,y\n1_000,u\n2,v\n", o: label("y"), want: `t.csv:2: column "a": "1_000" is not a number (digits separated by _; write 1000) (want a finite number; list the column in categorical or drop)`},
+		{name: "hexadecimal label under auto", in: "a,y\n1,2\n2,0x1p3\n", o: label("y"), want: `t.csv:3: label column "y": "0x1p3" is a hexadecimal number; a data file holds decimal numbers (task: classification reads it as a class name)`},
+		{name: "hexadecimal regression target", in: "a,y\n1,2\n2,0x1p3\n", o: func() Options { o := label("y"); o.Task = TaskRegression; return o }(), want: `t.csv:3: label column "y": "0x1p3" is a hexadecimal number; a data file holds decimal numbers (a regression target must be a finite number; use task: classification for class labels)`},
+		{name: "hexadecimal label as a class", in: "a,y\n1,2\n2,0x1p3\n", o: func() Options { o := label("y"); o.Task = TaskClassification; return o }(),
+			x: [][]float64{{1}, {2}}, features: []string{"a"}, classes: []string{"0x1p3", "2"}},
+		{name: "non-UTF-8 column name", in: "a\xe9,y\n1,u\n2,v\n", o: label("y"), want: `t.csv:1: header: column name "a\xe9" is not valid UTF-8 (a damaged file, or one in another encoding: convert it to UTF-8)`},
+		{name: "non-UTF-8 categorical value", in: "c,y\nb\xe9,u\nx,v\n", o: func() Options { o := label("y"); o.Categorical = []string{"c"}; return o }(), want: `t.csv:2: column "c": value "b\xe9" is not valid UTF-8 (a damaged file, or one in another encoding: convert it to UTF-8)`},
 		{name: "UTF-8 labels are fine", in: "a,y\n1,café\n2,日本\n", o: label("y"),
 			x: [][]float64{{1}, {2}}, features: []string{"a"}, classes: []string{"café", "日本"}},
 	}

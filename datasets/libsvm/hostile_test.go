@@ -43,6 +43,11 @@ func TestHostileInput(t *testing.T) {
 		{name: "labels and qid only", in: "+1 qid:1\n-1 qid:1\n", want: "t.svm:1: no index:value pair on any line"},
 		{name: "NUL in a label", in: "+1 1:1\n-1\x00 1:1\n", want: `t.svm:2: label "-1\x00" is not a number`},
 		{name: "non-UTF-8 label", in: "+1 1:1\n\xff 1:1\n", want: `t.svm:2: label "\xff" is not a number`},
+		// Issue 31: what strconv accepts but a data file does not mean.
+		{name: "hexadecimal value", in: "1 1:0x1p3\n", want: `t.svm:1: "1:0x1p3": value "0x1p3" is a hexadecimal number; a data file holds decimal numbers (want a finite number)`},
+		{name: "underscore value", in: "1 1:1_000\n", want: `t.svm:1: "1:1_000": value "1_000" is not a number (digits separated by _; write 1000) (want a finite number)`},
+		{name: "hexadecimal label", in: "0x1 1:1\n", want: `t.svm:1: label "0x1" is a hexadecimal number; a data file holds decimal numbers (want a finite number first: label index:value ...)`},
+		{name: "signed index", in: "1 +3:1\n", want: `t.svm:1: "+3:1": index "+3" is not a positive integer (indices are 1-based)`},
 		{name: "comment and qid only", in: "# c\n+1 qid:2 # x\n-1 qid:2 1:0\n", rows: 2, cols: 1},
 	}
 	for _, tc := range tests {

@@ -167,6 +167,9 @@ func parse(r io.Reader, file string) (*rows, error) {
 				continue
 			}
 			j, err := strconv.Atoi(f[:k])
+			if strings.Trim(f[:k], "0123456789") != "" {
+				err = strconv.ErrSyntax // a sign: "+3:1" is no index a writer means
+			}
 			if err != nil && errors.Is(err, strconv.ErrRange) || err == nil && j > MaxFeatures {
 				return tabio.Errorf(file, line, "%q: index %s exceeds the limit of %d features", f, f[:k], MaxFeatures)
 			}

@@ -50,3 +50,29 @@ func TestBadClass(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusals checks the content and cites files the loader refuses
+// (issue 31): paper ids that are not UTF-8, in either file, and a content
+// file of one class, each with its exact error.
+func TestRefusals(t *testing.T) {
+	dir := t.TempDir()
+	good := "p1\t0\t1\tA\np2\t1\t0\tB\n"
+	for _, tc := range []struct{ name, content, cites, want string }{
+		{"latin1 id in content", "p1\t0\t1\tA\nr\xe9f\t1\t0\tB\n", "",
+			"c.content:2: paper id \"r\\xe9f\" is not valid UTF-8 (a damaged file, or one in another encoding: convert it to UTF-8)"},
+		{"latin1 id in cites", good, "p1\tp2\np2\tr\xe9f\n",
+			"c.cites:2: paper id \"r\\xe9f\" is not valid UTF-8 (a damaged file, or one in another encoding: convert it to UTF-8)"},
+		{"one class", "p1\t0\t1\tA\np2\t1\t0\tA\n", "",
+			`c.content: every paper has class "A"; a classification dataset needs at least two classes`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cp, ct := filepath.Join(dir, "c.content"), filepath.Join(dir, "c.cites")
+			os.WriteFile(cp, []byte(tc.content), 0o644)
+			os.WriteFile(ct, []byte(tc.cites), 0o644)
+			_, _, err := LoadCitations(cp, ct)
+			if err == nil || err.Error() != filepath.Join(dir, tc.want) {
+				t.Errorf("error %v\nwant %s", err, filepath.Join(dir, tc.want))
+			}
+		})
+	}
+}

@@ -120,6 +120,9 @@ func ReadContent(path string) (*datasets.Dataset, []string, error) {
 			return tabio.Errorf(path, line, "%d word values, want %d as on the first line", len(fields)-2, words)
 		}
 		id := fields[0]
+		if err := tabio.CheckUTF8("paper id", id); err != nil {
+			return tabio.Errorf(path, line, "%v", err)
+		}
 		if prev, dup := seen[id]; dup {
 			return tabio.Errorf(path, line, "paper id %q already on line %d", id, prev)
 		}
@@ -197,6 +200,11 @@ func ReadCites(path string, ids []string) (*Citations, error) {
 		}
 		if len(fields) != 2 {
 			return tabio.Errorf(path, line, "%d fields, want 2 (cited paper id, citing paper id)", len(fields))
+		}
+		for _, id := range fields {
+			if err := tabio.CheckUTF8("paper id", id); err != nil {
+				return tabio.Errorf(path, line, "%v", err)
+			}
 		}
 		c.Lines++
 		cited, ok1 := row[fields[0]]

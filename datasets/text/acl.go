@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/repro-ml/repro/datasets"
@@ -105,13 +103,19 @@ func ParseACLLine(line string) (terms []string, counts []float64, label string, 
 			return nil, nil, "", fmt.Errorf("field %q: want term:count", f)
 		}
 		term, v := f[:i], f[i+1:]
+		if err := tabio.CheckUTF8("term", term); err != nil {
+			return nil, nil, "", err
+		}
 		if term == "#label#" {
 			label = v
 			continue
 		}
-		c, err := strconv.ParseFloat(v, 64)
-		if err != nil || c < 0 || math.IsNaN(c) || math.IsInf(c, 0) {
-			return nil, nil, "", fmt.Errorf("field %q: count %q is not a finite non-negative number", f, v)
+		c, err := tabio.ParseFinite(v)
+		if err != nil {
+			return nil, nil, "", fmt.Errorf("field %q: count %v (want a finite non-negative number)", f, err)
+		}
+		if c < 0 {
+			return nil, nil, "", fmt.Errorf("field %q: count %q is negative (want a finite non-negative number)", f, v)
 		}
 		terms = append(terms, term)
 		counts = append(counts, c)

@@ -77,3 +77,55 @@ func TestProcessedACLAnyDomain(t *testing.T) {
 		t.Errorf("domain toys: Validate = %v", err)
 	}
 }
+
+// TestProcessedACLRefusals checks each file the loader refuses (issue 31)
+// with its exact error: a term that is not UTF-8, a count strconv reads
+// but a data file does not mean, a missing negative file, an empty one.
+func TestProcessedACLRefusals(t *testing.T) {
+	const pos = "great:1 #label#:positive\n"
+	for _, tc := range []struct {
+		name, neg string // neg "-": no negative.review file
+		want      string // after the domain directory
+	}{
+		{"latin1 term", "caf\xe9:1 #label#:negative\n",
+			`negative.review:1: term "caf\xe9" is not valid UTF-8 (a damaged file, or one in another encoding: convert it to UTF-8)`},
+		{"hexadecimal count", "bad:0x1p3 #label#:negative\n",
+			`negative.review:1: field "bad:0x1p3": count "0x1p3" is a hexadecimal number; a data file holds decimal numbers (want a finite non-negative number)`},
+		{"underscore count", "bad:1_000 #label#:negative\n",
+			`negative.review:1: field "bad:1_000": count "1_000" is not a number (digits separated by _; write 1000) (want a finite non-negative number)`},
+		{"negative count", "bad:-1 #label#:negative\n",
+			`negative.review:1: field "bad:-1": count "-1" is negative (want a finite non-negative number)`},
+		{"empty negative file", "",
+			`negative.review(.gz): no reviews`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			kd := filepath.Join(dir, "amazon", "processed_acl", "kitchen")
+			os.MkdirAll(kd, 0o755)
+			os.WriteFile(filepath.Join(kd, "positive.review"), []byte(pos), 0o644)
+			if tc.neg != "-" {
+				os.WriteFile(filepath.Join(kd, "negative.review"), []byte(tc.neg), 0o644)
+			}
+			_, err := loadWith("processed-acl", dir, param.Values{"domain": "kitchen"})
+			want := "processed-acl kitchen: " + filepath.Join(kd, tc.want)
+			if err == nil || err.Error() != want {
+				t.Errorf("error %v\nwant  %s", err, want)
+			}
+		})
+	}
+}
+
+// TestProcessedACLMissingFile: a missing negative.review is a
+// *datasets.MissingFileError (which validate --data reports as an error,
+// as run does), naming the file and where it comes from.
+func TestProcessedACLMissingFile(t *testing.T) {
+	dir := t.TempDir()
+	kd := filepath.Join(dir, "amazon", "processed_acl", "kitchen")
+	os.MkdirAll(kd, 0o755)
+	os.WriteFile(filepath.Join(kd, "positive.review"), []byte("great:1 #label#:positive\n"), 0o644)
+	_, err := loadWith("processed-acl", dir, param.Values{"domain": "kitchen"})
+	var miss *datasets.MissingFileError
+	if !errors.As(err, &miss) || miss.Path != filepath.Join(kd, "negative.review") || miss.Source != aclSource {
+		t.Errorf("error %v; want a MissingFileError for %s", err, filepath.Join(kd, "negative.review"))
+	}
+}

@@ -102,6 +102,13 @@ func buildIMDb(docs []imdbDoc, p param.Values) (*datasets.Dataset, error) {
 		}
 		return cmp.Compare(a.id, b.id)
 	})
+	if i := slices.IndexFunc(docs, func(d imdbDoc) bool { return d.pos != docs[0].pos }); i < 0 {
+		have, lack := "neg", "pos"
+		if docs[0].pos {
+			have, lack = lack, have
+		}
+		return nil, fmt.Errorf("every review is in a %s/ folder, none in %s/; a classification dataset needs at least two classes", have, lack)
+	}
 	for i := 1; i < len(docs); i++ {
 		if a, b := docs[i-1], docs[i]; a.test == b.test && a.pos == b.pos && a.id == b.id {
 			return nil, fmt.Errorf("review %d appears twice in one folder", a.id)
@@ -139,7 +146,7 @@ func buildIMDb(docs []imdbDoc, p param.Values) (*datasets.Dataset, error) {
 	d.Stats = map[string]float64{"docs.train": float64(len(train)), "docs.test": float64(len(test)), "vocabulary": float64(len(vocab))}
 	d.Notes = []string{
 		fmt.Sprintf("IMDb reviews (Maas et al. 2011): %d train + %d test, labels neg/pos from the folders; <br /> tags read as line breaks", len(train), len(test)),
-		describe(p) + fmt.Sprintf(": %d terms", len(vocab)),
+		Describe(p) + fmt.Sprintf(": %d terms", len(vocab)),
 	}
 	return d, d.Validate()
 }

@@ -91,8 +91,10 @@ func TestIMDbHostile(t *testing.T) {
 	}{
 		{"no reviews", []string{"aclImdb/README", "x"}, "no reviews"},
 		{"climbs out", []string{"aclImdb/../../etc/train/pos/1_1.txt", "x"}, `".."`},
-		{"twice", []string{"aclImdb/train/pos/1_1.txt", "x", "other/train/pos/1_2.txt", "y"}, "twice"},
-		{"only numbers", []string{"aclImdb/train/pos/1_1.txt", "123 456"}, "empty vocabulary"},
+		{"twice", []string{"aclImdb/train/neg/2_1.txt", "z", "aclImdb/train/pos/1_1.txt", "x", "other/train/pos/1_2.txt", "y"}, "twice"},
+		{"only numbers", []string{"aclImdb/train/neg/2_1.txt", "7", "aclImdb/train/pos/1_1.txt", "123 456"}, "empty vocabulary"},
+		{"one class", []string{"aclImdb/train/pos/1_1.txt", "good", "aclImdb/test/pos/2_9.txt", "fine"},
+			"aclImdb_labeled.tar.gz: every review is in a pos/ folder, none in neg/; a classification dataset needs at least two classes"},
 	}
 	for _, tt := range tests {
 		dir := t.TempDir()

@@ -114,6 +114,9 @@ func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p param.Values) (*dat
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("20news: no documents found under 20news-bydate-train/ or 20news-bydate-test/")
 	}
+	if len(classes) < 2 {
+		return nil, fmt.Errorf("20news: every message is in newsgroup %q; a classification dataset needs at least two classes (list two or more in groups)", classes[0])
+	}
 	classOf := map[string]int{}
 	for i, c := range classes {
 		classOf[c] = i
@@ -155,7 +158,7 @@ func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p param.Values) (*dat
 	}
 	d.Notes = []string{
 		fmt.Sprintf("20 Newsgroups by-date: %d train + %d test messages, %d groups; %s", len(train), len(test), len(classes), hdr),
-		describe(p) + fmt.Sprintf(": %d terms", len(vocab)),
+		Describe(p) + fmt.Sprintf(": %d terms", len(vocab)),
 	}
 	return d, d.Validate()
 }

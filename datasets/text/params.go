@@ -60,8 +60,9 @@ func OptionsFrom(p param.Values) (Options, error) {
 	return o, nil
 }
 
-// describe summarises the pipeline for the dataset's notes.
-func describe(p param.Values) string {
+// Describe summarises the pipeline parameters p (as PipelineParams
+// declares them) for a dataset's notes.
+func Describe(p param.Values) string {
 	return fmt.Sprintf("text pipeline: tokens [a-z]+ (ASCII case-folded), stop words %s, n-grams up to %d, min_df %d over the whole corpus (train and test), min_count %v, vocabulary %s, max_features %d, weighting %s",
 		p.String("stop_words"), p.Int("ngrams"), p.Int("min_df"), p.Float("min_count"), p.String("vocabulary"), p.Int("max_features"), p.String("weighting"))
 }

@@ -167,6 +167,9 @@ func TestParseACLLine(t *testing.T) {
 		{"word #label#:positive", nil, nil, "", true},
 		{"word:x", nil, nil, "", true},
 		{"word:-1", nil, nil, "", true},
+		{"word:0x1p3", nil, nil, "", true},
+		{"word:1_0", nil, nil, "", true},
+		{"caf\xe9:1", nil, nil, "", true},
 	}
 	for _, tt := range tests {
 		terms, counts, label, err := ParseACLLine(tt.in)
@@ -280,14 +283,18 @@ func TestNewsgroupsFixture(t *testing.T) {
 		{"headers kept", param.Values{"min_df": 2}, want{all.classes, all.y, all.split,
 			// "subject" is in every header ("from" is a stop word); nasa and cars in the addresses.
 			[]string{"car", "cars", "engine", "launch", "moon", "nasa", "orbit", "shuttle", "subject"}}},
-		{"one group", param.Values{"min_df": 1, "strip_headers": true, "groups": []string{"rec.autos"}},
-			want{[]string{"rec.autos"}, []float64{0, 0}, []datasets.Part{0, 1}, []string{"car", "engine"}}},
 	}
 	for _, tt := range tests {
 		d := load(t, "20news", dir, tt.over)
 		if !slices.Equal(d.Classes, tt.want.classes) || !slices.Equal(d.Y, tt.want.y) || !slices.Equal(d.Split, tt.want.split) || !slices.Equal(d.Features, tt.want.vocab) {
 			t.Errorf("%s: classes %v y %v split %v vocab %q; want %+v", tt.name, d.Classes, d.Y, d.Split, d.Features, tt.want)
 		}
+	}
+	// One group is one class: refused at load (issue 31), not left to
+	// fail every trial.
+	_, err := loadWith("20news", dir, param.Values{"groups": []string{"rec.autos"}})
+	if want := `20news: every message is in newsgroup "rec.autos"; a classification dataset needs at least two classes (list two or more in groups) (in ` + filepath.Join(dir, "20news-bydate.tar.gz") + ")"; err == nil || err.Error() != want {
+		t.Errorf("one group: error %v\nwant %s", err, want)
 	}
 	// Values: log(1+count); message rec.autos/11 (row 3) has "car" twice.
 	d := load(t, "20news", dir, param.Values{"min_df": 2, "strip_headers": true, "keep_text": true})

@@ -121,10 +121,20 @@ func Lines(r io.Reader, file string, fn func(line int, text string) error) error
 	return nil
 }
 
-// ParseFinite parses s as a finite float64. Its error says what is wrong
-// with s in words fit for a message about a data file: not a number, NaN
-// or infinite, or beyond the float64 range (such as 1e400).
+// ParseFinite parses s as a finite decimal float64: an optional sign,
+// digits with an optional decimal point, an optional exponent (1, -2.5,
+// .5, 3e-7). Its error says what is wrong with s in words fit for a
+// message about a data file: not a number, NaN or infinite, beyond the
+// float64 range (such as 1e400), or one of the forms strconv.ParseFloat
+// accepts that a data file does not mean: a hexadecimal float (0x1p3)
+// or digits separated by underscores (1_000).
 func ParseFinite(s string) (float64, error) {
+	if strings.ContainsAny(s, "xX") && strings.ContainsAny(s, "0123456789") {
+		return 0, fmt.Errorf("%q is a hexadecimal number; a data file holds decimal numbers", s)
+	}
+	if strings.Contains(s, "_") {
+		return 0, fmt.Errorf("%q is not a number (digits separated by _; write %s)", s, strings.ReplaceAll(s, "_", ""))
+	}
 	f, err := strconv.ParseFloat(s, 64)
 	switch {
 	case errors.Is(err, strconv.ErrRange) && math.IsInf(f, 0):
@@ -157,6 +167,15 @@ func CheckLabel(s string) error {
 		}
 	}
 	return nil
+}
+
+// CheckUTF8 returns an error saying that s, the what of a data file (a
+// term, a paper id, a column name), is not valid UTF-8, or nil.
+func CheckUTF8(what, s string) error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	return fmt.Errorf("%s %q is not valid UTF-8 (a damaged file, or one in another encoding: convert it to UTF-8)", what, s)
 }
 
 // Check returns d.Validate() and, beyond it, an error for a non-finite

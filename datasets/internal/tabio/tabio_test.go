@@ -96,3 +96,38 @@ func TestLinesTruncatedGzip(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// TestParseFinite: what strconv.ParseFloat accepts but a data file does
+// not mean is refused, each with its own message.
+func TestParseFinite(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want float64
+		err  string
+	}{
+		{"1", 1, ""},
+		{"-2.5e3", -2500, ""},
+		{"+.5", 0.5, ""},
+		{"5.", 5, ""},
+		{"1e-400", 0, ""},
+		{"0x1p3", 0, `"0x1p3" is a hexadecimal number; a data file holds decimal numbers`},
+		{"0X1P-2", 0, `"0X1P-2" is a hexadecimal number; a data file holds decimal numbers`},
+		{"1_000", 0, `"1_000" is not a number (digits separated by _; write 1000)`},
+		{"1e1_0", 0, `"1e1_0" is not a number (digits separated by _; write 1e10)`},
+		{"Inf", 0, `"Inf": infinite values are not allowed`},
+		{"-infinity", 0, `"-infinity": infinite values are not allowed`},
+		{"nan", 0, `"nan": NaN is not allowed (write missing values as ? or leave the field empty where the format allows)`},
+		{"1e400", 0, `"1e400" overflows float64 (|x| > 1.8e308)`},
+		{"x", 0, `"x" is not a number`},
+		{"", 0, `"" is not a number`},
+	} {
+		got, err := ParseFinite(c.in)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		if got != c.want || msg != c.err {
+			t.Errorf("ParseFinite(%q) = %v, %q; want %v, %q", c.in, got, msg, c.want, c.err)
+		}
+	}
+}
