@@ -96,7 +96,7 @@ func dataFiles(spec *runner.Spec) (files []*dataFile, undeclared []string) {
 
 // dataSpec parses the data commands' flags and loads the experiment.
 func dataSpec(name string, stderr io.Writer, args []string, optional bool, extra func(*flag.FlagSet)) (spec *runner.Spec, arg, dir string, code int) {
-	fs := newFlags("data "+name, stderr, strings.TrimPrefix(strings.Split(dataUsage, "\n")[map[string]int{"list": 0, "fetch": 1, "verify": 2}[name]], "usage: repro "))
+	fs := newFlags("data "+name, stderr, "data "+name)
 	fs.Usage = func() { fmt.Fprint(stderr, dataUsage) }
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
 	if extra != nil {
@@ -183,7 +183,7 @@ func cmdDataList(stdout, stderr io.Writer, args []string) int {
 // describeSource prints where f comes from.
 func describeSource(w io.Writer, s *fetch.Source, f *fetch.File) {
 	if len(s.URLs) == 0 {
-		fmt.Fprintf(w, "  from     no download: %s\n", s.Note)
+		fmt.Fprintf(w, "  from     no download; %s\n", s.Note)
 	} else {
 		how := ""
 		switch s.Unpack {
@@ -259,7 +259,7 @@ func cmdDataFetch(ctx context.Context, stdout, stderr io.Writer, args []string) 
 			fmt.Fprintf(stdout, "present: %s\n", paths(f.src))
 			continue
 		case len(f.src.URLs) == 0:
-			fmt.Fprintf(stderr, "%s: missing, and it has no download: %s\n", paths(f.src), f.src.Note)
+			fmt.Fprintf(stderr, "%s: missing, and it has no download; %s\n", paths(f.src), f.src.Note)
 			failed++
 			continue
 		}

@@ -58,6 +58,10 @@ type Client struct {
 	// Backoff is the wait before the first retry, doubled after each;
 	// 0 means 1 s.
 	Backoff time.Duration
+	// Idle is how long a download may receive nothing before the
+	// attempt is given up as failed (transient: the next resumes); 0
+	// means 1 minute.
+	Idle time.Duration
 	// Progress, if set, receives the progress of each download.
 	Progress Progress
 }
@@ -225,9 +229,27 @@ func (c *Client) mirror() string {
 // discarded, and the next attempt starts over.
 var errRestart = errors.New("the partial download was discarded; starting over")
 
+// errIdle is a server that sent nothing for Client.Idle.
+var errIdle = errors.New("nothing received")
+
+// idleReader restarts timer, which fails the attempt, at each read.
+type idleReader struct {
+	r     io.Reader
+	timer *time.Timer
+	idle  time.Duration
+}
+
+func (r idleReader) Read(b []byte) (int, error) {
+	n, err := r.r.Read(b)
+	if n > 0 {
+		r.timer.Reset(r.idle)
+	}
+	return n, err
+}
+
 // transient reports a failure worth another attempt.
 func transient(err error) bool {
-	if errors.Is(err, errRestart) {
+	if errors.Is(err, errRestart) || errors.Is(err, errIdle) {
 		return true
 	}
 	var he *HTTPError
@@ -266,7 +288,16 @@ func (c *Client) get(ctx context.Context, u, part string, src *Source) (err erro
 		}
 		have = 0
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	// A server that stops sending fails the attempt after Idle.
+	idle := c.Idle
+	if idle <= 0 {
+		idle = time.Minute
+	}
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := time.AfterFunc(idle, func() { cancel(errIdle) })
+	defer timer.Stop()
+	req, err := http.NewRequestWithContext(actx, http.MethodGet, u, nil)
 	if err != nil {
 		return err
 	}
@@ -279,6 +310,9 @@ func (c *Client) get(ctx context.Context, u, part string, src *Source) (err erro
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
+		if ctx.Err() == nil && context.Cause(actx) == errIdle {
+			return fmt.Errorf("GET %s: %w after %v", u, errIdle, idle)
+		}
 		return err
 	}
 	defer resp.Body.Close()
@@ -320,7 +354,10 @@ func (c *Client) get(ctx context.Context, u, part string, src *Source) (err erro
 	if c.Progress != nil {
 		w = progressWriter{f, c.Progress}
 	}
-	_, err = io.Copy(w, resp.Body)
+	_, err = io.Copy(w, idleReader{resp.Body, timer, idle})
+	if err != nil && ctx.Err() == nil && context.Cause(actx) == errIdle {
+		err = fmt.Errorf("%w after %v", errIdle, idle)
+	}
 	if err == nil {
 		err = f.Sync()
 	}

@@ -42,18 +42,18 @@ type server struct {
 	mu      sync.Mutex
 	busy    sync.WaitGroup // handlers running
 	files   map[string][]byte
-	fail    int           // answer 503 to this many requests first
-	cutAt   int           // if > 0, close the connection after this many bytes, once
-	stall   bool          // send half, then wait for the client to go away
-	noRange bool          // ignore Range headers
-	stalled chan struct{} // closed when a stalled response has sent its half
-	ranges  []string      // Range header of each request
-	sent    int           // body bytes sent, over all requests
+	fail    int      // answer 503 to this many requests first
+	cutAt   int      // if > 0, close the connection after this many bytes, once
+	stall   bool     // send half, then wait for the client to go away
+	stalls  int      // stall this many responses, then serve
+	noRange bool     // ignore Range headers
+	ranges  []string // Range header of each request
+	sent    int      // body bytes sent, over all requests
 	reqs    int
 }
 
 func newServer(t *testing.T, files map[string][]byte) *server {
-	s := &server{files: files, stalled: make(chan struct{})}
+	s := &server{files: files}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
@@ -70,7 +70,10 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	if fail {
 		s.fail--
 	}
-	cut, stall, noRange := s.cutAt, s.stall, s.noRange
+	cut, stall, noRange := s.cutAt, s.stall || s.stalls > 0, s.noRange
+	if s.stalls > 0 {
+		s.stalls--
+	}
 	s.cutAt = 0
 	s.mu.Unlock()
 	if fail {
@@ -100,7 +103,6 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 		n, _ := w.Write(rest[:len(rest)/2])
 		s.count(n)
 		w.(http.Flusher).Flush()
-		close(s.stalled)
 		<-r.Context().Done()
 		return
 	}
@@ -127,12 +129,19 @@ func (s *server) stats() (reqs int, ranges []string, sent int) {
 	return s.reqs, slices.Clone(s.ranges), s.sent
 }
 
+// set changes the server's faults under its lock.
+func (s *server) set(f func(*server)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	f(s)
+}
+
 // reset clears the counts and the faults.
 func (s *server) reset() {
 	s.busy.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.reqs, s.ranges, s.sent, s.fail, s.stall, s.cutAt = 0, nil, 0, 0, false, 0
+	s.reqs, s.ranges, s.sent, s.fail, s.stall, s.stalls, s.cutAt = 0, nil, 0, 0, false, 0, 0
 }
 
 func (s *server) count(n int) {
@@ -216,9 +225,7 @@ func TestFetchResume(t *testing.T) {
 func TestFetchCutResumes(t *testing.T) {
 	body := payload(300_000)
 	srv := newServer(t, map[string][]byte{"/a.bin": body})
-	srv.mu.Lock()
-	srv.cutAt = 100_000
-	srv.mu.Unlock()
+	srv.set(func(s *server) { s.cutAt = 100_000 })
 	src := keepSource("a.bin", body, srv.URL+"/a.bin")
 	dir := t.TempDir()
 	if err := quick().Fetch(context.Background(), dir, src); err != nil {
@@ -241,9 +248,7 @@ func TestFetchCutResumes(t *testing.T) {
 func TestFetchServerIgnoresRange(t *testing.T) {
 	body := payload(50_000)
 	srv := newServer(t, map[string][]byte{"/a.bin": body})
-	srv.mu.Lock()
-	srv.noRange = true
-	srv.mu.Unlock()
+	srv.set(func(s *server) { s.noRange = true })
 	src := keepSource("a.bin", body, srv.URL+"/a.bin")
 	dir := t.TempDir()
 	part := PartialPath(dir, src)
@@ -364,9 +369,7 @@ func TestFetch404(t *testing.T) {
 func TestFetchRetries503(t *testing.T) {
 	body := payload(5000)
 	srv := newServer(t, map[string][]byte{"/a.bin": body})
-	srv.mu.Lock()
-	srv.fail = 2
-	srv.mu.Unlock()
+	srv.set(func(s *server) { s.fail = 2 })
 	src := keepSource("a.bin", body, srv.URL+"/a.bin")
 	dir := t.TempDir()
 	if err := quick().Fetch(context.Background(), dir, src); err != nil {
@@ -377,9 +380,7 @@ func TestFetchRetries503(t *testing.T) {
 	}
 	// Always busy: it gives up after Attempts, saying so.
 	srv.reset()
-	srv.mu.Lock()
-	srv.fail = 100
-	srv.mu.Unlock()
+	srv.set(func(s *server) { s.fail = 100 })
 	dir = t.TempDir()
 	err := quick().Fetch(context.Background(), dir, src)
 	var he *HTTPError
@@ -410,9 +411,7 @@ func (c *cancelAfter) Finish(error) {}
 func TestFetchCancelSlow(t *testing.T) {
 	body := payload(400_000)
 	srv := newServer(t, map[string][]byte{"/a.bin": body})
-	srv.mu.Lock()
-	srv.stall = true
-	srv.mu.Unlock()
+	srv.set(func(s *server) { s.stall = true })
 	src := keepSource("a.bin", body, srv.URL+"/a.bin")
 	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -450,6 +449,32 @@ func TestFetchCancelSlow(t *testing.T) {
 		t.Errorf("after resuming: %v %v", st.State, st.Err)
 	}
 	noLeftovers(t, dir)
+}
+
+// A server that stops sending fails the attempt after Client.Idle; the
+// next attempt resumes where it stopped.
+func TestFetchIdleRetries(t *testing.T) {
+	body := payload(100_000)
+	srv := newServer(t, map[string][]byte{"/a.bin": body})
+	srv.set(func(s *server) { s.stalls = 1 })
+	src := keepSource("a.bin", body, srv.URL+"/a.bin")
+	dir := t.TempDir()
+	c := quick()
+	c.Idle = 200 * time.Millisecond
+	if err := c.Fetch(context.Background(), dir, src); err != nil {
+		t.Fatal(err)
+	}
+	if reqs, ranges, sent := srv.stats(); reqs != 2 || ranges[1] != "bytes=50000-" || sent != len(body) {
+		t.Errorf("%d requests with Range %q, %d bytes sent; want a stalled one, then one from byte 50000, %d bytes in all", reqs, ranges, sent, len(body))
+	}
+	// Stalled every time: it gives up, saying why.
+	srv.reset()
+	srv.set(func(s *server) { s.stall = true })
+	c.Attempts = 2
+	err := c.Fetch(context.Background(), t.TempDir(), src)
+	if err == nil || !strings.Contains(err.Error(), "nothing received after 200ms (after 2 attempts)") {
+		t.Errorf("error %v; want nothing received after 200ms, after 2 attempts", err)
+	}
 }
 
 // A cancel while the files are written leaves no temporary and no file.

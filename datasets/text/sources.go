@@ -48,7 +48,7 @@ func init() {
 			SHA256: "3cf240dff0e6bb27dcc1336f4489d4425b741bcebae8f757e7ca319be103e96a"}},
 		License:  "none stated; the authors ask that the paper be cited",
 		Citation: "A. Maas et al., Learning Word Vectors for Sentiment Analysis, ACL 2011",
-		Note: "derived, no download: aclImdb_v1.tar.gz without train/unsup and the *.feat files, re-tarred by ../shared/data/paper; " +
+		Note: "derived: aclImdb_v1.tar.gz without train/unsup and the *.feat files, re-tarred by ../shared/data/paper; " +
 			"fetch the original instead (repro data fetch of a dataset with file: imdb/aclImdb_v1.tar.gz), which the imdb loader reads alike",
 	})
 	for _, domain := range []string{"books", "dvd", "electronics", "kitchen"} {

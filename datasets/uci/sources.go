@@ -47,7 +47,7 @@ func init() {
 			Files:    []fetch.File{{Path: "uci/isolet/" + name, Gzip: true, SHA256: sha, Size: size}},
 			License:  uciLicense,
 			Citation: "R. Cole, M. Fanty, ISOLET, 1994; M. Fanty, R. Cole, Spoken letter recognition, NIPS 1991" + uciCite,
-			Note: "derived, no download: converted from Deng Cai's MATLAB files Isolet1-4.mat and isolet5.mat (ma-xu/L21FS @ b9d4e8e, data/): " +
+			Note: "derived: converted from Deng Cai's MATLAB files Isolet1-4.mat and isolet5.mat (ma-xu/L21FS @ b9d4e8e, data/): " +
 				"each row of fea (617 values, printed with 4 decimals, exact) then gnd (1-26), comma-separated, no header, gzip-compressed; " +
 				"rows of isolet1-4 sorted by class. UCI's isolet*.data.Z hold the same values in speaker order",
 		}
