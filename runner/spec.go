@@ -301,8 +301,9 @@ func (r *ReportSpec) check(d *decoder, f *fields, path string) bool {
 	return true
 }
 
-// Expectation is one entry of `expect:`: either a value check (Value, or
-// Min/Max) or a relation (Better/Than).
+// Expectation is one entry of `expect:`: a value check (Value, or
+// Min/Max), a relation (Better/Than: on the means, Significant, AtPar or
+// Within alone) or a Win/Tie/Loss count (WTL, Slack).
 type Expectation struct {
 	Dataset string `yaml:"dataset,omitempty"` // dataset ID; "" if the spec has one
 	Metric  string `yaml:"metric"`
