@@ -63,6 +63,15 @@ type dataFile struct {
 	file *fetch.File // nil: no source declared
 }
 
+// in returns the file's path in the data directory dir (an absolute path
+// as it is).
+func (f *dataFile) in(dir string) string {
+	if filepath.IsAbs(f.path) {
+		return f.path
+	}
+	return filepath.Join(dir, f.path)
+}
+
 // dataFiles returns the files spec's datasets read, in spec order, each
 // once, and the entries whose plugin declares no files (embedded data).
 func dataFiles(spec *runner.Spec) (files []*dataFile, undeclared []string) {
@@ -157,7 +166,7 @@ func cmdDataList(stdout, stderr io.Writer, args []string) int {
 				bad++
 				state = "present, DOES NOT VERIFY: " + st.Err.Error()
 			}
-		} else if _, err := os.Stat(filepath.Join(dir, f.path)); err != nil {
+		} else if _, err := os.Stat(f.in(dir)); err != nil {
 			missing++
 			state = "missing"
 		}
@@ -230,7 +239,7 @@ func cmdDataFetch(ctx context.Context, stdout, stderr io.Writer, args []string) 
 	var done []*fetch.Source
 	for _, f := range files {
 		if f.file == nil {
-			if _, err := os.Stat(filepath.Join(dir, f.path)); err != nil {
+			if _, err := os.Stat(f.in(dir)); err != nil {
 				fmt.Fprintf(stderr, "%s: missing, and no source is declared for it (the experiment's own file): put it in %s\n", f.path, dir)
 				failed++
 			}
