@@ -99,3 +99,51 @@ func TestValidateDataFromEnv(t *testing.T) {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 }
+
+// TestHostileLongNames: a 300-character dataset id and a 5,000-character
+// method label (issue 34: "file name too long" after every trial ran)
+// run to their report. The plots' file names are shortened (fileName in
+// reports), the report keeps the full names, and the data-only case of
+// the corpus passes without the data.
+func TestHostileLongNames(t *testing.T) {
+	id, label := strings.Repeat("i", 300), strings.Repeat("L", 5000)
+	spec := filepath.Join(t.TempDir(), "long.yaml")
+	if err := os.WriteFile(spec, []byte(`name: long-names
+datasets:
+  - {name: iris, id: `+id+`, split: {kind: holdout, test: 50}}
+methods:
+  - name: pca-pair
+    label: `+label+`
+curve: {sizes: [40], trials: 1}
+metrics: [accuracy]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	mustCLI(t, exitOK, "run", "-q", "-o", dir, spec)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plots := 0
+	for _, e := range entries {
+		if n := len(e.Name()); n > 200 {
+			t.Errorf("a file name of %d bytes: %.80s…", n, e.Name())
+		}
+		if strings.HasSuffix(e.Name(), ".png") {
+			plots++
+		}
+	}
+	if plots != 2 { // the accuracy curve and pca-pair's scatter plot
+		t.Errorf("%d plots in %s, want 2", plots, dir)
+	}
+	report, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(report), id) || !strings.Contains(string(report), label) {
+		t.Error("report.md does not hold the full dataset id and method label")
+	}
+	t.Setenv("REPRO_DATA", "")
+	mustCLI(t, exitOK, "validate", filepath.Join(hostileDir, "34-expect-size-data.yaml"))
+}

@@ -338,9 +338,15 @@ func TestSmokeAssignments(t *testing.T) {
 		t.Errorf("validate without --smoke:\n%s", stdout)
 	}
 	write("smoke: [\"curve.sizes=[-3]\"]\n")
+	// A smoke: assignment that does not apply is reported at its line.
+	want := spec + ":16:9: smoke[0]: curve.sizes[0]: -3 is out of range"
 	_, stderr := mustCLI(t, exitUsage, "validate", spec)
-	if !strings.Contains(stderr, "curve.sizes") || !strings.Contains(stderr, "smoke: do not apply") {
-		t.Errorf("validate with a bad smoke: assignment:\n%s", stderr)
+	if !strings.Contains(stderr, want) {
+		t.Errorf("validate with a bad smoke: assignment: no %q in\n%s", want, stderr)
+	}
+	_, stderr = mustCLI(t, exitUsage, "run", spec, "--smoke", "-o", filepath.Join(tmp, "smoke3"), "-q")
+	if !strings.Contains(stderr, want) {
+		t.Errorf("run --smoke with a bad smoke: assignment: no %q in\n%s", want, stderr)
 	}
 }
 

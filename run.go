@@ -29,7 +29,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -236,8 +235,8 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	if *smoke && len(spec.Smoke) > 0 {
 		// The experiment's own smoke reductions, then the command line's.
-		if spec, err = loadSpec(arg, append(slices.Clone(spec.Smoke), sets...), stderr); err != nil {
-			fmt.Fprintf(stderr, "repro run --smoke: %s: the assignments of smoke: do not apply\n", arg)
+		if spec, err = runner.LoadSmoke(arg, spec.Smoke, sets); err != nil {
+			fmt.Fprintln(stderr, err)
 			return exitUsage
 		}
 	}
@@ -561,8 +560,8 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 	}
 	if len(spec.Smoke) > 0 {
 		// The smoke reductions must apply too: CI runs them.
-		if _, err := loadSpec(arg, append(slices.Clone(spec.Smoke), sets...), stderr); err != nil {
-			fmt.Fprintf(stderr, "repro validate: %s: the assignments of smoke: do not apply\n", arg)
+		if _, err := runner.LoadSmoke(arg, spec.Smoke, sets); err != nil {
+			fmt.Fprintln(stderr, err)
 			return exitUsage
 		}
 	}

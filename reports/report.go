@@ -2,7 +2,9 @@ package reports
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -116,7 +118,18 @@ func Render(dir string, spec *runner.Spec, results []runner.Result) (map[string]
 	return files, nil
 }
 
-// fileName makes s safe as part of a file name.
+// maxFilePart is the longest fileName returns, in bytes: a plot's name
+// joins up to three (artifact-<dataset>-<series>-<artifact>.png) and
+// must stay under the 255 bytes most file systems allow, with room for
+// the temporary name it is written under first.
+const maxFilePart = 64
+
+// fileName makes s safe as part of a file name: characters other than
+// letters, digits, '-', '_' and '.' become '_', and a name longer than
+// maxFilePart keeps its first characters and ends in a hash of the whole
+// (a 300-character dataset id, a 5,000-character method label), so that
+// two long names sharing their start still differ. Reports show the full
+// name; only the file is named short.
 func fileName(s string) string {
 	var b strings.Builder
 	for _, r := range s {
@@ -127,7 +140,12 @@ func fileName(s string) string {
 			b.WriteByte('_')
 		}
 	}
-	return b.String()
+	if b.Len() <= maxFilePart {
+		return b.String()
+	}
+	sum := sha256.Sum256([]byte(s))
+	h := hex.EncodeToString(sum[:6])
+	return b.String()[:maxFilePart-len(h)-1] + "-" + h
 }
 
 // uniqueName returns base+ext, or base-2+ext, base-3+ext, … : the first

@@ -296,3 +296,26 @@ func TestNiceTicksNoNegativeZero(t *testing.T) {
 		}
 	}
 }
+
+// TestFileName: names are made safe for files, and a long one is cut to
+// maxFilePart bytes ending in a hash of the whole, so that two long names
+// with one start still name two files.
+func TestFileName(t *testing.T) {
+	long := strings.Repeat("a", 300)
+	for _, tc := range []struct{ in, want string }{
+		{"iris", "iris"},
+		{"LR (C=1)", "LR__C_1_"},
+		{strings.Repeat("x", maxFilePart), strings.Repeat("x", maxFilePart)},
+	} {
+		if got := fileName(tc.in); got != tc.want {
+			t.Errorf("fileName(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	a, b := fileName(long+"1"), fileName(long+"2")
+	if len(a) != maxFilePart || len(b) != maxFilePart || a == b || !strings.HasPrefix(a, "aaaa") {
+		t.Errorf("long names: %q, %q; want %d bytes each, different, keeping their start", a, b, maxFilePart)
+	}
+	if fileName(long+"1") != a {
+		t.Error("fileName is not deterministic")
+	}
+}

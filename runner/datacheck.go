@@ -7,6 +7,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
@@ -354,6 +356,9 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 			seen[n] = j
 			smallest = min(smallest, n)
 		}
+		if len(seen) == len(spec.Curve.Sizes) {
+			errs = append(errs, checkExpectRows(spec, ds.ID, seen, where)...)
+		}
 	} else if spec.Protocol.ProtocolName() == "active" {
 		if initial, ok := spec.Protocol.Params["initial"].(int); ok && initial > pool {
 			fail(sub("protocol", "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
@@ -370,6 +375,40 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 		if m.Select.RuleName() == "cv" && len(m.Grid) > 1 && m.Select.Folds > smallest && m.RunsOn(ds.ID) {
 			fail(sub(sub(index("methods", k), "select"), "folds"), "%d-fold cross-validation, but the smallest training set of dataset %s has %d rows; want at most %d folds, or larger sizes",
 				m.Select.Folds, id, smallest, smallest)
+		}
+	}
+	return errs
+}
+
+// checkExpectRows checks the sizes of the expectations about dataset id
+// against the row counts its curve.sizes resolve to (rows: count → index
+// in curve.sizes), when some size is a fraction: with counts alone the
+// spec's check has said it; with sizes from --set or smoke: nothing is.
+// where describes the pool.
+func checkExpectRows(spec *Spec, id string, rows map[int]int, where string) []FieldError {
+	if spec.sizesSet || !slices.ContainsFunc(spec.Curve.Sizes, func(s float64) bool { return s <= 1 }) {
+		return nil
+	}
+	var counts []int
+	for n := range rows {
+		counts = append(counts, n)
+	}
+	slices.Sort(counts)
+	list := make([]string, len(counts))
+	for i, n := range counts {
+		list[i] = strconv.Itoa(n)
+	}
+	var errs []FieldError
+	for k, x := range spec.Expect {
+		if x.Dataset != id && x.ThanDataset != id && (x.Dataset != "" || len(spec.Datasets) != 1) {
+			continue
+		}
+		for j, size := range x.Sizes {
+			if _, ok := rows[size]; !ok {
+				errs = append(errs, spec.errorAt(index(sub(index("expect", k), "sizes"), j),
+					"%d is not a training size of dataset %s: curve.sizes (%s) resolve to %s rows of %s; want one of them",
+					size, param.Quote(id), formatSizes(spec.Curve.Sizes), strings.Join(list, ", "), where))
+			}
 		}
 	}
 	return errs

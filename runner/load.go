@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -32,6 +33,53 @@ func Load(path string, sets []string) (*Spec, error) {
 // error messages and Spec.File.
 func Parse(name string, data []byte, sets []string) (*Spec, error) {
 	return parse(name, data, sets, false)
+}
+
+// LoadSmoke is Load with the assignments smoke (the spec's smoke: entries)
+// applied before sets, as `repro run --smoke` loads the spec. A problem
+// of a smoke entry is reported at the entry's line and column, under the
+// path smoke[i], rather than as a --set argument; any other problem says
+// that it arises with the smoke assignments applied.
+func LoadSmoke(path string, smoke, sets []string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("spec: %w", err)
+	}
+	all := append(slices.Clone(smoke), sets...)
+	spec, err := parse(path, data, all, false)
+	var se *SpecError
+	if !errors.As(err, &se) {
+		return spec, err
+	}
+	var items []*yaml.Node
+	if root, errs := parseYAML(path, data); len(errs) == 0 && root.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if n := root.Content[i+1]; root.Content[i].Value == "smoke" && n.Kind == yaml.SequenceNode {
+				items = n.Content
+			}
+		}
+	}
+	out := &SpecError{Omitted: se.Omitted}
+	for _, fe := range se.Errs {
+		i := slices.Index(smoke, fe.Set)
+		switch {
+		case fe.Set != "" && i >= 0 && i < len(items):
+			if fe.Path != "" {
+				fe.Msg = fe.Path + ": " + fe.Msg
+			}
+			fe.Set, fe.Path = "", index("smoke", i)
+			fe.Line, fe.Column = items[i].Line, items[i].Column
+		case fe.Set == "":
+			fe.Msg += " (with the smoke: assignments applied)"
+		}
+		out.Errs = append(out.Errs, fe)
+	}
+	order := map[string]int{}
+	for i, a := range all {
+		order[a] = i
+	}
+	sortErrs(out.Errs, order)
+	return nil, out
 }
 
 // ReadSpec reads DIR/spec.yaml as Marshal wrote it without consulting the
@@ -62,6 +110,7 @@ func parse(name string, data []byte, sets []string, free bool) (spec *Spec, err 
 	}()
 	d := newDecoder(name)
 	d.free = free
+	d.resolved = bytes.HasPrefix(data, []byte(resolvedHeader))
 	root, errs := parseYAML(name, data)
 	if len(errs) > 0 {
 		for _, fe := range errs {
@@ -144,6 +193,8 @@ type decoder struct {
 	overrun  bool
 	// free is the registry-free mode of ReadSpec.
 	free bool
+	// resolved marks a spec Marshal wrote (DIR/spec.yaml).
+	resolved bool
 	// root is the spec being decoded: checks of later sections see the
 	// earlier ones (a select rule's metric defaults to the first metric).
 	root *Spec

@@ -446,7 +446,7 @@ expect:
 `, `t.yaml:7:64: expect[0].within: within belongs to a relation; want better and than with it, or no within`},
 		{"report.choose among unknown", `name: t
 datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
-methods: [{name: fake-centroid}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}, select: {rule: cv, folds: 2}}]
 curve: {sizes: [10]}
 metrics: [accuracy]
 report:
@@ -454,7 +454,7 @@ report:
 `, `t.yaml:7:34: report.choose[0].among[1]: unknown dataset "bb" (did you mean "b"?); want a dataset id: a, b`},
 		{"report.choose id of datasets", `name: t
 datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
-methods: [{name: fake-centroid}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}, select: {rule: cv, folds: 2}}]
 curve: {sizes: [10]}
 metrics: [accuracy]
 report:
@@ -462,7 +462,7 @@ report:
 `, `t.yaml:7:17: report.choose[0].id: "a" is an id of datasets:; want a new id for the chosen dataset`},
 		{"report.choose one dataset", `name: t
 datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
-methods: [{name: fake-centroid}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}, select: {rule: cv, folds: 2}}]
 curve: {sizes: [10]}
 metrics: [accuracy]
 report:
@@ -470,7 +470,7 @@ report:
 `, `t.yaml:7:30: report.choose[0].among: 1 dataset id(s); want two or more to choose among`},
 		{"report.choose duplicate id", `name: t
 datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
-methods: [{name: fake-centroid}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}, select: {rule: cv, folds: 2}}]
 curve: {sizes: [10]}
 metrics: [accuracy]
 report:
@@ -478,7 +478,7 @@ report:
 `, `t.yaml:7:44: report.choose[1].id: duplicate id "best"; want each report.choose id once`},
 		{"report.choose id unknown to expect", `name: t
 datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
-methods: [{name: fake-centroid}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}, select: {rule: cv, folds: 2}}]
 curve: {sizes: [10]}
 metrics: [accuracy]
 report:
@@ -486,6 +486,55 @@ report:
 expect:
   - {dataset: bset, method: fake-centroid, metric: accuracy, min: 50}
 `, `t.yaml:9:15: expect[0].dataset: unknown dataset "bset" (did you mean "best"?); want a dataset id: a, b, best`},
+		{"report.choose fixed rule", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+report:
+  choose: [{id: best, among: [a, b]}]
+`, `t.yaml:7:12: report.choose[0]: method "fake-centroid": select rule fixed chooses nothing, so its trials have no select score to choose a dataset by; want every method with a choosing rule (cv, test) over two or more grid points, or no report.choose`},
+		{"report.choose one grid point", `name: t
+datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b}]
+methods: [{name: fake-centroid, select: {rule: test}}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+report:
+  choose: [{id: best, among: [a, b]}]
+`, `t.yaml:7:12: report.choose[0]: method "fake-centroid": select rule test has one grid point to choose from, so its trials have no select score to choose a dataset by; want every method with a choosing rule (cv, test) over two or more grid points, or no report.choose`},
+		{"report.x unknown", `name: t
+datasets: [{name: fake-blobs}]
+methods: [{name: fake-centroid, params: {shrink: [0, 0.5]}}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+report: {x: shrnk}
+`, `t.yaml:6:13: report.x: unknown x "shrnk" (did you mean "shrink"?); want size or a param a method's series vary (size, shrink)`},
+		{"expect size not in curve", `name: t
+datasets: [{name: fake-blobs}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10, 20]}
+metrics: [accuracy]
+expect:
+  - {method: fake-centroid, metric: accuracy, min: 50, sizes: [20, 15]}
+`, `t.yaml:7:68: expect[0].sizes[1]: 15 is not a training size of curve.sizes; want one of 10, 20`},
+		{"active initial over budget", `name: t
+datasets: [{name: fake-blobs}]
+methods: [{name: fake-centroid}]
+protocol: {name: active, budget: 5}
+metrics: [accuracy]
+`, `t.yaml:4:34: protocol.budget: 10 initial labelled rows, but a budget of 5; want initial ≤ budget`},
+		{"transform fit, applied only", `name: t
+datasets: [{name: fake-blobs, transforms: [{name: fake-scale, params: {factor: 2}, fit: pool}]}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`, `t.yaml:2:89: datasets[0].transforms[0].fit: transform fake-scale runs once on the whole dataset and cannot be fitted in each trial; want no fit`},
+		{"transform no fit, fitted only", `name: t
+datasets: [{name: fake-blobs, transforms: [{name: fake-center}]}]
+methods: [{name: fake-centroid}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`, `t.yaml:2:44: datasets[0].transforms[0].fit: missing: transform fake-center is fitted in each trial; want fit: pool or fit: train`},
 		{"samples_of unknown", `name: t
 datasets: [{name: fake-blobs, id: a}, {name: fake-blobs, id: b, samples_of: c}]
 methods: [{name: fake-centroid}]

@@ -13,6 +13,12 @@ import (
 	"github.com/repro-ml/repro/param"
 )
 
+// resolvedHeader is the first line of a spec Marshal writes. A spec that
+// starts with it was resolved from a file with its --set and smoke:
+// assignments applied, so its curve.sizes may be a reduction the
+// expectations were not written for (see checkExpectSizes).
+const resolvedHeader = "# The resolved experiment: defaults filled in, every parameter written out.\n"
+
 // Marshal returns the resolved spec as YAML: every field of the schema
 // that has a value written out (defaults included), every plugin
 // parameter written out in declaration order (a grid axis as a list,
@@ -27,7 +33,7 @@ func (s *Spec) Marshal() ([]byte, error) {
 	}
 	root.Style = 0
 	var buf bytes.Buffer
-	buf.WriteString("# The resolved experiment: defaults filled in, every parameter written out.\n")
+	buf.WriteString(resolvedHeader)
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
 	if err := enc.Encode(root); err != nil {

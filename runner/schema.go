@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -154,8 +155,8 @@ func schema(free bool) param.Decl {
 		Doc: "Report options (below).",
 		Fields: []param.Decl{
 			{Name: "logx", Type: param.Bool, Default: false, Doc: "Log-scale x axis."},
-			{Name: "x", Type: param.String, Default: "size", Check: plainName("(a metric, a param or an extra)"),
-				Doc: "What goes on the x axis: `size`, a parameter that varies in some method's grid (a sweep over c or ρ; series are then the method's variants with the other parameters fixed), or an x a protocol records."},
+			{Name: "x", Type: param.String, Default: "size", Check: plainName("(size or a param)"),
+				Doc: "What goes on the x axis: `size`, or a parameter that some method's series vary — a grid axis under rule `fixed`, or one `select.over` leaves to the variants (a sweep over c or ρ; series are then the method's variants with the other parameters fixed). Any other name is an error."},
 			{Name: "y", Type: param.StringList, Elem: "name", Unique: true, Optional: true, Check: plainName("(a metric or an extra a protocol records)"),
 				Doc: "Names to table and plot against `x`: metrics, or extras a protocol or method records (components chosen, dictionary size). Default: the metrics."},
 			{Name: "x_transform", Type: param.Enum, Choices: []string{"neglog"}, Optional: true,
@@ -171,7 +172,7 @@ func schema(free bool) param.Decl {
 			{Name: "test", Type: param.Enum, Choices: PairedTests, Optional: true, DefaultDoc: "per split kind (below)",
 				Doc: "The paired test over trials with the same index that the Win/Tie/Loss tables and the expectations use, and that each table names: `t` (Student's paired t-test), `corrected-t` (the corrected resampled t-test of Nadeau & Bengio 2003, Weka's \"corrected\" tester: the variance of the mean difference multiplied by 1/J + n_test/n_train instead of 1/J, for J trials whose training and test sets overlap) or `wilcoxon` (the Wilcoxon signed-rank test: exact for at most 50 pairs without zero or tied differences, else the normal approximation; zeros dropped). Default: `corrected-t` for a dataset split `kfold`, `holdout`, `rest` or `given` — its trials' training samples are drawn from one pool and share rows (the folds of k-fold cross-validation, repeated random subsampling), and their test sets overlap or coincide — and `t` for `train` (in-sample metrics, no test set). A paper's reproduction names the test the paper used."},
 			{Name: "choose", Type: param.SectionList, Elem: "choice", Optional: true, DefaultDoc: "`[]`",
-				Doc: "Datasets of the report made of others, each `{id, among}`: per method series, size and trial, the result of the `among` entry whose select score (the cv score at the point the method's rule chose) is best, ties to the first listed — a cross-validation over what no grid can vary, such as a corpus-level transform's parameter (one dataset entry per pointer cost). Each entry's cv draws its own folds (the sample seed involves the dataset id) unless the entries share them through `samples_of`, which makes the choice compare the same folds. The method needs a `cv` or `test` rule over two or more grid points. Expectations may name `id` as their dataset. Not part of trial keys.",
+				Doc: "Datasets of the report made of others, each `{id, among}`: per method series, size and trial, the result of the `among` entry whose select score (the cv score at the point the method's rule chose) is best, ties to the first listed — a cross-validation over what no grid can vary, such as a corpus-level transform's parameter (one dataset entry per pointer cost). Each entry's cv draws its own folds (the sample seed involves the dataset id) unless the entries share them through `samples_of`, which makes the choice compare the same folds. Every method needs a `cv` or `test` rule over two or more grid points (`repro validate` says which does not). Expectations may name `id` as their dataset. Not part of trial keys.",
 				Fields: []param.Decl{
 					{Name: "id", Type: param.String, Check: plainName("(a dataset id)"), Doc: "The chosen dataset's id: not an id of `datasets:`."},
 					{Name: "among", Type: param.StringList, Elem: "dataset id", Unique: true, Doc: "Two or more dataset ids of `datasets:`, the same rows under different transforms."},
@@ -231,9 +232,9 @@ func schema(free bool) param.Decl {
 
 	return param.Decl{Name: "", Type: param.Section, Want: "a mapping with name, datasets, methods, curve and metrics",
 		Fields: []param.Decl{
-			{Name: "name", Type: param.String, Check: plainName("(it names the output directory)"),
+			{Name: "name", Type: param.String, Check: outputName,
 				Want: "the experiment's name, e.g. sandler2008-fig1-20newsgroups",
-				Doc:  "The experiment's name: letters, digits, `.`, `_`, `-`. Output goes to `out/<name>` unless `-o` is given."},
+				Doc:  "The experiment's name: letters, digits, `.`, `_`, `-`, at most 200 characters. Output goes to `out/<name>` unless `-o` is given."},
 			str("description", "What is reproduced and every deviation from the paper. Shown in the report."),
 			{Name: "seed", Type: param.Int, Default: DefaultSeed, Min: param.Bound(0),
 				Doc: "The experiment seed; every trial's seeds derive from it (see *Keys and seeds*)."},
@@ -250,7 +251,7 @@ func schema(free bool) param.Decl {
 			str("baseline", "A method label or series name (`\"label (p=v)\"`) that reports compare the others against (Win/Tie/Loss)."),
 			report,
 			expect,
-			{Name: "smoke", Type: param.StringList, Optional: true,
+			{Name: "smoke", Type: param.StringList, Optional: true, Check: setArg,
 				Want: "a list of --set assignments, key.path=value",
 				Doc:  "Assignments, as `--set` takes them, that `repro run --smoke` applies before it runs the first trial at the smallest size of every series: the reductions (a smaller budget, a slice of the corpus) that keep the smoke run CI makes of every experiment within a minute or two. Ignored by a normal run; `--set` given with `--smoke` comes after them."},
 		}}
@@ -317,6 +318,37 @@ func plainName(why string) func(v any) error {
 		}
 		return nil
 	}
+}
+
+// maxNameLen is the longest experiment name: it names the default output
+// directory out/NAME (out/NAME-smoke), one path element of at most 255
+// bytes on most file systems.
+const maxNameLen = 200
+
+// outputName checks the experiment's name: a plain name that can name a
+// directory.
+func outputName(v any) error {
+	if err := plainName("(it names the output directory)")(v); err != nil {
+		return err
+	}
+	if s, _ := v.(string); len(s) > maxNameLen {
+		return fmt.Errorf("is too long; want at most %d characters (it names the output directory out/NAME)", maxNameLen)
+	}
+	return nil
+}
+
+// setArg checks the form of a smoke: entry as applySet reads a --set
+// argument: key.path=value with no empty key.
+func setArg(v any) error {
+	s, _ := v.(string)
+	key, _, ok := strings.Cut(s, "=")
+	if !ok || key == "" {
+		return errors.New("is not key.path=value; want e.g. curve.trials=1")
+	}
+	if slices.Contains(strings.Split(key, "."), "") {
+		return fmt.Errorf("has an empty key in %s; want dot-separated keys, e.g. methods.0.params.C", param.Quote(key))
+	}
+	return nil
 }
 
 // usableLabel checks a method label: series names append "(p=v)" to it.

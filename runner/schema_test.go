@@ -202,7 +202,7 @@ curve: {sizes: [10]}
 metrics: [accuracy]
 `, func(s *Spec) bool { return s.Datasets[0].Split.Kind == "train" }, ""},
 		{"transform fit", `name: t
-datasets: [{name: fake-blobs, transforms: [{name: fake-scale, params: {factor: 2}, fit: pool}]}]
+datasets: [{name: fake-blobs, transforms: [{name: fake-center, fit: pool}]}]
 methods: [{name: fake-centroid}]
 curve: {sizes: [10]}
 metrics: [accuracy]
@@ -213,9 +213,9 @@ methods: [{name: fake-centroid}]
 curve: {sizes: [10]}
 metrics: [accuracy]
 `, nil, `t.yaml:2:89: datasets[0].transforms[0].fit: unknown value "test"; want one of pool, train`},
-		{"report y", spec0 + "methods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nreport: {x: budget, y: [accuracy, components]}\n",
+		{"report y", spec0 + "methods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nreport: {x: size, y: [accuracy, components]}\n",
 			func(s *Spec) bool {
-				return s.Report.X == "budget" && reflect.DeepEqual(s.Report.Y, []string{"accuracy", "components"})
+				return s.Report.X == "size" && reflect.DeepEqual(s.Report.Y, []string{"accuracy", "components"})
 			}, ""},
 		{"report y twice", spec0 + "methods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nreport: {y: [k, k]}\n",
 			nil, `t.yaml:6:17: report.y[1]: duplicate name "k"; want each name once`},

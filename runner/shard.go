@@ -50,16 +50,28 @@ func ParseShard(v string) (Shard, error) {
 	return Shard{I: i, N: n}, nil
 }
 
-// LockShard takes the lock of shard s of the output directory dir
-// (dir/results/.shard-I-of-N.lock) as LockDir takes the directory's, so
-// that the shards of one run never contend for one lock; a second run of
-// the same shard fails at once with a *LockedError.
+// LockShard takes the locks a run of shard s of the output directory dir
+// holds: the directory's lock shared with the other shards of s.N (see
+// LockDir), and the shard's own (dir/results/.shard-I-of-N.lock), so that
+// the shards of a job array run at once. It fails at once with a
+// *LockedError when a run of every trial or shards of another count hold
+// the directory, or another run holds the same shard.
 func LockShard(dir string, s Shard) (unlock func(), err error) {
-	unlock, err = lockFile(dir, s.lockName())
+	undo, err := lockDomain(dir, s)
 	if err != nil {
+		return nil, err
+	}
+	own, err := lockFile(dir, s.lockName())
+	if err != nil {
+		undo()
+		var le *LockedError
+		if errors.As(err, &le) {
+			le.Holder, le.Want = s, s
+			return nil, le
+		}
 		return nil, fmt.Errorf("shard %s: %w", s, err)
 	}
-	return unlock, nil
+	return func() { own(); undo() }, nil
 }
 
 // Shards partitions the plan's trials into n shards and returns the shard

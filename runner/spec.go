@@ -36,6 +36,11 @@ type Spec struct {
 	// ("curve.sizes[2]", "datasets[0].split.test"), for the problems
 	// found once the data is loaded (errorAt).
 	places map[string]FieldError
+	// sizesSet reports that curve.sizes may be a reduction: from a --set
+	// argument or a smoke: assignment, or in a resolved spec (Marshal)
+	// written with one. The expectations' sizes, written for the file's
+	// curve, are then not held to it.
+	sizesSet bool
 }
 
 // errorAt returns a FieldError about the field at path, located at its

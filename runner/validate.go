@@ -9,6 +9,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
@@ -168,6 +169,26 @@ func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
 	}
 }
 
+// check relates a transform's fit to what its plugin can do: a fit per
+// trial needs a plugin that fits, none a plugin that applies to the whole
+// dataset.
+func (ts *TransformSpec) check(d *decoder, f *fields, path string) bool {
+	if d.free {
+		return true
+	}
+	tr, err := datasets.LookupTransform(ts.Name)
+	if err != nil {
+		return true // reported at name
+	}
+	switch {
+	case ts.Fit != "" && tr.Fit == nil:
+		d.errorf(f.get(d, "fit"), sub(path, "fit"), "transform %s runs once on the whole dataset and cannot be fitted in each trial; want no fit", ts.Name)
+	case ts.Fit == "" && tr.Apply == nil:
+		d.errorf(f.node, sub(path, "fit"), "missing: transform %s is fitted in each trial; want fit: pool or fit: train", ts.Name)
+	}
+	return true
+}
+
 // check relates the fields of an expectation: a value check, a relation
 // or a Win/Tie/Loss count, each with what it needs and nothing of the
 // others.
@@ -319,6 +340,19 @@ func (d *decoder) checkActive(s *Spec, f *fields, labels []string, methodsOK, da
 		d.errorf(d.at(f, "protocol", "full", strconv.Itoa(i)), index("protocol.full", i), "%s; want all or a method label (%s)", msg, strings.Join(labels, ", "))
 	}
 	budgets, _ := s.Protocol.Params["budgets"].(map[string]string)
+	initial, _ := s.Protocol.Params["initial"].(int)
+	if budget, ok := s.Protocol.Params["budget"].(int); ok && initial > budget {
+		at, path := d.at(f, "protocol", "initial"), "protocol.initial"
+		if at == nil {
+			at, path = d.at(f, "protocol", "budget"), "protocol.budget"
+		}
+		d.errorf(at, path, "%d initial labelled rows, but a budget of %d; want initial ≤ budget", initial, budget)
+	}
+	for id, b := range budgets {
+		if n, err := strconv.Atoi(b); err == nil && initial > n {
+			d.errorf(d.key(d.at(f, "protocol", "budgets"), id), sub("protocol.budgets", id), "a budget of %d for dataset %s, below the %d initial labelled rows; want at least %d", n, param.Quote(id), initial, initial)
+		}
+	}
 	if !datasetsOK || len(budgets) == 0 {
 		return
 	}
@@ -331,16 +365,21 @@ func (d *decoder) checkActive(s *Spec, f *fields, labels []string, methodsOK, da
 		if contains(ids, id) {
 			continue
 		}
-		at := n
-		if n != nil && n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == id {
-					at = n.Content[i]
-				}
+		d.errorf(d.key(n, id), sub("protocol.budgets", id), "%s", unknownDataset(id, ids))
+	}
+}
+
+// key returns the key node k of the mapping n, or n itself if it has none.
+func (d *decoder) key(n *yaml.Node, k string) *yaml.Node {
+	at := n
+	if n != nil && n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == k {
+				at = n.Content[i]
 			}
 		}
-		d.errorf(at, sub("protocol.budgets", id), "%s", unknownDataset(id, ids))
 	}
+	return at
 }
 
 // unknownDataset says that id is none of ids, suggesting the closest.
@@ -395,9 +434,9 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		d.checkActive(s, f, labels, methodsOK, datasetsOK)
 	}
 
-	// report.x may be any plain name (checked by its declaration): size,
-	// a varying param, or an x or extra a protocol records, which only
-	// the stored results know.
+	if methodsOK && !d.free {
+		d.checkReportX(s, f)
+	}
 	if s.Report.XTransform != "" && (s.Report.X == "size" || s.Report.X == "") {
 		d.errorf(d.at(f, "report", "x_transform"), "report.x_transform", "applies to a param on the x axis, but x is size; want report.x set to a param, or no x_transform")
 	}
@@ -425,6 +464,10 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		if len(c.Among) < 2 {
 			d.errorf(node("among"), sub(path, "among"), "%d dataset id(s); want two or more to choose among", len(c.Among))
 		}
+		if methodsOK && !d.resolved && !d.methodsSet() {
+			// Not held to methods --set or smoke: may have reduced.
+			d.checkChooses(s, d.at(f, "report", "choose", strconv.Itoa(i)), path)
+		}
 		for j, id := range c.Among {
 			if datasetsOK && !contains(ids, id) {
 				d.errorf(d.at(f, "report", "choose", strconv.Itoa(i), "among", strconv.Itoa(j)), index(sub(path, "among"), j), "%s", unknownDataset(id, ids))
@@ -450,6 +493,7 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		if x.Metric != "" && len(s.Metrics) > 0 && !metrics[x.Metric] {
 			d.errorf(node("metric"), sub(path, "metric"), "%s is not computed by this experiment; want one of metrics: %s", param.Quote(x.Metric), strings.Join(s.Metrics, ", "))
 		}
+		d.checkExpectSizes(s, f, x, d.at(f, "expect", strconv.Itoa(i), "sizes"), sub(path, "sizes"))
 		for _, k := range []struct{ key, v string }{{"method", x.Method}, {"better", x.Better}, {"than", x.Than}} {
 			if k.v != "" {
 				checkSeries(k.v, node(k.key), sub(path, k.key))
@@ -494,4 +538,130 @@ func (d *decoder) checkSamplesOf(s *Spec, f *fields, ids []string) {
 // compared as trial keys compare them (canonical).
 func sameSplit(a, b Split) bool {
 	return a.KindName() == b.KindName() && maps.Equal(canonical(a.Params), canonical(b.Params))
+}
+
+// checkReportX checks report.x: size, or a param that some method's
+// series vary (a fixed-rule grid axis, or one a select rule's over leaves
+// to the variants). The file's x is not held to grids changed by --set
+// or smoke: assignments (a reduction to one point), nor to those of a
+// resolved spec, which may hold such changes.
+func (d *decoder) checkReportX(s *Spec, f *fields) {
+	x := s.Report.X
+	if x == "" || x == "size" {
+		return
+	}
+	if _, set := d.sets[d.at(f, "report", "x")]; !set && (d.resolved || d.methodsSet()) {
+		// The file's x, and grids --set or smoke: may have reduced.
+		return
+	}
+	names := []string{"size"}
+	chosen := ""
+	for i := range s.Methods {
+		m := &s.Methods[i]
+		for _, v := range m.Variants() {
+			for k := range v.Values {
+				if !contains(names, k) {
+					names = append(names, k)
+				}
+			}
+		}
+		if chosen == "" && contains(m.Varying, x) {
+			chosen = m.Label
+		}
+	}
+	if contains(names, x) {
+		return
+	}
+	slices.Sort(names[1:])
+	msg := "unknown x " + param.Quote(x)
+	switch {
+	case chosen != "":
+		msg = fmt.Sprintf("%s is chosen by the select rule of method %s, so no series varies it", param.Quote(x), param.Quote(chosen))
+	default:
+		if c := param.Closest(x, names); c != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", c)
+		}
+	}
+	d.errorf(d.at(f, "report", "x"), "report.x", "%s; want size or a param a method's series vary (%s)", msg, strings.Join(names, ", "))
+}
+
+// methodsSet reports whether a --set or smoke: assignment changes the
+// methods.
+func (d *decoder) methodsSet() bool {
+	for arg := range d.setOrder {
+		if key, _, _ := strings.Cut(arg, "="); key == "methods" || strings.HasPrefix(key, "methods.") {
+			return true
+		}
+	}
+	return false
+}
+
+// checkChooses checks that every method can take part in a report.choose
+// entry at n: its select rule chooses among two or more grid points, and
+// so leaves the select score the choice compares.
+func (d *decoder) checkChooses(s *Spec, n *yaml.Node, path string) {
+	for i := range s.Methods {
+		m := &s.Methods[i]
+		sel, err := Selectors.Lookup(m.Select.RuleName())
+		if err != nil {
+			continue // reported at the rule
+		}
+		var why string
+		switch {
+		case !sel.Chooses:
+			why = fmt.Sprintf("select rule %s chooses nothing", m.Select.RuleName())
+		case len(m.Grid) < 2:
+			why = fmt.Sprintf("select rule %s has one grid point to choose from", m.Select.RuleName())
+		default:
+			continue
+		}
+		d.errorf(n, path, "method %s: %s, so its trials have no select score to choose a dataset by; want every method with a choosing rule (%s) over two or more grid points, or no report.choose",
+			param.Quote(m.Label), why, strings.Join(choosingRules(), ", "))
+	}
+}
+
+// choosingRules returns the select rules that choose among grid points.
+func choosingRules() []string {
+	var out []string
+	for _, name := range Selectors.Names() {
+		if sel, err := Selectors.Lookup(name); err == nil && sel.Chooses {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// checkExpectSizes checks that the sizes of expectation x (at the node n
+// of its sizes) are sizes of the curve: a count of curve.sizes, or, when
+// curve.sizes has fractions, one of what they resolve to, which only the
+// data can tell (CheckData). Only a per-size protocol is checked, and only
+// sizes written in the file: a reduction by --set or smoke: (fewer sizes
+// for a quick run), also as a resolved spec stores it (DIR/spec.yaml),
+// leaves expectations at sizes it does not run, which check reports as
+// not run.
+func (d *decoder) checkExpectSizes(s *Spec, f *fields, x Expectation, n *yaml.Node, path string) {
+	if _, set := d.sets[d.at(f, "curve", "sizes")]; set || d.resolved {
+		s.sizesSet = true
+	}
+	p, err := Protocols.Lookup(s.Protocol.ProtocolName())
+	if err != nil || !p.PerSize || len(s.Curve.Sizes) == 0 || s.sizesSet {
+		return
+	}
+	var counts []int
+	for _, size := range s.Curve.Sizes {
+		if size <= 1 {
+			return // a fraction: CheckData resolves it
+		}
+		counts = append(counts, int(size))
+	}
+	for j, size := range x.Sizes {
+		if slices.Contains(counts, size) {
+			continue
+		}
+		at := n
+		if n != nil && n.Kind == yaml.SequenceNode && j < len(n.Content) {
+			at = n.Content[j]
+		}
+		d.errorf(at, index(path, j), "%d is not a training size of curve.sizes; want one of %s", size, formatSizes(s.Curve.Sizes))
+	}
 }
