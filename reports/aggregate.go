@@ -119,6 +119,17 @@ func (s *series) rule() string {
 	return s.method.Select.RuleName()
 }
 
+// selector returns the select rule of m, or the zero Selector for a rule
+// not registered (a results directory of a plugin no longer compiled in).
+func selector(m *runner.MethodSpec) runner.Selector {
+	if m != nil {
+		if sel, err := runner.Selectors.Lookup(m.Select.RuleName()); err == nil {
+			return *sel
+		}
+	}
+	return runner.Selector{}
+}
+
 // selectMetric returns the metric the series' select rule scores by ("" for
 // a series without a method).
 func (s *series) selectMetric() string {
@@ -245,7 +256,7 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 			if label == "" {
 				label = ms.Name
 			}
-			oracle := ms.Select.Rule == "test"
+			oracle := selector(ms).Oracle
 			for _, v := range ms.Variants() {
 				addSeries(d, &series{name: runner.SeriesName(label, v.Values), label: label, method: ms, variant: v.Values, oracle: oracle})
 			}

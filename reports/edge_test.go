@@ -271,3 +271,28 @@ func TestReportExtraInSweep(t *testing.T) {
 		t.Errorf("sweep of support: %+v, want one curve x [0.1 1], y [3.5 7.5]", f.curves)
 	}
 }
+
+// A select rule registered as an oracle under any name (here "peek") is
+// flagged as the test rule is — in the methods table, on its series with
+// no result yet, and by the note — from Selector.Oracle, not its name;
+// a choosing rule that is no oracle is not.
+func TestOracleFromSelector(t *testing.T) {
+	runner.Selectors.Register("peek", &runner.Selector{Doc: "chooses on the test rows (test fixture)", Chooses: true, Oracle: true})
+	runner.Selectors.Register("fair", &runner.Selector{Doc: "chooses on the training rows (test fixture)", Chooses: true})
+	spec, rs := twoSeries(map[string][]float64{"a": {80, 90}})
+	spec.Methods[0].Select.Rule = "fair"
+	spec.Methods[1].Select.Rule = "peek"
+	md, _ := renderMD(t, spec, rs)
+	if r := row(t, md, "| method ", "b [oracle]"); !strings.Contains(r, "peek") {
+		t.Errorf("methods row of b: %q", r)
+	}
+	if !strings.Contains(md, "[oracle] marks a method whose hyperparameters were chosen on the test set") {
+		t.Error("no oracle note")
+	}
+	if strings.Contains(md, "a [oracle]") {
+		t.Error("a choosing rule that is no oracle is flagged")
+	}
+	if r := row(t, md, "### accuracy", "b [oracle]"); r == "" {
+		t.Error("no results row of b flagged")
+	}
+}

@@ -266,6 +266,8 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 			rule = fmt.Sprintf("cv (%d folds by %s, refit)", ms.Select.Folds, ms.Select.Metric)
 		case "test":
 			rule = fmt.Sprintf("test set by %s: ORACLE choice", ms.Select.Metric)
+		}
+		if selector(&ms).Oracle {
 			label += " [oracle]"
 			oracle = true
 		}
@@ -728,7 +730,7 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 		rows = append(rows, row)
 		for _, e := range s.edges() {
 			warns = append(warns, fmt.Sprintf("- ⚠ **Edge of the grid:** %s chose %s in %d of %d trials of %s: the best value may lie beyond the grid; widen it.\n",
-				ruleWords(s.rule()), e.what(), e.n, e.of, s.md()))
+				ruleWords(s.method), e.what(), e.n, e.of, s.md()))
 		}
 	}
 	if len(rows) == 0 {
@@ -775,7 +777,7 @@ func (m *model) writeTimes(w *bytes.Buffer, d *dataSet) {
 		}
 		fs, ss := summarize(fit), summarize(sel)
 		selTxt := ""
-		if r := s.rule(); r == "cv" || r == "test" {
+		if selector(s.method).Chooses {
 			selTxt = secs(ss.Mean)
 		}
 		row := []string{s.md(), secs(fs.Mean), selTxt, strconv.Itoa(len(fit)), strconv.Itoa(failed)}

@@ -73,7 +73,7 @@ func (s *series) gridAxis(name string) (lo, hi float64, ok bool) {
 // chosenParams returns the params a cv or test rule of s chooses: none
 // for another rule.
 func (s *series) chosenParams() []string {
-	if r := s.rule(); (r != "cv" && r != "test") || len(s.method.Grid) < 2 {
+	if !selector(s.method).Chooses || len(s.method.Grid) < 2 {
 		return nil
 	}
 	if len(s.method.Select.Over) > 0 {
@@ -163,7 +163,7 @@ func Warnings(spec *runner.Spec, results []runner.Result) []error {
 		for _, s := range d.series {
 			for _, e := range s.edges() {
 				out = append(out, fmt.Errorf("%s / %s: %s chose %s in %d of %d trials; widen the grid past it (see Chosen hyperparameters in %s)",
-					d.id, s.display(), ruleWords(s.rule()), e.what(), e.n, e.of, ReportFile))
+					d.id, s.display(), ruleWords(s.method), e.what(), e.n, e.of, ReportFile))
 			}
 			n, of := s.notConverged()
 			capped, fits = capped+n, fits+of
@@ -183,9 +183,9 @@ func Warnings(spec *runner.Spec, results []runner.Result) []error {
 	return out
 }
 
-// ruleWords names a select rule in a sentence.
-func ruleWords(rule string) string {
-	if rule == "test" {
+// ruleWords names the select rule of m in a sentence.
+func ruleWords(m *runner.MethodSpec) string {
+	if selector(m).Oracle {
 		return "the test-set (oracle) choice"
 	}
 	return "cross-validation"
