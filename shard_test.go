@@ -98,3 +98,39 @@ func stripTimes(b []byte) []byte {
 	}
 	return []byte(strings.Join(out, "\n"))
 }
+
+// TestShardLockDomainCLI: while a shard of 2 holds DIR, a run of every
+// trial, a shard of 3 and a report of DIR are refused with exit 1 and a
+// message naming the holder, and write no results; another shard of 2
+// runs.
+func TestShardLockDomainCLI(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	unlock, err := runner.LockShard(dir, runner.Shard{I: 0, N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	_, stderr := mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q")
+	if !strings.Contains(stderr, "output directory "+dir+" is in use by a run split into 2 shards (shard 0/2, pid ") ||
+		!strings.Contains(stderr, "a run of every trial cannot run beside it") {
+		t.Errorf("a run of every trial beside shard 0/2:\n%s", stderr)
+	}
+	_, stderr = mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q", "--shard", "0/3")
+	if !strings.Contains(stderr, "shard 0/3 cannot run beside it") || !strings.Contains(stderr, "run shards of 2 (--shard I/2)") {
+		t.Errorf("shard 0/3 beside shard 0/2:\n%s", stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, runner.ResultsFile)); err == nil {
+		t.Errorf("a refused run wrote %s", runner.ResultsFile)
+	}
+	if _, err := os.Stat(filepath.Join(dir, runner.Shard{I: 0, N: 3}.File())); err == nil {
+		t.Error("a refused shard wrote its results file")
+	}
+	stdout, _ := mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q", "--shard", "1/2")
+	if !strings.Contains(stdout, "iris-cli shard 1/2: ") {
+		t.Errorf("shard 1/2 beside shard 0/2:\n%s", stdout)
+	}
+	_, stderr = mustCLI(t, exitFailed, "report", dir)
+	if !strings.Contains(stderr, "is in use by a run split into 2 shards") {
+		t.Errorf("report beside shard 0/2:\n%s", stderr)
+	}
+}
