@@ -8,6 +8,7 @@ package plugins
 
 import (
 	_ "github.com/repro-ml/repro/datasets/compress"
+	_ "github.com/repro-ml/repro/datasets/corpus"
 	_ "github.com/repro-ml/repro/datasets/csv"
 	_ "github.com/repro-ml/repro/datasets/embedded"
 	_ "github.com/repro-ml/repro/datasets/graph"

@@ -31,8 +31,10 @@ type fixture struct {
 // is how embedded datasets load; one that then asks for a file must be
 // given a fixture here or be listed in paperOnly.
 var fixtures = map[string][]fixture{
-	"20news":          {{dir: "internal/conformance/testdata", params: map[string]any{"file": "20news"}}},
-	"imdb":            {{dir: "datasets/text/testdata"}},
+	"20news": {{dir: "internal/conformance/testdata", params: map[string]any{"file": "20news"}}},
+	"imdb":   {{dir: "datasets/text/testdata"}},
+	"text": {{dir: "docs/examples/austen", params: map[string]any{"file": "austen.jsonl", "label": "book", "split": "split"},
+		tolerate: map[string]string{"format": "the fixture is JSON Lines (datasets/corpus tests the other formats)"}}},
 	"processed-acl":   {{dir: "internal/conformance/testdata", params: map[string]any{"domain": "books"}, tolerate: map[string]string{"domain": "the fixture holds the books domain only"}}},
 	"abalone":         {{dir: "datasets/uci/testdata", params: map[string]any{"file": "abalone.data"}}},
 	"delve-house-16l": {{dir: "datasets/uci/testdata", params: map[string]any{"file": "Prototask.data.gz"}}},

@@ -1,0 +1,209 @@
+package corpus
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/internal/tabio"
+	"github.com/repro-ml/repro/datasets/text"
+	"github.com/repro-ml/repro/param"
+)
+
+// The formats of the text plugin.
+const (
+	FormatAuto    = "auto"
+	FormatJSONL   = "jsonl"
+	FormatCSV     = "csv"
+	FormatTSV     = "tsv"
+	FormatFolders = "folders"
+)
+
+func init() {
+	datasets.Register("text", &datasets.Loader{
+		Doc: "your own labelled documents: JSON Lines, a CSV/TSV with a text column, or a folder per class (optionally under train/ and test/); text pipeline params",
+		Params: append([]param.Decl{
+			{Name: "file", Type: param.String,
+				Doc: "a .jsonl/.ndjson, .csv or .tsv file (.gz read transparently), or a directory of class folders; relative to the data dir"},
+			{Name: "format", Type: param.Enum, Default: FormatAuto, Choices: []string{FormatAuto, FormatJSONL, FormatCSV, FormatTSV, FormatFolders},
+				Doc: "auto: a directory is folders, else by the file's extension"},
+			{Name: "text", Type: param.String, Default: "text",
+				Doc: "the field (JSON Lines) or column (CSV/TSV) holding each document"},
+			{Name: "label", Type: param.StringList, Default: []string{"label"},
+				Doc: "label field: its values are the classes; several fields are 0/1 flags, one set per row, the class being the flag's name (not used by folders)"},
+			{Name: "split", Type: param.String, Default: "",
+				Doc: `field holding "train" or "test": the given split (folders: train/ and test/ give it)`},
+			{Name: "encoding", Type: param.Enum, Default: UTF8, Choices: []string{UTF8, Latin1},
+				Doc: "the files' encoding; text that is not valid UTF-8 is an error at its line unless latin-1 is declared"},
+			{Name: "keep_text", Type: param.Bool, Default: true,
+				Doc: "keep the documents in Dataset.Text, for kgrams, compress and lz77"},
+		}, text.PipelineParams("none", 1, 1)...),
+		Files: func(p param.Values) []string { return []string{p.String("file")} },
+		Load:  load,
+	})
+}
+
+// formatOf resolves format auto for path.
+func formatOf(path, format string) (string, error) {
+	if format != FormatAuto {
+		return format, nil
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return FormatFolders, nil
+	}
+	name := strings.ToLower(strings.TrimSuffix(path, ".gz"))
+	switch {
+	case strings.HasSuffix(name, ".jsonl"), strings.HasSuffix(name, ".ndjson"), strings.HasSuffix(name, ".json"):
+		return FormatJSONL, nil
+	case strings.HasSuffix(name, ".csv"):
+		return FormatCSV, nil
+	case strings.HasSuffix(name, ".tsv"), strings.HasSuffix(name, ".tab"):
+		return FormatTSV, nil
+	}
+	return "", param.Invalid("format", "auto cannot tell the format of %s from its name; want format: jsonl, csv, tsv or folders", path)
+}
+
+func load(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
+	path, err := env.Path(p.String("file"), "the experiment's text file parameter")
+	if err != nil {
+		return nil, err
+	}
+	format, err := formatOf(path, p.String("format"))
+	if err != nil {
+		return nil, err
+	}
+	f := Fields{Text: p.String("text"), Labels: p.Strings("label"), Split: p.String("split"), Encoding: p.String("encoding")}
+	docs, err := Read(ctx, path, format, f)
+	if err != nil {
+		return nil, err
+	}
+	opt, err := text.OptionsFrom(p)
+	if err != nil {
+		return nil, err
+	}
+	d, err := Build(docs, opt, p.Bool("keep_text"))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	d.Notes = append(d.Notes, text.Describe(p)+fmt.Sprintf(": %d terms", d.Cols()))
+	return d, nil
+}
+
+// Read reads the documents of path in format (jsonl, csv, tsv or
+// folders).
+func Read(ctx context.Context, path, format string, f Fields) ([]Doc, error) {
+	if format == FormatFolders {
+		if f.Split != "" {
+			return nil, param.Invalid("split", "%q: a folder corpus takes its split from train/ and test/ folders; want no split field", f.Split)
+		}
+		return ReadFolders(ctx, path, f)
+	}
+	r, err := tabio.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	switch format {
+	case FormatJSONL:
+		return ReadJSONL(r, path, f)
+	case FormatCSV:
+		return ReadTable(r, path, ',', f)
+	case FormatTSV:
+		return ReadTable(r, path, '\t', f)
+	}
+	return nil, fmt.Errorf("%s: format %q: want jsonl, csv, tsv or folders", path, format)
+}
+
+// Build runs the text pipeline over docs: rows in the order given, classes
+// sorted (numerically when every class is an integer), the given split
+// when the documents have one (then every document must). keepText keeps
+// the documents in Dataset.Text.
+func Build(docs []Doc, opt text.Options, keepText bool) (*datasets.Dataset, error) {
+	if len(docs) == 0 {
+		return nil, fmt.Errorf("no documents")
+	}
+	hasSplit := docs[0].Split != ""
+	set := map[string]bool{}
+	for _, d := range docs {
+		if (d.Split != "") != hasSplit {
+			return nil, fmt.Errorf("%s: no split, but %s has one; want a split for every document or none", d.Where, docs[0].Where)
+		}
+		set[d.Label] = true
+	}
+	classes := make([]string, 0, len(set))
+	for c := range set {
+		classes = append(classes, c)
+	}
+	sortClasses(classes)
+	index := map[string]int{}
+	for k, c := range classes {
+		index[c] = k
+	}
+	out := &datasets.Dataset{Name: "text", Classes: classes, Y: make([]float64, len(docs))}
+	if hasSplit {
+		out.Split = make([]datasets.Part, len(docs))
+	}
+	if keepText {
+		out.Text = make([]string, len(docs))
+	}
+	vec := text.NewVectorizer(opt)
+	for i, d := range docs {
+		vec.AddText(d.Text)
+		out.Y[i] = float64(index[d.Label])
+		if d.Split == Test {
+			out.Split[i] = datasets.SplitTest
+		}
+		if keepText {
+			out.Text[i] = d.Text
+		}
+	}
+	if err := out.CheckClasses(); err != nil {
+		return nil, err
+	}
+	x, vocab, err := vec.Build()
+	if err != nil {
+		return nil, err
+	}
+	out.X, out.Features = x, vocab
+	counts := out.ClassCounts()
+	parts := make([]string, len(classes))
+	for k, c := range classes {
+		parts[k] = fmt.Sprintf("%s %d", c, counts[k])
+	}
+	out.Stats = map[string]float64{"docs": float64(len(docs)), "vocabulary": float64(len(vocab))}
+	note := fmt.Sprintf("%d documents, %d classes (%s)", len(docs), len(classes), strings.Join(parts, ", "))
+	if hasSplit {
+		train, test := out.SplitRows()
+		out.Stats["docs.train"], out.Stats["docs.test"] = float64(len(train)), float64(len(test))
+		note += fmt.Sprintf("; given split: %d train + %d test", len(train), len(test))
+	}
+	out.Notes = []string{note}
+	return out, out.Validate()
+}
+
+// sortClasses sorts class names, numerically when all are integers.
+func sortClasses(cs []string) {
+	nums := make(map[string]int64, len(cs))
+	for _, c := range cs {
+		n, err := strconv.ParseInt(c, 10, 64)
+		if err != nil {
+			sort.Strings(cs)
+			return
+		}
+		nums[c] = n
+	}
+	slices.SortFunc(cs, func(a, b string) int {
+		switch {
+		case nums[a] < nums[b]:
+			return -1
+		case nums[a] > nums[b]:
+			return 1
+		}
+		return strings.Compare(a, b)
+	})
+}
