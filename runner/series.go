@@ -133,7 +133,10 @@ func (d *decoder) checkMethods(s *Spec, f *fields, ids, targets []string, method
 		if x.ThanDataset != "" {
 			than = x.ThanDataset
 		}
-		for _, k := range []struct{ key, series, dataset string }{{"method", x.Method, dataset}, {"better", x.Better, dataset}, {"than", x.Than, than}} {
+		for _, k := range []struct{ key, series, dataset string }{
+			{"method", x.Method, dataset}, {"better", x.Better, dataset}, {"than", x.Than, than},
+			{"wtl.series", x.WTL.Series, dataset}, {"wtl.than", x.WTL.Than, dataset},
+		} {
 			if k.series == "" || !contains(targets, k.dataset) {
 				continue // an unknown dataset is reported as such
 			}
@@ -154,7 +157,7 @@ func (d *decoder) checkMethods(s *Spec, f *fields, ids, targets []string, method
 				absent = m
 			}
 			if absent != nil {
-				d.errorf(d.at(f, "expect", strconv.Itoa(i), k.key), sub(index("expect", i), k.key), "method %s does not run on dataset %s (its datasets: %s); want a series that does, or %s in its datasets",
+				d.errorf(d.at(f, append([]string{"expect", strconv.Itoa(i)}, strings.Split(k.key, ".")...)...), sub(index("expect", i), k.key), "method %s does not run on dataset %s (its datasets: %s); want a series that does, or %s in its datasets",
 					param.Quote(absent.Label), param.Quote(k.dataset), strings.Join(absent.Datasets, ", "), k.dataset)
 			}
 		}

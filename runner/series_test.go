@@ -258,6 +258,18 @@ metrics: [accuracy]
 expect:
   - {dataset: citeseer, metric: accuracy, better: A, than: B}
 `, `t.yaml:11:60: expect[0].than: method "B" does not run on dataset "citeseer" (its datasets: cora); want a series that does, or citeseer in its datasets`},
+		{"wtl count of a series on a dataset it skips", `name: t
+datasets:
+  - {name: fake-blobs, id: cora}
+  - {name: fake-blobs, id: citeseer}
+methods:
+  - {name: fake-centroid, label: A}
+  - {name: fake-centroid, label: B, datasets: [cora]}
+curve: {sizes: [10]}
+metrics: [accuracy]
+expect:
+  - {dataset: citeseer, metric: accuracy, wtl: {series: B, than: A, wins: 1, ties: 0, losses: 0}}
+`, `t.yaml:11:57: expect[0].wtl.series: method "B" does not run on dataset "citeseer"`},
 		{"choose among datasets the method half runs on", `name: t
 datasets:
   - {name: fake-blobs, id: x}
