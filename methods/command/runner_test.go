@@ -141,3 +141,33 @@ func TestRunMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// A failing predict program fails its trial with its own stderr, also
+// through the runner's one-vs-rest decomposition (tasks: one-vs-rest).
+func TestRunFailingPredict(t *testing.T) {
+	for _, tasks := range []string{"", "one-vs-rest"} {
+		t.Run("tasks="+tasks, func(t *testing.T) {
+			src := spec(t, `      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
+      predict: [/bin/sh, FAKE, fail, "5", "{test}"]`)
+			if tasks != "" {
+				src = strings.Replace(src, "    split: {kind: holdout", "    tasks: "+tasks+"\n    split: {kind: holdout", 1)
+			}
+			s, err := runner.Parse("peers.yaml", []byte(src), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, err := runner.Run(context.Background(), s, runner.Options{Dir: t.TempDir(), Workers: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range sum.Results {
+				if got := r.Failed(); got != (r.Method == "peer") {
+					t.Errorf("%s trial %d failed %v (%s)", r.Method, r.Trial, got, r.Error)
+				}
+				if r.Method == "peer" && !strings.Contains(r.Error, "predict program /bin/sh exited with status 5; its stderr ends:\n  error line 3\n") {
+					t.Errorf("peer trial %d: error %q; want predict's status and stderr", r.Trial, r.Error)
+				}
+			}
+		})
+	}
+}
