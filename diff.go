@@ -38,7 +38,7 @@ func cmdDiff(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("diff", stderr, diffSynopsis)
 	tolFlag := fs.String("tolerance", "0", "how much worse a mean may get before a significant change fails: in the metric's units, or with % relative to the old mean")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the paired test")
-	test := fs.String("test", "", "the paired test: "+strings.Join(reports.Tests, ", ")+", or "+reports.DiffTestReports+" for the test the new run's reports use on each dataset (default: the new spec's report.test if set, else t)")
+	test := fs.String("test", "", "the paired test: "+strings.Join(reports.Tests, ", ")+", or "+reports.DiffTestReports+" (the default): the test the new run's reports use at each size (report.test, else the paired t-test where trials' training samples share less than half their rows and the corrected t-test where they share more)")
 	var opts reports.DiffOptions
 	fs.BoolVar(&opts.AllowMissing, "allow-missing", false, "accept a dataset, series, size or metric of the old run that the new run's spec no longer has")
 	fs.BoolVar(&opts.AllowFewer, "allow-fewer", false, "accept trials the old run finished and the new one did not (an unfinished run, fewer trials per size); a trial that fails in the new run is still a regression")
@@ -113,6 +113,12 @@ func compareDirs(stderr io.Writer, oldDir, newDir string, opts reports.DiffOptio
 	if err != nil {
 		fmt.Fprintf(stderr, "repro diff: new run: %v\n", err)
 		return nil, exitFailed
+	}
+	if infos, err := runner.ReadDatasetInfo(newDir); err == nil {
+		opts.Rows = map[string]int{}
+		for id, in := range infos {
+			opts.Rows[id] = in.Rows
+		}
 	}
 	d, err := reports.Compare(oldSpec, oldResults, newSpec, newResults, opts)
 	if err != nil {

@@ -173,14 +173,22 @@ func TestDiffQuickstartRegression(t *testing.T) {
 		t.Errorf("no 24 compared and L2 LR failure in\n%s", stdout)
 	}
 	t.Logf("WORSE rows: %q", worse)
-	// The default test is the plain paired t-test (the quickstart sets no
-	// report.test); --test reports runs the reports' corrected t-test.
-	if !strings.Contains(stdout, "regressions (two-sided paired t-test, alpha 0.05") {
-		t.Errorf("default test not named the paired t-test in\n%s", stdout)
+	// The default test is the reports' (the quickstart sets no
+	// report.test): the plain paired t-test where samples of 20–400 of
+	// the pool's 1,032 rows barely overlap, the corrected one at 800.
+	wantTest := "regressions (two-sided paired t-test at sizes < 800; two-sided corrected resampled t-test"
+	if testing.Short() {
+		wantTest = "regressions (two-sided paired t-test, alpha 0.05"
 	}
-	stdout, _ = cliOK(t, "diff", old, new, "--test", "reports")
+	if !strings.Contains(stdout, wantTest) {
+		t.Errorf("default test: no %q in\n%s", wantTest, stdout)
+	}
+	if reports, _ := cliOK(t, "diff", old, new, "--test", "reports"); reports != stdout {
+		t.Errorf("--test reports differs from the default:\n%s", reports)
+	}
+	stdout, _ = cliOK(t, "diff", old, new, "--test", "corrected-t")
 	if !strings.Contains(stdout, "regressions (two-sided corrected resampled t-test") {
-		t.Errorf("--test reports: corrected t-test not named in\n%s", stdout)
+		t.Errorf("--test corrected-t: corrected t-test not named in\n%s", stdout)
 	}
 }
 

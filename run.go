@@ -332,7 +332,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	failedChecks := 0
 	if len(spec.Expect) > 0 && !*smoke {
 		fmt.Fprintln(stdout)
-		failedChecks = reports.WriteCheck(stdout, reports.Check(spec, sum.Results))
+		failedChecks = reports.WriteCheck(stdout, reports.CheckDir(dir, spec, sum.Results))
 	}
 	if sum.Failed > 0 {
 		printFailures(stderr, sum.Plan, sum.Results)
@@ -532,7 +532,7 @@ func cmdCheck(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stdout, "%s has no expect: entries\n", spec.Name)
 		return exitOK
 	}
-	if reports.WriteCheck(stdout, reports.Check(spec, results)) > 0 {
+	if reports.WriteCheck(stdout, reports.CheckDir(dir, spec, results)) > 0 {
 		return exitFailed
 	}
 	return exitOK

@@ -261,7 +261,7 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 			}
 		}
 	}
-	var tests []string
+	var uses []testUse
 	for _, other := range others {
 		fmt.Fprintf(w, "### Win/Tie/Loss: %s vs %s (%s)\n\n", mdText(m.spec.Baseline), mdText(other), mn)
 		var rows [][]string
@@ -281,11 +281,7 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 				}
 			}
 			c := m.wtl(d, bases[d.id], s, mn, higher, runner.DefaultAlpha, d.xs)
-			for _, t := range c.Tests {
-				if !slices.Contains(tests, t) {
-					tests = append(tests, t)
-				}
-			}
+			uses = append(uses, c.Uses...)
 			if c.Win+c.Tie+c.Loss == 0 {
 				rows = append(rows, []string{mdText(d.id), "—", "—", "—"})
 				continue
@@ -296,8 +292,9 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 		writeTable(w, []string{"dataset", st + " W", st + " T", st + " L"}, rows, "lrrr")
 		fmt.Fprintln(w)
 	}
-	if len(tests) == 0 {
-		tests = []string{TestFor(m.spec, m.datasets[0].id)}
+	name := testsAt(uses, "labelled rows")
+	if len(uses) == 0 {
+		name = testName(TestAt(m.spec, m.datasets[0].id, 0, 0))
 	}
-	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: %s over the trials at each iteration, p < %s; — : no iteration with two paired trials (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).\n\n", mdText(m.spec.Baseline), mn, testsName(tests), num(runner.DefaultAlpha))
+	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: %s over the trials at each iteration, p < %s; — : no iteration with two paired trials (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).\n\n", mdText(m.spec.Baseline), mn, name, num(runner.DefaultAlpha))
 }

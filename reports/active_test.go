@@ -90,14 +90,15 @@ func TestActiveSummaryGolden(t *testing.T) {
 
 	// The numbers, independently of the golden file.
 	for _, want := range []string{
-		// DDR vs PCA-L1 by the default corrected t-test (kfold: 4
-		// trials, 100 test rows): the gaps {0.05, 0.03, 0.04, 0.06} have
-		// mean 0.045 and sd 0.0129, so t = 0.045/(0.0129·√(1/4 + 100/x))
-		// is 1.09 at x = 10 and 2.10 at x = 40 (p = 0.13, df 3): four
-		// ties. Vs INCR: ties at the first three batches (no
+		// DDR vs PCA-L1 by the default test: the plain paired t-test,
+		// since 10–40 labelled rows of a pool of 100 (2 folds of 100
+		// test rows) barely overlap between trials: the gaps {0.05,
+		// 0.03, 0.04, 0.06} give t = 6.97 (p = 0.006) at every batch,
+		// four wins. Vs INCR: ties at the first three batches (no
 		// difference), a constant lead at the last (a degenerate test: a
 		// win).
-		"| citeseer |        0 |        4 |        0 |", "| citeseer |        1 |        3 |        0 |",
+		"| citeseer |        4 |        0 |        0 |", "| citeseer |        1 |        3 |        0 |",
+		"two-sided paired t-test over the trials",
 		// DDR on citeseer: per trial (0.65 + 0.75 + 0.82)/3 = 0.74,
 		// 0.7467, 0.7383, 0.74; mean 0.74125.
 		"| DDR    | 0.741 ± 0.004 |",
@@ -113,14 +114,15 @@ func TestActiveSummaryGolden(t *testing.T) {
 	}
 }
 
-// With report.test t, the plain paired t-test counts every batch of DDR
-// vs PCA-L1 a win (t = 6.97 at x = 10, p = 0.006), and the note names it.
-func TestActiveWTLPlainT(t *testing.T) {
+// With report.test corrected-t, DDR vs PCA-L1 (mean gap 0.045, sd
+// 0.0129) gets t = 0.045/(0.0129·√(1/4 + 100/x)): 1.09 at x = 10, 2.10
+// at x = 40 (p = 0.13, df 3): four ties, and the note names the test.
+func TestActiveWTLCorrectedT(t *testing.T) {
 	spec, results := activeFixture()
-	spec.Report.Test = TestT
+	spec.Report.Test = TestCorrectedT
 	var w bytes.Buffer
 	build(spec, results).writeActive(&w)
-	for _, want := range []string{"| citeseer |        4 |        0 |        0 |", "two-sided paired t-test over the trials"} {
+	for _, want := range []string{"| citeseer |        0 |        4 |        0 |", "two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train)) over the trials"} {
 		if !strings.Contains(w.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, w.String())
 		}

@@ -178,6 +178,9 @@ type dataSet struct {
 	choice *runner.DatasetChoice
 	series []*series
 	xs     []float64 // ascending union of the series' x values
+	// largest caches maxTrain once known.
+	largest   int
+	largestOK bool
 }
 
 // find returns the series called name: a series name, or a method label
@@ -225,6 +228,9 @@ type model struct {
 	failures []*runner.Result
 	// infoErr is why datasets.json could not be read, if it could not.
 	infoErr error
+	// rows holds the datasets' row counts from datasets.json by id (nil
+	// when unread): the pools the default paired test depends on.
+	rows map[string]int
 }
 
 // build arranges results by dataset and series in spec order.

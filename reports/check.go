@@ -107,8 +107,9 @@ func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 // Value) of Value — or, with neither, equal to it at report.digits
 // decimals — and within [Min, Max] when given.
 //
-// A relation is checked at each x value with the dataset's paired test
-// (TestFor) over the trials both series have:
+// A relation is checked at each x value with the reports' paired test
+// there (TestAt: report.test, else DefaultTest of the trials' training
+// rows and pool) over the trials both series have:
 //   - plain: Better's mean beats Than's by at least By in the metric's
 //     direction (strictly, when By is 0). The test decides nothing: a
 //     pass is qualified "direction only", with its p-value.
@@ -124,8 +125,22 @@ func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 // given) with the dataset's test at Alpha passes when each of the three
 // counts is within Slack of the paper's. A series, size or result that
 // is missing is a failure with the reason as its measurement.
+//
+// Without the dataset sizes (see CheckDir) the pools the default test
+// depends on are estimated from the split and the trials (PoolRows).
 func Check(spec *runner.Spec, results []runner.Result) *Checked {
 	return build(spec, results).check()
+}
+
+// CheckDir is Check on the results of the output directory dir, whose
+// datasets.json gives the dataset sizes the default test depends on, as
+// in the reports Write renders there. A missing or damaged datasets.json
+// leaves the estimates of Check.
+func CheckDir(dir string, spec *runner.Spec, results []runner.Result) *Checked {
+	m := build(spec, results)
+	infos, _ := runner.ReadDatasetInfo(dir)
+	m.rows = datasetRows(infos)
+	return m.check()
 }
 
 func (m *model) check() *Checked {
@@ -407,7 +422,6 @@ func wtlOf(e *runner.Expectation) string {
 func (m *model) checkWTL(d *dataSet, e *runner.Expectation, r CheckRow) CheckRow {
 	r.Expected = m.expected(e)
 	r.Demanded = true
-	r.Test = TestFor(m.spec, d.id)
 	mt, err := metric.Lookup(e.Metric)
 	if err != nil {
 		r.Measured = err.Error()
@@ -439,6 +453,10 @@ func (m *model) checkWTL(d *dataSet, e *runner.Expectation, r CheckRow) CheckRow
 		}
 	}
 	c := m.wtl(d, a, b, e.Metric, mt.HigherIsBetter, e.AlphaOr(), xs)
+	r.Test = strings.Join(c.Tests, "+")
+	if r.Test == "" && len(xs) > 0 {
+		r.Test, _, _ = m.testOf(d, a.cells[xs[len(xs)-1]])
+	}
 	r.Pairs = c.Win + c.Tie + c.Loss
 	r.Measured = fmt.Sprintf("%s (paper %s) over %s, %s", c, wtlOf(e), plural(r.Pairs, "x value"), r.Test)
 	if c.None > 0 {

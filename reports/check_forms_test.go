@@ -2,6 +2,8 @@ package reports
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,8 +13,11 @@ import (
 
 func ip(n int) *int { return &n }
 
-// formsFixture has three series on one holdout dataset (the corrected
-// t-test by default), 5 trials at sizes 10, 20 and 30, 40 test rows: A
+// formsFixture has three series on one holdout dataset, 5 trials at
+// sizes 10, 20 and 30, 40 test rows (without dataset facts the pool is
+// taken as the largest sample, 30: the default test is the plain t-test
+// at size 10, the corrected one at 20 and 30, whose samples share at
+// least half their rows): A
 // ahead of B by about 10 points in every trial, C within a point of A
 // either way.
 func formsFixture(expect ...runner.Expectation) (*runner.Spec, []runner.Result) {
@@ -66,8 +71,8 @@ func TestCheckFormsGolden(t *testing.T) {
 	golden(t, "check-forms.txt", w.Bytes())
 
 	// The verdicts, independently of the golden file.
-	want := []string{"PASS", "PASS (direction only, p=0.933)", "PASS", "FAIL (not significant, p=0.933)",
-		"PASS", "FAIL (significant difference, p=0.016)", "PASS (non-inferior by mean, p=0.933)", "PASS", "FAIL (a count off by more than 2)"}
+	want := []string{"PASS", "PASS (direction only, p=0.704)", "PASS", "FAIL (not significant, p=0.704)",
+		"PASS", "FAIL (significant difference, p<0.001)", "PASS (non-inferior by mean, p=0.704)", "PASS", "FAIL (a count off by more than 2)"}
 	if len(c.Rows) != len(want) {
 		t.Fatalf("%d rows, want %d", len(c.Rows), len(want))
 	}
@@ -75,8 +80,13 @@ func TestCheckFormsGolden(t *testing.T) {
 		if got := r.Verdict(); got != want[i] {
 			t.Errorf("%s: verdict %q, want %q", r.Source, got, want[i])
 		}
-		if r.Source != "value" && r.Test != TestCorrectedT {
-			t.Errorf("%s: test %q, want %s (a holdout split)", r.Source, r.Test, TestCorrectedT)
+		// Relations at size 10: t; wtl over 10, 20, 30: both.
+		want := TestT
+		if strings.HasPrefix(r.Source, "wtl") {
+			want = TestT + "+" + TestCorrectedT
+		}
+		if r.Source != "value" && r.Test != want {
+			t.Errorf("%s: test %q, want %s", r.Source, r.Test, want)
 		}
 	}
 	if c.Passed() != 6 || c.MeansOnly() != 2 {
@@ -90,13 +100,13 @@ func TestCheckFormsGolden(t *testing.T) {
 // TestCheckTestChoice checks that report.test chooses the relation's
 // test: with t, A − C (mean 0.2, sd 1.095, 5 pairs: t = 0.408) has
 // p = 0.704; the corrected test scales t by 1/√(1 + 5·40/10) to 0.089,
-// p = 0.933.
+// p = 0.933. The default at size 10 is t (10 of a pool of 30).
 func TestCheckTestChoice(t *testing.T) {
 	for _, tc := range []struct {
 		test string
 		want string
 	}{
-		{"", "corrected-t p=0.933"},
+		{"", "t p=0.704"},
 		{TestCorrectedT, "corrected-t p=0.933"},
 		{TestT, "t p=0.704"},
 		// Wilcoxon: |d| all 1, tied: normal approximation, W+ = 9 of
@@ -108,6 +118,103 @@ func TestCheckTestChoice(t *testing.T) {
 		c := Check(spec, rs)
 		if !strings.Contains(c.Rows[0].Measured, tc.want) {
 			t.Errorf("test %q: measured %q, want %q in it", tc.test, c.Rows[0].Measured, tc.want)
+		}
+	}
+}
+
+// TestDefaultTestOverlap checks the default paired test: the corrected
+// t-test where two trials' training samples are expected to share at
+// least half their rows (training rows over the pool), the plain one
+// elsewhere and for in-sample metrics; and the pools PoolRows takes from
+// the dataset's rows or, without them, from the split.
+func TestDefaultTestOverlap(t *testing.T) {
+	for _, tc := range []struct {
+		kind        string
+		train, pool int
+		want        string
+	}{
+		{"holdout", 20, 1032, TestT},           // quickstart, size 20: 2% overlap
+		{"holdout", 516, 1032, TestCorrectedT}, // exactly half
+		{"holdout", 515, 1032, TestT},
+		{"kfold", 900, 900, TestCorrectedT}, // every fold trains on its whole pool
+		{"kfold", 200, 2400, TestT},         // an active learner's labelled rows
+		{"rest", 50, 100, TestCorrectedT},
+		{"given", 100, 11314, TestT},
+		{"train", 900, 900, TestT},         // in-sample
+		{"holdout", 20, 0, TestCorrectedT}, // unknown pool: the cautious test
+	} {
+		if got := DefaultTest(tc.kind, tc.train, tc.pool); got != tc.want {
+			t.Errorf("DefaultTest(%s, %d, %d) = %s, want %s", tc.kind, tc.train, tc.pool, got, tc.want)
+		}
+	}
+	split := func(kind string, p param.Values) *runner.DatasetSpec {
+		return &runner.DatasetSpec{Split: runner.Split{Kind: kind, Params: p}}
+	}
+	for _, tc := range []struct {
+		name                             string
+		ds                               *runner.DatasetSpec
+		rows, train, test, largest, want int
+	}{
+		{"holdout, rows known", split("holdout", param.Values{"test": 500.0}), 1532, 20, 500, 800, 1032},
+		{"kfold, rows known", split("kfold", param.Values{"folds": 10}), 1000, 900, 100, 900, 900},
+		{"rest, rows known", split("rest", nil), 1000, 100, 900, 400, 1000},
+		{"given, rows known", split("given", nil), 18846, 100, 7532, 1000, 11314},
+		{"kfold, estimated from the folds", split("kfold", param.Values{"folds": 10}), 0, 50, 100, 200, 900},
+		{"holdout fraction, estimated", split("holdout", param.Values{"test": 0.25}), 0, 50, 100, 200, 300},
+		{"rest, estimated", split("rest", nil), 0, 100, 900, 400, 1000},
+		{"holdout count, largest sample", split("holdout", param.Values{"test": 500.0}), 0, 20, 500, 800, 800},
+		{"given, largest sample", split("given", nil), 0, 20, 500, 800, 800},
+	} {
+		if got := PoolRows(tc.ds, tc.rows, tc.train, tc.test, tc.largest); got != tc.want {
+			t.Errorf("%s: PoolRows = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestCheckDirPools checks that CheckDir takes the pool from
+// datasets.json: the forms fixture's dataset of 240 rows (40 test, a
+// pool of 200) makes every size's samples barely overlap, so the relation
+// at size 30 runs the plain t-test; Check alone takes the pool as the
+// largest sample (30) and runs the corrected test there.
+func TestCheckDirPools(t *testing.T) {
+	spec, rs := formsFixture(runner.Expectation{Metric: "accuracy", Better: "A", Than: "B", Sizes: []int{30}, Significant: true},
+		runner.Expectation{Metric: "accuracy", WTL: runner.WTLCount{Series: "A", Than: "B", Wins: ip(3), Ties: ip(0), Losses: ip(0)}})
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, runner.DatasetsFile), []byte(`{"d": {"plugin": "csv", "rows": 240, "cols": 3}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		c             *Checked
+		relation, wtl string
+	}{
+		{CheckDir(dir, spec, rs), TestT, TestT},
+		{Check(spec, rs), TestCorrectedT, TestT + "+" + TestCorrectedT},
+		{CheckDir(t.TempDir(), spec, rs), TestCorrectedT, TestT + "+" + TestCorrectedT}, // no datasets.json
+	} {
+		if got := tc.c.Rows[0].Test; got != tc.relation {
+			t.Errorf("relation at 30: test %s, want %s", got, tc.relation)
+		}
+		if got := tc.c.Rows[1].Test; got != tc.wtl {
+			t.Errorf("wtl: test %s, want %s", got, tc.wtl)
+		}
+	}
+}
+
+// TestTestsAt checks how a table names its tests: one, or the plain
+// t-test below a size and the corrected one from it on.
+func TestTestsAt(t *testing.T) {
+	for _, tc := range []struct {
+		uses []testUse
+		want string
+	}{
+		{[]testUse{{20, TestT}, {50, TestT}}, "two-sided paired t-test"},
+		{[]testUse{{20, TestT}, {400, TestT}, {800, TestCorrectedT}, {20, TestT}},
+			"two-sided paired t-test at sizes < 800; two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train)) at sizes ≥ 800 (where two trials' training samples share at least half their rows)"},
+		{[]testUse{{800, TestT}, {400, TestCorrectedT}}, "two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train)) where two trials' training samples share at least half their rows, else (or where the trials recorded no row counts) the two-sided paired t-test"},
+		{[]testUse{{20, TestWilcoxon}}, "two-sided Wilcoxon signed-rank test"},
+	} {
+		if got := testsAt(tc.uses, "sizes"); got != tc.want {
+			t.Errorf("testsAt(%v) =\n%s\nwant\n%s", tc.uses, got, tc.want)
 		}
 	}
 }

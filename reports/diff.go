@@ -19,13 +19,16 @@ type DiffOptions struct {
 	// Alpha is the significance level of the paired test; 0 means 0.05.
 	Alpha float64
 	// Test is the paired test: TestT, TestCorrectedT, TestWilcoxon, or
-	// DiffTestReports for the one the new run's reports use on each
-	// dataset (TestFor). "" means the new spec's report.test if it sets
-	// one, else TestT: a regression check that flags a consistent change
-	// on the experiment's own samples, which the corrected t-test the
-	// reports default to can call a tie (it scales the variance by
-	// n_test/n_train, 25 for 20 training rows and 500 test rows).
+	// DiffTestReports. "" (or DiffTestReports) runs in each cell the test
+	// the new run's reports use there (TestAt): report.test if the new
+	// spec sets one, else DefaultTest — the plain paired t-test where
+	// trials' training samples barely overlap (a learning curve's small
+	// sizes), the corrected one where they share most rows.
 	Test string
+	// Rows holds the new run's dataset row counts by id (datasets.json),
+	// which the default test's pool sizes come from; nil estimates them
+	// (PoolRows).
+	Rows map[string]int
 	// Tolerance is how much worse a mean may get, in the metric's units
 	// (Relative: as a fraction of the old mean's magnitude), before a
 	// significant change is a regression.
@@ -351,6 +354,14 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 		}
 	}
 
+	// The largest training sample per dataset: the pool's size where the
+	// dataset's row count is unknown (PoolRows).
+	maxTrain := map[string]int{}
+	for k, rs := range rowSums {
+		if rs.n > 0 {
+			maxTrain[k.g.dataset] = max(maxTrain[k.g.dataset], int(math.Round(rs.train/rs.n)))
+		}
+	}
 	for _, g := range groups {
 		sort.Float64s(xs[g])
 		ms := metrics[g]
@@ -365,7 +376,8 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 				if rs := rowSums[cellKey{g: g, x: x}]; rs != nil && rs.n > 0 {
 					nTrain, nTest = int(math.Round(rs.train/rs.n)), int(math.Round(rs.test/rs.n))
 				}
-				d.Rows = append(d.Rows, d.row(g.dataset, g.series, mn, x, p[0], p[1], diffTest(opts, newSpec, g.dataset), nTrain, nTest))
+				pool := PoolRows(datasetSpec(newSpec, g.dataset), opts.Rows[g.dataset], nTrain, nTest, maxTrain[g.dataset])
+				d.Rows = append(d.Rows, d.row(g.dataset, g.series, mn, x, p[0], p[1], diffTest(opts, newSpec, g.dataset, nTrain, pool), nTrain, nTest))
 			}
 		}
 	}
@@ -413,21 +425,18 @@ func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64, te
 	return r
 }
 
-// DiffTestReports is the DiffOptions.Test that runs, on each dataset, the
-// test the new run's reports use (TestFor).
+// DiffTestReports is the DiffOptions.Test that runs, in each cell, the
+// test the new run's reports use there (TestAt): the default.
 const DiffTestReports = "reports"
 
-// diffTest returns the test Compare runs on dataset.
-func diffTest(opts DiffOptions, spec *runner.Spec, dataset string) string {
-	switch {
-	case opts.Test == DiffTestReports:
-		return TestFor(spec, dataset)
-	case opts.Test != "":
+// diffTest returns the test Compare runs on dataset for trials of nTrain
+// training rows from a pool of pool rows: the one asked for, else the
+// reports' (TestAt), so that W/T/L tables, checks and diff agree.
+func diffTest(opts DiffOptions, spec *runner.Spec, dataset string, nTrain, pool int) string {
+	if opts.Test != "" && opts.Test != DiffTestReports {
 		return opts.Test
-	case spec.Report.Test != "":
-		return spec.Report.Test
 	}
-	return TestT
+	return TestAt(spec, dataset, nTrain, pool)
 }
 
 // Failures returns every reason the comparison fails as a regression
@@ -569,15 +578,13 @@ func WriteDiff(w io.Writer, d *Diff) int {
 		tol = num(d.opts.Tolerance*100) + "%"
 	}
 	n := d.Regressions()
-	var tests []string
+	var uses []testUse
 	for _, r := range d.Rows {
-		if !slices.Contains(tests, r.Test) {
-			tests = append(tests, r.Test)
-		}
+		uses = append(uses, testUse{r.X, r.Test})
 	}
 	fmt.Fprintf(&buf, "\n%d compared, %d significantly better, %d significantly worse, %d regressions (%s, alpha %s, tolerance %s",
 		len(d.Rows), countRows(d.Rows, func(r DiffRow) bool { return r.Better }), countRows(d.Rows, func(r DiffRow) bool { return r.Worse }), n,
-		testsName(tests), num(d.opts.Alpha), tol)
+		testsAt(uses, "sizes"), num(d.opts.Alpha), tol)
 	if d.NewlyFailed > 0 {
 		fmt.Fprintf(&buf, "; %d of them newly failed trials", d.NewlyFailed)
 	}

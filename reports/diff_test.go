@@ -202,7 +202,7 @@ func TestDiffPairsBySeries(t *testing.T) {
 	newSpec.Methods[1].Grid = []param.Values{{"C": 0.0001}}
 	newSpec.Methods[1].Varying = nil
 	newSpec.Methods[1].Select.Folds = 5
-	d, err := Compare(oldSpec, runOf(t, oldSpec, acc(0)), newSpec, runOf(t, newSpec, acc(4)), DiffOptions{})
+	d, err := Compare(oldSpec, runOf(t, oldSpec, acc(0)), newSpec, runOf(t, newSpec, acc(4)), DiffOptions{Rows: toyRows})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -343,9 +343,17 @@ func TestDiffFailures(t *testing.T) {
 	}
 }
 
+// toyRows is the row count of diffSpec's dataset: a holdout of 50 rows
+// leaves a pool of 250, which samples of 20 and 40 rows barely overlap in
+// (the reports' default test is then the plain paired t-test).
+var toyRows = map[string]int{"toy": 300}
+
 // TestDiffTest checks which paired test the rows of a diff use: by
-// default the spec's report.test, else the plain t-test; the reports'
-// test (corrected-t on a holdout split) or any other when asked.
+// default (or --test reports) the reports' test in each cell — the
+// spec's report.test, else the plain t-test where training samples
+// share less than half their rows and the corrected one where they
+// share more (without dataset facts the pool is taken as the largest
+// sample, 40: corrected at 20 and 40) — or any other when asked.
 func TestDiffTest(t *testing.T) {
 	shift := func(by float64) func(tr *runner.Trial) runner.Metrics {
 		return func(tr *runner.Trial) runner.Metrics {
@@ -358,19 +366,23 @@ func TestDiffTest(t *testing.T) {
 		reportTest string
 		test       string
 		want       string
+		rows       map[string]int
 		worse      bool // the drop of 1–2.5 points at size 20: t p ≈ 0.012, corrected-t p ≈ 0.2
 	}{
-		{"default", "", "", TestT, true},
-		{"spec", TestWilcoxon, "", TestWilcoxon, false}, // 4 pairs: p ≥ 0.125
-		{"reports", "", DiffTestReports, TestCorrectedT, false},
-		{"reports, spec", TestT, DiffTestReports, TestT, true},
-		{"asked", TestWilcoxon, TestCorrectedT, TestCorrectedT, false},
+		{"default", "", "", TestT, toyRows, true},
+		{"default, no dataset facts", "", "", TestCorrectedT, nil, false},
+		{"spec", TestWilcoxon, "", TestWilcoxon, toyRows, false}, // 4 pairs: p ≥ 0.125
+		{"reports", "", DiffTestReports, TestT, toyRows, true},
+		{"reports, pool of 60", "", DiffTestReports, TestCorrectedT, map[string]int{"toy": 90}, false}, // 20 of 40: corrected
+		{"reports, spec", TestCorrectedT, DiffTestReports, TestCorrectedT, toyRows, false},
+		{"asked", TestWilcoxon, TestCorrectedT, TestCorrectedT, toyRows, false},
+		{"asked t", "", TestT, TestT, nil, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			oldSpec, newSpec := diffSpec(), diffSpec()
 			newSpec.Report.Test = tt.reportTest
-			d, err := Compare(oldSpec, runOf(t, oldSpec, shift(0)), newSpec, runOf(t, newSpec, shift(1)), DiffOptions{Test: tt.test})
+			d, err := Compare(oldSpec, runOf(t, oldSpec, shift(0)), newSpec, runOf(t, newSpec, shift(1)), DiffOptions{Test: tt.test, Rows: tt.rows})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,6 +1,6 @@
 // Package reports renders the results of a repro experiment: report.md
 // (setup, dataset facts, mean ± sd tables per metric, Win/Tie/Loss against
-// the baseline from the paired test of report.test (PairedTest, TestFor),
+// the baseline from the paired test of report.test (PairedTest, TestAt),
 // chosen hyperparameters, fit times,
 // averaged artifact tables, expectations), summary.csv, one PNG learning
 // curve per dataset and metric (or, with report.x, the metric against a

@@ -104,6 +104,7 @@ func Render(dir string, spec *runner.Spec, results []runner.Result) (map[string]
 		m.infoErr = err
 		infos = nil
 	}
+	m.rows = datasetRows(infos)
 	files := map[string][]byte{}
 	var md bytes.Buffer
 	if err := m.writeMarkdown(&md, dir, infos, files); err != nil {
@@ -633,7 +634,7 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		return
 	}
 	var rows [][]string
-	var tests []string
+	var uses []testUse
 	degenerate := false
 	for _, s := range d.series {
 		if s == base {
@@ -649,14 +650,10 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 				continue
 			}
 			degenerate = degenerate || tt.Test != TestWilcoxon && (math.IsInf(tt.Stat, 0) || (tt.Stat == 0 && tt.P == 1))
-			c.add(tt, verdict)
-			for _, t := range c.Tests {
-				if !slices.Contains(tests, t) {
-					tests = append(tests, t)
-				}
-			}
+			c.add(size, tt, verdict)
 			row = append(row, verdict+" ("+fmtP(tt.P)+")")
 		}
+		uses = append(uses, c.Uses...)
 		row = append(row, c.String())
 		rows = append(rows, row)
 	}
@@ -664,12 +661,14 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		fmt.Fprintf(w, "No other series.\n\n")
 		return
 	}
-	if len(tests) == 0 {
-		tests = []string{TestFor(m.spec, d.id)}
+	name := testsAt(uses, "sizes")
+	if len(uses) == 0 {
+		test, _, _ := m.testOf(d, base.cells[d.xs[len(d.xs)-1]])
+		name = testName(test)
 	}
 	header := append([]string{"series \\ size"}, sizeHeader(d.xs)...)
 	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.xs)+1))
-	fmt.Fprintf(w, "\n%s over trials with the same index, p < %s; win: better than %s in the metric's direction; — : fewer than two pairs.", upperFirst(testsName(tests)), num(runner.DefaultAlpha), mdText(m.spec.Baseline))
+	fmt.Fprintf(w, "\n%s over trials with the same index, p < %s; win: better than %s in the metric's direction; — : fewer than two pairs.", upperFirst(name), num(runner.DefaultAlpha), mdText(m.spec.Baseline))
 	if degenerate {
 		fmt.Fprintf(w, " Where every pair differs by the same amount the test is degenerate: no difference is a tie (p = 1), a constant nonzero one a win or loss (p = 0).")
 	}

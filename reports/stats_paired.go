@@ -9,40 +9,114 @@ import (
 	"github.com/repro-ml/repro/runner"
 )
 
+// CorrectedOverlap is the expected share of training rows two trials
+// have in common (training rows over pool rows) at and above which the
+// default test is the corrected resampled t-test (DefaultTest).
+const CorrectedOverlap = 0.5
+
 // DefaultTest returns the paired test for trials of a dataset split by
-// the split kind: TestCorrectedT for every kind with a test set (kfold,
-// holdout, rest, given and kinds registered later) — their trials draw
-// training samples from one pool, so the samples share rows (k-fold
-// cross-validation, repeated random subsampling, subsamples of a given
-// training part) and the test sets overlap or coincide, which makes the
-// plain t-test find differences too often — and TestT for train, whose
-// metrics are in-sample.
-func DefaultTest(splitKind string) string {
-	if splitKind == "train" {
+// splitKind that train on nTrain rows drawn from a pool of pool rows.
+// For train, whose metrics are in-sample, it is TestT. Otherwise it is
+// TestCorrectedT where two trials' training samples are expected to
+// share at least CorrectedOverlap of their rows (nTrain/pool ≥ 1/2:
+// k-fold cross-validation, repeated subsampling of most of the pool —
+// the setting Nadeau & Bengio's correction models) and TestT where they
+// barely overlap (learning curves and active learning at sizes small
+// beside the pool), where the correction's factor 1/J + n_test/n_train
+// would multiply the variance by up to n_test/n_train without a reason.
+// An unknown pool (0) gives TestCorrectedT, the cautious choice.
+func DefaultTest(splitKind string, nTrain, pool int) string {
+	switch {
+	case splitKind == "train":
 		return TestT
+	case pool <= 0 || nTrain <= 0:
+		return TestCorrectedT
+	case float64(nTrain) >= CorrectedOverlap*float64(pool):
+		return TestCorrectedT
 	}
-	return TestCorrectedT
+	return TestT
 }
 
-// TestFor returns the paired test that the reports of spec use on the
-// dataset with the given id (a datasets: entry, or a report.choose id,
-// which takes the split of its first member): report.test if set, else
-// DefaultTest of the dataset's split.
-func TestFor(spec *runner.Spec, dataset string) string {
+// TestAt returns the paired test the reports of spec use on the dataset
+// with the given id (a datasets: entry, or a report.choose id, which
+// takes the split of its first member) for trials of nTrain training
+// rows drawn from a pool of pool rows: report.test if set, else
+// DefaultTest.
+func TestAt(spec *runner.Spec, dataset string, nTrain, pool int) string {
 	if spec.Report.Test != "" {
 		return spec.Report.Test
 	}
+	if ds := datasetSpec(spec, dataset); ds != nil {
+		return DefaultTest(ds.Split.KindName(), nTrain, pool)
+	}
+	return DefaultTest("", nTrain, pool)
+}
+
+// datasetSpec returns the datasets: entry of id, or of the first member
+// of the report.choose entry id; nil if there is none.
+func datasetSpec(spec *runner.Spec, id string) *runner.DatasetSpec {
 	for _, c := range spec.Report.Choose {
-		if c.ID == dataset && len(c.Among) > 0 {
-			dataset = c.Among[0]
+		if c.ID == id && len(c.Among) > 0 {
+			id = c.Among[0]
 		}
 	}
-	for _, d := range spec.Datasets {
-		if d.ID == dataset {
-			return DefaultTest(d.Split.KindName())
+	for i := range spec.Datasets {
+		if spec.Datasets[i].ID == id {
+			return &spec.Datasets[i]
 		}
 	}
-	return DefaultTest("")
+	return nil
+}
+
+// PoolRows returns the number of rows the trials of dataset entry ds draw
+// their training samples from, for a trial of nTrain training and nTest
+// test rows: for split rest all rows, for the other kinds the rows less
+// the test part (kfold: the other folds; holdout: the rows the test set
+// left; given: the dataset's own training part). rows is the dataset's
+// row count (datasets.json); when it is unknown (0), the pool is
+// estimated from the split (kfold: nTest·(folds−1); holdout with a test
+// fraction f: nTest/f − nTest; rest: nTrain + nTest) or, failing that,
+// taken as maxTrain, the largest training sample of the dataset's trials
+// — at least the pool's size, which errs towards the corrected test.
+func PoolRows(ds *runner.DatasetSpec, rows, nTrain, nTest, maxTrain int) int {
+	kind := "rest"
+	var p map[string]any
+	if ds != nil {
+		kind, p = ds.Split.KindName(), ds.Split.Params
+	}
+	if rows > 0 {
+		if kind == "rest" || kind == "train" {
+			return rows
+		}
+		return max(rows-nTest, nTrain)
+	}
+	switch kind {
+	case "rest":
+		if nTest > 0 {
+			return nTrain + nTest
+		}
+	case "kfold":
+		if k, ok := p["folds"].(int); ok && k >= 2 && nTest > 0 {
+			return max(nTest*(k-1), nTrain)
+		}
+	case "holdout":
+		if f, ok := p["test"].(float64); ok && f > 0 && f < 1 && nTest > 0 {
+			return max(int(math.Round(float64(nTest)/f))-nTest, nTrain)
+		}
+	}
+	return max(maxTrain, nTrain)
+}
+
+// datasetRows returns the row counts of infos by dataset id.
+func datasetRows(infos map[string]runner.DatasetInfo) map[string]int {
+	if len(infos) == 0 {
+		return nil
+	}
+	out := make(map[string]int, len(infos))
+	for id, in := range infos {
+		out[id] = in.Rows
+	}
+	return out
 }
 
 // rows returns the mean training and test rows of the trials of c, which
@@ -70,12 +144,44 @@ func rows(c *cell) (nTrain, nTest int) {
 	return int(math.Round(tr / float64(n))), int(math.Round(te / float64(n)))
 }
 
-// compare runs d's paired test on metric mn of cell a against cell b,
-// over the trial indices both have.
+// maxTrain returns the largest mean training rows of a cell of d.
+func (d *dataSet) maxTrain() int {
+	if !d.largestOK {
+		d.largestOK = true
+		for _, s := range d.series {
+			for _, c := range s.cells {
+				if n, _ := rows(c); n > d.largest {
+					d.largest = n
+				}
+			}
+		}
+	}
+	return d.largest
+}
+
+// testOf returns the paired test of the reports on cell c of dataset d,
+// and the rows it scales by.
+func (m *model) testOf(d *dataSet, c *cell) (test string, nTrain, nTest int) {
+	nTrain, nTest = rows(c)
+	pool := PoolRows(datasetSpec(m.spec, d.id), m.rows[d.first()], nTrain, nTest, d.maxTrain())
+	return TestAt(m.spec, d.id, nTrain, pool), nTrain, nTest
+}
+
+// first returns the id of the datasets: entry d takes its split and
+// facts from: its own, or its report.choose entry's first member's.
+func (d *dataSet) first() string {
+	if d.choice != nil && len(d.choice.Among) > 0 {
+		return d.choice.Among[0]
+	}
+	return d.id
+}
+
+// compare runs the reports' paired test on metric mn of cell a against
+// cell b of d, over the trial indices both have.
 func (m *model) compare(d *dataSet, a, b *cell, mn string) TestResult {
 	x, y := pairs(a, b, mn)
-	nTrain, nTest := rows(a)
-	return PairedTest(TestFor(m.spec, d.id), x, y, nTrain, nTest)
+	test, nTrain, nTest := m.testOf(d, a)
+	return PairedTest(test, x, y, nTrain, nTest)
 }
 
 // outcome classifies a paired test of a against b as W/T/L counts it:
@@ -104,12 +210,20 @@ type wtlCount struct {
 	Win, Tie, Loss int
 	// None counts the x values with no test (fewer than two pairs).
 	None int
-	// Tests are the tests that ran (TestResult.Test), in order of first use.
+	// Tests are the tests that ran (TestResult.Test), in order of first
+	// use; Uses the test at each x value counted.
 	Tests []string
+	Uses  []testUse
 }
 
-// add counts the outcome of one test.
-func (c *wtlCount) add(r TestResult, verdict string) {
+// testUse is the test that ran at one x value.
+type testUse struct {
+	x    float64
+	test string
+}
+
+// add counts the outcome of one test at x.
+func (c *wtlCount) add(x float64, r TestResult, verdict string) {
 	switch verdict {
 	case "win":
 		c.Win++
@@ -121,13 +235,41 @@ func (c *wtlCount) add(r TestResult, verdict string) {
 		c.None++
 		return
 	}
+	c.Uses = append(c.Uses, testUse{x, r.Test})
 	if !slices.Contains(c.Tests, r.Test) {
 		c.Tests = append(c.Tests, r.Test)
 	}
 }
 
-// testsName names tests for a table's note: one test, or "the paired
-// t-test where …" when the corrected test lacked row counts somewhere.
+// testsAt names the tests of uses for a table's note: one test; the
+// plain paired t-test below some x and the corrected one from it on
+// (the default where training samples grow to most of the pool) as
+// "two-sided paired t-test; … corrected resampled t-test … at sizes ≥ N",
+// unit naming the x ("sizes"); else the tests' names, the corrected
+// test's with where the plain one ran instead.
+func testsAt(uses []testUse, unit string) string {
+	var tests []string
+	from, below := math.Inf(1), math.Inf(-1) // corrected-t's least x, t's largest
+	for _, u := range uses {
+		if !slices.Contains(tests, u.test) {
+			tests = append(tests, u.test)
+		}
+		switch u.test {
+		case TestCorrectedT:
+			from = math.Min(from, u.x)
+		case TestT:
+			below = math.Max(below, u.x)
+		}
+	}
+	if len(tests) == 2 && slices.Contains(tests, TestT) && slices.Contains(tests, TestCorrectedT) && below < from {
+		return fmt.Sprintf("%s at %s < %s; %s at %s ≥ %s (where two trials' training samples share at least half their rows)",
+			testName(TestT), unit, num(from), testName(TestCorrectedT), unit, num(from))
+	}
+	return testsName(tests)
+}
+
+// testsName names tests for a table's note: one test, or the tests
+// joined when several ran.
 func testsName(tests []string) string {
 	switch {
 	case len(tests) == 0:
@@ -135,7 +277,7 @@ func testsName(tests []string) string {
 	case len(tests) == 1:
 		return testName(tests[0])
 	case len(tests) == 2 && slices.Contains(tests, TestT) && slices.Contains(tests, TestCorrectedT):
-		return testName(TestCorrectedT) + " (the plain paired t-test where the trials recorded no training and test row counts)"
+		return testName(TestCorrectedT) + " where two trials' training samples share at least half their rows, else (or where the trials recorded no row counts) the two-sided paired t-test"
 	}
 	names := make([]string, len(tests))
 	for i, t := range tests {
@@ -153,7 +295,7 @@ func (m *model) wtl(d *dataSet, a, b *series, mn string, higher bool, alpha floa
 	var c wtlCount
 	for _, x := range xs {
 		r := m.compare(d, a.cells[x], b.cells[x], mn)
-		c.add(r, outcome(r, alpha, higher))
+		c.add(x, r, outcome(r, alpha, higher))
 	}
 	return c
 }

@@ -234,8 +234,9 @@ type ReportSpec struct {
 	// Result.Bootstrap), for the report's bootstrap intervals.
 	Bootstrap int `yaml:"bootstrap,omitempty"`
 	// Test is the paired test of the Win/Tie/Loss tables and the
-	// expectations, one of PairedTests; "" means each dataset's default
-	// (reports.TestFor).
+	// expectations, one of PairedTests; "" means the default at each size
+	// (reports.DefaultTest: corrected-t where trials' training samples
+	// share at least half their rows, else t).
 	Test string `yaml:"test,omitempty"`
 	// Choose makes datasets of the report out of the spec's: see
 	// DatasetChoice. Not part of trial keys.
