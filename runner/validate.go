@@ -339,20 +339,8 @@ func (d *decoder) checkActive(s *Spec, f *fields, labels []string, methodsOK, da
 		}
 		d.errorf(d.at(f, "protocol", "full", strconv.Itoa(i)), index("protocol.full", i), "%s; want all or a method label (%s)", msg, strings.Join(labels, ", "))
 	}
+	d.checkBudgets(s, f)
 	budgets, _ := s.Protocol.Params["budgets"].(map[string]string)
-	initial, _ := s.Protocol.Params["initial"].(int)
-	if budget, ok := s.Protocol.Params["budget"].(int); ok && initial > budget {
-		at, path := d.at(f, "protocol", "initial"), "protocol.initial"
-		if at == nil {
-			at, path = d.at(f, "protocol", "budget"), "protocol.budget"
-		}
-		d.errorf(at, path, "%d initial labelled rows, but a budget of %d; want initial ≤ budget", initial, budget)
-	}
-	for id, b := range budgets {
-		if n, err := strconv.Atoi(b); err == nil && initial > n {
-			d.errorf(d.key(d.at(f, "protocol", "budgets"), id), sub("protocol.budgets", id), "a budget of %d for dataset %s, below the %d initial labelled rows; want at least %d", n, param.Quote(id), initial, initial)
-		}
-	}
 	if !datasetsOK || len(budgets) == 0 {
 		return
 	}
@@ -366,6 +354,44 @@ func (d *decoder) checkActive(s *Spec, f *fields, labels []string, methodsOK, da
 			continue
 		}
 		d.errorf(d.key(n, id), sub("protocol.budgets", id), "%s", unknownDataset(id, ids))
+	}
+}
+
+// checkBudgets checks that the active protocol's initial labelled rows
+// are within its budget and each dataset's budgets entry, under the
+// params each method's trials run with (Spec.ProtocolParams): a problem
+// is reported at the method's own protocol param if it sets it, else at
+// the protocol's.
+func (d *decoder) checkBudgets(s *Spec, f *fields) {
+	check := func(p param.Values, at func(key string) (*yaml.Node, string)) {
+		initial, _ := p["initial"].(int)
+		if budget, ok := p["budget"].(int); ok && initial > budget {
+			n, path := at("initial")
+			if n == nil {
+				n, path = at("budget")
+			}
+			d.errorf(n, path, "%d initial labelled rows, but a budget of %d; want initial ≤ budget", initial, budget)
+		}
+		budgets, _ := p["budgets"].(map[string]string)
+		for id, b := range budgets {
+			if n, err := strconv.Atoi(b); err == nil && initial > n {
+				node, path := at("budgets")
+				d.errorf(d.key(node, id), sub(path, id), "a budget of %d for dataset %s, below the %d initial labelled rows; want at least %d", n, param.Quote(id), initial, initial)
+			}
+		}
+	}
+	spec := func(key string) (*yaml.Node, string) { return d.at(f, "protocol", key), sub("protocol", key) }
+	if len(s.Methods) == 0 {
+		check(s.Protocol.Params, spec)
+	}
+	for i := range s.Methods {
+		m := &s.Methods[i]
+		check(s.ProtocolParams(m), func(key string) (*yaml.Node, string) {
+			if _, own := m.Protocol[key]; own {
+				return d.at(f, "methods", strconv.Itoa(i), "protocol", key), sub(sub(index("methods", i), "protocol"), key)
+			}
+			return spec(key)
+		})
 	}
 }
 
@@ -474,6 +500,9 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 			}
 		}
 	}
+	if _, set := d.sets[d.at(f, "curve", "sizes")]; set || d.resolved {
+		s.sizesSet = true
+	}
 	metrics := map[string]bool{}
 	for _, m := range s.Metrics {
 		metrics[m] = true
@@ -493,7 +522,7 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		if x.Metric != "" && len(s.Metrics) > 0 && !metrics[x.Metric] {
 			d.errorf(node("metric"), sub(path, "metric"), "%s is not computed by this experiment; want one of metrics: %s", param.Quote(x.Metric), strings.Join(s.Metrics, ", "))
 		}
-		d.checkExpectSizes(s, f, x, d.at(f, "expect", strconv.Itoa(i), "sizes"), sub(path, "sizes"))
+		d.checkExpectSizes(s, x, d.at(f, "expect", strconv.Itoa(i), "sizes"), sub(path, "sizes"))
 		for _, k := range []struct{ key, v string }{{"method", x.Method}, {"better", x.Better}, {"than", x.Than}} {
 			if k.v != "" {
 				checkSeries(k.v, node(k.key), sub(path, k.key))
@@ -639,10 +668,7 @@ func choosingRules() []string {
 // for a quick run), also as a resolved spec stores it (DIR/spec.yaml),
 // leaves expectations at sizes it does not run, which check reports as
 // not run.
-func (d *decoder) checkExpectSizes(s *Spec, f *fields, x Expectation, n *yaml.Node, path string) {
-	if _, set := d.sets[d.at(f, "curve", "sizes")]; set || d.resolved {
-		s.sizesSet = true
-	}
+func (d *decoder) checkExpectSizes(s *Spec, x Expectation, n *yaml.Node, path string) {
 	p, err := Protocols.Lookup(s.Protocol.ProtocolName())
 	if err != nil || !p.PerSize || len(s.Curve.Sizes) == 0 || s.sizesSet {
 		return
