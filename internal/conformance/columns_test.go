@@ -16,7 +16,7 @@ import (
 // the present columns, on test rows that also hold entries in columns
 // the training rows never used.
 func TestCompactColumns(t *testing.T) {
-	train, test := memoryProblem(60, 1<<21+5, 8, false, false)
+	train, test := memoryProblem(60, 1<<20+500, 8, false, false)
 	cols := methods.PresentColumns(train.X)
 	if cols == nil || len(cols) > 60*8 {
 		t.Fatalf("PresentColumns kept %d of %d columns", len(cols), train.Cols())
