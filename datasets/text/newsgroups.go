@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/datasets/internal/tabio"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -108,6 +109,9 @@ func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p param.Values) (*dat
 	}
 	classes := make([]string, 0, len(groupSet))
 	for g := range groupSet {
+		if err := tabio.CheckLabel(g); err != nil {
+			return nil, fmt.Errorf("20news: newsgroup folder: %v", err)
+		}
 		classes = append(classes, g)
 	}
 	sort.Strings(classes)

@@ -417,3 +417,18 @@ func ExampleStripHeaders() {
 	fmt.Printf("%q\n", StripHeaders("From: ann@nasa.gov\nSubject: orbit\n\nThe shuttle.\n"))
 	// Output: "The shuttle.\n"
 }
+
+// TestNewsgroupsRefusals: a newsgroup folder whose name is not UTF-8 is
+// refused, not made a class (issue 31).
+func TestNewsgroupsRefusals(t *testing.T) {
+	dir := t.TempDir()
+	raw := rawTar(t, "20news-bydate-train/rec.autos/1", "car engine", "20news-bydate-train/caf\xe9/2", "coffee cup")
+	if err := os.WriteFile(filepath.Join(dir, "20news-bydate.tar.gz"), gz(raw), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := loadWith("20news", dir, nil)
+	want := `20news: newsgroup folder: label "caf\xe9" is not valid UTF-8 (a damaged or binary file?) (in ` + filepath.Join(dir, "20news-bydate.tar.gz") + ")"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+}
