@@ -21,6 +21,12 @@
 // own. Values "?" and "" are missing; the missing parameter says whether
 // they are an error, drop their rows, or are replaced by the column mean.
 // Features are never rescaled: scaling is the methods' business.
+//
+// Numbers are decimal (1, -2.5e3, .5): the forms strconv.ParseFloat also
+// reads but a data file does not mean — hexadecimal floats (0x1p3),
+// digits separated by underscores (1_000), NaN and Inf — are errors at
+// their line (under task: auto, a hexadecimal or underscored label too).
+// Column names and categorical values must be valid UTF-8.
 package csv
 
 import (
