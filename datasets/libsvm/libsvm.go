@@ -9,6 +9,9 @@
 // increasing indices; "#" starts a comment, "qid:n" is ignored, blank lines
 // are skipped. Labels are +1/-1, class numbers or real targets. Rows more
 // than DenseFill full are stored as a dense matrix, others as a CSR.
+// Numbers are decimal: a hexadecimal float (0x1p3), digits separated by
+// underscores (1_000), NaN, Inf and a signed index (+3:1) are errors at
+// their line.
 package libsvm
 
 import (
