@@ -265,29 +265,9 @@ func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) 
 		return nil, tabio.Errorf(files[0], parts[0].lines[0], "no index:value pair on any line of %s (a file of labels only?); a dataset needs at least one feature", strings.Join(files, " or "))
 	}
 	d := &datasets.Dataset{}
-	m := &matrix.CSR{C: cols, Ptr: []int{0}}
-	if len(parts) == 1 { // the parsed arrays are the matrix's
-		m.Ind, m.Val, m.Ptr, m.R = parts[0].ind, parts[0].val, parts[0].ptr, len(parts[0].labels)
-		d.Y = parts[0].labels
-	} else {
-		n, nnz := 0, 0
-		for _, p := range parts {
-			n, nnz = n+len(p.labels), nnz+len(p.ind)
-		}
-		m.Ptr = make([]int, 1, n+1)
-		m.Ind, m.Val, d.Y = make([]int, 0, nnz), make([]float64, 0, nnz), make([]float64, 0, n)
-	}
+	n, nnz := 0, 0
 	for k, p := range parts {
-		if len(parts) == 1 {
-			break
-		}
-		base := len(m.Ind)
-		m.Ind = append(m.Ind, p.ind...)
-		m.Val = append(m.Val, p.val...)
-		for _, q := range p.ptr[1:] {
-			m.Ptr = append(m.Ptr, base+q)
-		}
-		m.R += len(p.labels)
+		n, nnz = n+len(p.labels), nnz+len(p.ind)
 		d.Y = append(d.Y, p.labels...)
 		if len(parts) > 1 {
 			for range p.labels {
@@ -295,12 +275,41 @@ func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) 
 			}
 		}
 	}
-	if err := m.Check(); err != nil {
-		return nil, fmt.Errorf("libsvm: %s: internal error: %w", strings.Join(files, ", "), err)
-	}
-	d.X = m
-	if float64(m.NNZ()) > DenseFill*float64(m.R)*float64(m.C) {
-		d.X = matrix.ToDense(m)
+	if float64(nnz) > DenseFill*float64(n)*float64(cols) {
+		// Dense, filled from the parsed rows: no CSR of the whole file
+		// beside them (on ISOLET's two files it doubled the live heap).
+		data := make([]float64, n*cols)
+		i := 0
+		for _, p := range parts {
+			for r := range p.labels {
+				row := data[i*cols : (i+1)*cols]
+				for k := p.ptr[r]; k < p.ptr[r+1]; k++ {
+					row[p.ind[k]] = p.val[k]
+				}
+				i++
+			}
+		}
+		d.X = matrix.NewDense(n, cols, data)
+	} else {
+		m := &matrix.CSR{R: n, C: cols}
+		if len(parts) == 1 { // the parsed arrays are the matrix's
+			m.Ind, m.Val, m.Ptr = parts[0].ind, parts[0].val, parts[0].ptr
+		} else {
+			m.Ptr = make([]int, 1, n+1)
+			m.Ind, m.Val = make([]int, 0, nnz), make([]float64, 0, nnz)
+			for _, p := range parts {
+				base := len(m.Ind)
+				m.Ind = append(m.Ind, p.ind...)
+				m.Val = append(m.Val, p.val...)
+				for _, q := range p.ptr[1:] {
+					m.Ptr = append(m.Ptr, base+q)
+				}
+			}
+		}
+		if err := m.Check(); err != nil {
+			return nil, fmt.Errorf("libsvm: %s: internal error: %w", strings.Join(files, ", "), err)
+		}
+		d.X = m
 	}
 	task := o.Task
 	switch task {

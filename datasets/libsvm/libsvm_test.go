@@ -6,6 +6,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -205,5 +207,37 @@ func TestDenseRows(t *testing.T) {
 		if want := strings.ReplaceAll(c.text, " 2:0", ""); b.String() != want {
 			t.Errorf("%q read and written: %q", c.text, b.String())
 		}
+	}
+}
+
+// TestDenseTwoFiles: a training and a test file whose rows are dense
+// load into one dense matrix, the test rows marked as the given split.
+func TestDenseTwoFiles(t *testing.T) {
+	dir := t.TempDir()
+	train, test := filepath.Join(dir, "train"), filepath.Join(dir, "test")
+	if err := os.WriteFile(train, []byte("1 1:1 2:2\n-1 1:3 2:4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(test, []byte("1 2:5 3:6\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load([]string{train, test}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	X, ok := d.X.(*matrix.Dense)
+	if !ok {
+		t.Fatalf("X is a %T, want *matrix.Dense", d.X)
+	}
+	want := [][]float64{{1, 2, 0}, {3, 4, 0}, {0, 5, 6}}
+	for i, row := range want {
+		for j, v := range row {
+			if X.At(i, j) != v {
+				t.Errorf("X(%d, %d) = %g, want %g", i, j, X.At(i, j), v)
+			}
+		}
+	}
+	if !slices.Equal(d.Split, []datasets.Part{datasets.SplitTrain, datasets.SplitTrain, datasets.SplitTest}) || !slices.Equal(d.Y, []float64{1, 0, 1}) {
+		t.Errorf("split %v, y %v", d.Split, d.Y)
 	}
 }
