@@ -218,3 +218,18 @@ func TestTestsAt(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderNoTrialsNamesTest renders a spec with a baseline and no
+// results: the W/T/L table has no test to name from, and names the one
+// the largest size would take instead of failing.
+func TestRenderNoTrialsNamesTest(t *testing.T) {
+	spec, _ := formsFixture()
+	spec.Baseline = "A"
+	files, err := Render(t.TempDir(), spec, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if md := string(files[ReportFile]); strings.Contains(md, "Win/Tie/Loss") && !strings.Contains(md, "t-test") {
+		t.Errorf("W/T/L section names no test:\n%s", md)
+	}
+}

@@ -663,7 +663,12 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 	}
 	name := testsAt(uses, "sizes")
 	if len(uses) == 0 {
-		test, _, _ := m.testOf(d, base.cells[d.xs[len(d.xs)-1]])
+		// No test ran: name the one the largest size would take.
+		var last *cell
+		if len(d.xs) > 0 {
+			last = base.cells[d.xs[len(d.xs)-1]]
+		}
+		test, _, _ := m.testOf(d, last)
 		name = testName(test)
 	}
 	header := append([]string{"series \\ size"}, sizeHeader(d.xs)...)
