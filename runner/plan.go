@@ -409,13 +409,16 @@ func (p *Plan) Describe(w io.Writer) {
 		}
 		fmt.Fprintln(w, describeMethodSeries(&m))
 	}
-	grid := 0
+	grid, some := 0, ""
 	for _, m := range s.Methods {
 		grid += len(m.Grid)
+		if len(m.Datasets) > 0 {
+			some = ", each method on its datasets"
+		}
 	}
-	fmt.Fprintf(w, "%s × %s (%s) × %s × %s = %s, %s\n",
+	fmt.Fprintf(w, "%s × %s (%s) × %s × %s%s = %s, %s\n",
 		count(len(s.Datasets), "dataset"), count(len(s.Methods), "method"), count(grid, "grid point"),
-		count(sizes, "size"), count(trials, "trial"), count(len(p.Trials), "trial"), count(p.Fits(), "fit"))
+		count(sizes, "size"), count(trials, "trial"), some, count(len(p.Trials), "trial"), count(p.Fits(), "fit"))
 }
 
 // count writes n and noun, in the plural unless n is 1: "1 dataset",

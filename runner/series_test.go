@@ -117,7 +117,11 @@ func TestMethodProtocolSeries(t *testing.T) {
 
 	var b bytes.Buffer
 	sum.Plan.Describe(&b)
-	for _, want := range []string{"method first: fake-rows, 1 grid point, select fixed, protocol {strategy=fake-first}\n", "method short: fake-rows, 1 grid point, select fixed, protocol {batch=4 budget=14}, on a\n"} {
+	for _, want := range []string{
+		"method first: fake-rows, 1 grid point, select fixed, protocol {strategy=fake-first}\n",
+		"method short: fake-rows, 1 grid point, select fixed, protocol {batch=4 budget=14}, on a\n",
+		"2 datasets × 3 methods (3 grid points) × 1 size × 3 trials, each method on its datasets = 15 trials, 57 fits\n",
+	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("Describe:\n%s\nwant a line %q", b.String(), want)
 		}
