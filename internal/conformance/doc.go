@@ -28,10 +28,35 @@
 // output; then to every dataset the suite loads, where an error is allowed
 // but a panic or an invalid result is not.
 //
+// The runner's registries have suites of their own. TestSplitters splits a
+// three-class dataset of unequal classes (and its regression twin) with
+// every split kind, for several trials and seeds: pools and test parts
+// sorted and in range, test rows disjoint from the pool (or the training
+// sample), every row in exactly one part unless the kind is in-sample or
+// listed in uncovered, the same partition for the same seed and another
+// for another seed unless the kind is listed in seedless, class
+// proportions within ±1 row under stratify, and a kind that defines its
+// own replicates (kfold) putting every row in the test part equally often.
+// TestSelectors runs a small experiment under every select rule, and
+// under a copy of the oracle rule registered by another name: the results'
+// Oracle field is the rule's, and report.md flags every table row of the
+// method as an oracle choice exactly for an oracle rule. TestProtocols runs
+// every protocol on iris: finite metrics, observations in increasing x and
+// as many as Steps says, the same results at -j 1 and -j 4 trial key by
+// trial key, and a run cancelled during a slow trial returning promptly
+// without completing it. TestStrategies queries every query strategy on
+// its own (exactly N distinct indices into the unlabelled candidates, the
+// same for the same random source, inputs unchanged, a Blind strategy
+// ignoring the prediction) and in the active protocol (labelled counts
+// grow by the batch to the budget, results repeatable).
+//
 // What a contributor touches: a plugin in a package already linked in,
 // nothing; a new plugin package, its blank import in plugins/plugins.go,
 // which both the repro command and this suite link; a required parameter, a value in methodParams or transformParams (or the
 // dataset's fixture); a dataset that reads files, a fixture in fixtures; a
 // problem a method documents it does not handle, an entry in unsupported
-// with the documentation's reason.
+// with the documentation's reason; a split kind, protocol or query
+// strategy with a required parameter, a value in splitParams,
+// protocolParams or strategyParams; a split kind whose partition does not
+// depend on the seed, an entry in seedless.
 package conformance
