@@ -1,0 +1,124 @@
+// Command repro reproduces machine-learning papers from declarative YAML
+// experiments.
+//
+// Usage:
+//
+//	repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--fresh] [-q] [--shard I/N]
+//	repro report DIR
+//	repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
+//	repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--test NAME] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
+//	repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
+//	repro validate FILE.yaml [--data DIR] [--set key.path=value ...]
+//	repro list [methods|datasets|transforms|metrics]
+//	repro data list|fetch|verify FILE.yaml [--data DIR]
+//
+// Exit codes: 0 success, 1 a failed check, failed trials or another
+// failure (e.g. DIR in use by another run), 2 bad usage or an invalid spec,
+// 130 interrupted (rerun to resume).
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"syscall"
+
+	"github.com/repro-ml/repro/runner"
+)
+
+// Exit codes.
+const (
+	exitOK          = 0
+	exitFailed      = 1
+	exitUsage       = 2
+	exitInterrupted = 130
+)
+
+func main() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// Near the machine's memory the collector works harder rather
+		// than let garbage push the heap over it (the fits' live memory
+		// is bounded by --mem-limit).
+		debug.SetMemoryLimit(runner.ProcessMemory() / 10 * 9)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := repro(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+const usage = `repro reproduces machine-learning papers from YAML experiments.
+
+Usage:
+  repro run FILE.yaml [-j N] [-o DIR] [--data DIR] [--set key.path=value ...] [--mem-limit SIZE] [--fresh] [--cold] [--smoke] [--check] [--no-commands] [-q] [--shard I/N]
+        run every trial not already finished in DIR (default out/<name>), then write the reports
+        and print the expect: checks (with --check, a failed one makes the exit status 1);
+        one run at a time per DIR (DIR/.lock); with --shard only shard I (from 0) of N, into
+        DIR/results/shard-I-of-N.jsonl under its own lock, and no reports (repro report DIR merges);
+        a fit estimated to need more memory than --mem-limit (default $REPRO_MEM_LIMIT, else half
+        the smallest of the machine's memory, the cgroup's limit and RLIMIT_AS) fails its trial
+        --cold: the transform and PCA caches are neither read nor kept (time a run from scratch)
+  repro report DIR
+        re-render the reports in DIR from its stored results (no training)
+  repro check FILE.yaml|DIR [-o DIR] [--set key.path=value ...]
+        evaluate the experiment's expect: block against stored results; exit 1 if any fails
+  repro diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--test NAME] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
+        compare two runs by dataset, series, size and trial (paired t-tests); exit 1 if a metric got
+        significantly worse beyond T, or if the runs cannot be compared whole (see repro diff -h)
+  repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
+        write DIR/slurm/*.sbatch: a job array of N shards and a report job after it; --submit submits them
+  repro validate FILE.yaml [--data DIR] [--set key.path=value ...] [--no-commands]
+        check the spec and print the plan (runs nothing); with --data or $REPRO_DATA, load the
+        datasets (no fits) and check the spec against them: sizes, test sets, folds, columns;
+        print every external program its command methods would run (--no-commands refuses them,
+        as it does for run)
+  repro list [methods|datasets|transforms|metrics]
+        print the registered plugins and their parameters
+  repro data list|fetch|verify FILE.yaml [--data DIR] [--mirror URL]
+        list where the experiment's data files come from, download the missing ones
+        (checked against their checksums), or verify those present (repro data help)
+  repro version
+
+Exit codes: 0 success, 1 failed trials (run), a failed expectation (check, run --check) or a
+regression (diff), 2 bad usage or invalid spec, 130 interrupted.
+The data directory is --data, else $REPRO_DATA, else the user cache directory.
+`
+
+// repro runs the command line args and returns the exit code.
+func repro(ctx context.Context, stdout, stderr io.Writer, args []string) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitUsage
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "run":
+		return cmdRun(ctx, stdout, stderr, rest)
+	case "report":
+		return cmdReport(stdout, stderr, rest)
+	case "check":
+		return cmdCheck(stdout, stderr, rest)
+	case "validate":
+		return cmdValidate(ctx, stdout, stderr, rest)
+	case "diff":
+		return cmdDiff(stdout, stderr, rest)
+	case "slurm":
+		return cmdSlurm(stdout, stderr, rest)
+	case "list":
+		return cmdList(stdout, stderr, rest)
+	case "data":
+		return cmdData(ctx, stdout, stderr, rest)
+	case "version":
+		fmt.Fprintf(stdout, "repro %s (%s)\n", runner.Version, runtime.Version())
+		return exitOK
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "repro: unknown command %q\n\n%s", cmd, usage)
+	return exitUsage
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/runner"
+)
+
+func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) int {
+	fs := newFlags("validate", stderr, "validate FILE.yaml [--data DIR] [--set key.path=value ...] [--no-commands]")
+	data := fs.String("data", "", "data directory: check the spec against its datasets too (default $"+datasets.DataDirEnv+"; unset: the spec alone)")
+	noCommands := fs.Bool("no-commands", false, "refuse an experiment that runs external programs (command methods)")
+	var sets multiFlag
+	fs.Var(&sets, "set", "override a spec field")
+	arg, ok := parseOne(fs, args)
+	if !ok {
+		return exitUsage
+	}
+	if *data != "" {
+		if fi, err := os.Stat(*data); err != nil || !fi.IsDir() {
+			fmt.Fprintf(stderr, "repro validate: --data %s: not a directory\n", *data)
+			return exitUsage
+		}
+	}
+	spec, err := loadSpec(arg, sets, stderr)
+	if err != nil {
+		return exitUsage
+	}
+	if len(spec.Smoke) > 0 {
+		// The smoke reductions must apply too: CI runs them.
+		if _, err := runner.LoadSmoke(arg, spec.Smoke, sets); err != nil {
+			fmt.Fprintln(stderr, err)
+			return exitUsage
+		}
+	}
+	plan, err := runner.NewPlan(spec)
+	if err != nil {
+		fmt.Fprintf(stderr, "%s: %v\n", arg, err)
+		return exitUsage
+	}
+	progs := programs(spec)
+	if !checkPrograms(arg, progs, *noCommands, "validate", stderr) {
+		return exitUsage
+	}
+	// With the data (--data or $REPRO_DATA), the datasets load as a run
+	// loads them — their shapes, no fit — and what the spec asks of them
+	// is checked: sizes against the pool, test sets, folds, columns.
+	checked := ""
+	if dir := *data; dir != "" || os.Getenv(datasets.DataDirEnv) != "" {
+		dir = datasets.DataDir(dir)
+		env := datasets.Env{DataDir: dir, CacheDir: filepath.Join(filepath.Dir(outDir("", spec)), ".cache")}
+		infos, missing, err := runner.CheckData(ctx, spec, env)
+		if err != nil {
+			if ctx.Err() != nil {
+				fmt.Fprintf(stderr, "repro validate: %v\n", err)
+				return exitInterrupted
+			}
+			fmt.Fprintln(stderr, err)
+			if len(missing) > 0 {
+				dataHint(stderr, missing[0], arg, *data)
+			}
+			return exitUsage
+		}
+		var shapes []string
+		for _, ds := range spec.Datasets {
+			if in, ok := infos[ds.ID]; ok {
+				shapes = append(shapes, fmt.Sprintf("%s %d × %d", ds.ID, in.Rows, in.Cols))
+			}
+		}
+		if len(shapes) > 0 {
+			checked = fmt.Sprintf(" (checked against the data in %s: %s)", dir, strings.Join(shapes, ", "))
+		}
+	}
+	fmt.Fprintf(stdout, "%s: valid%s\n", arg, checked)
+	plan.Describe(stdout)
+	printPrograms(stdout, progs)
+	return exitOK
+}
