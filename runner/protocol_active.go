@@ -65,8 +65,8 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 	if t.Part.Test == nil {
 		return nil, fmt.Errorf("protocol active needs a fixed test part (split kind given, holdout or kfold), not %q", t.Trial.Dataset.Split.KindName())
 	}
-	if t.Trial.Method.Select.RuleName() == "test" {
-		return nil, fmt.Errorf("method %q: protocol active cannot select on the test part (select rule test); use fixed or cv", t.Trial.Method.Label)
+	if rule := t.Trial.Method.Select.RuleName(); isOracle(rule) {
+		return nil, fmt.Errorf("method %q: protocol active cannot select on the test part (select rule %s is an oracle rule); use fixed or cv", t.Trial.Method.Label, rule)
 	}
 	strat, err := Strategies.Lookup(p.String("strategy"))
 	if err != nil {
@@ -177,6 +177,13 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 			labelled = append(labelled, cands[i])
 		}
 	}
+}
+
+// isOracle reports whether the select rule called rule looks at the test
+// rows (Selector.Oracle).
+func isOracle(rule string) bool {
+	sel, err := Selectors.Lookup(rule)
+	return err == nil && sel.Oracle
 }
 
 // knownStrategy accepts the name of a registered query strategy.

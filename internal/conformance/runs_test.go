@@ -28,17 +28,25 @@ func parseSpec(t *testing.T, text string) *runner.Spec {
 // error or a failed trial.
 func runSpec(t *testing.T, spec *runner.Spec, dir string, workers int) *runner.Summary {
 	t.Helper()
+	sum := runResults(t, spec, dir, workers)
+	for _, r := range sum.Results {
+		if r.Failed() {
+			t.Fatalf("-j %d: trial %s/%s size %d trial %d failed: %s", workers, r.Dataset, r.Method, r.Size, r.Trial, r.Error)
+		}
+	}
+	return sum
+}
+
+// runResults runs spec in dir with workers trials at once and fails t on
+// an error or a trial without a result; failed trials are results.
+func runResults(t *testing.T, spec *runner.Spec, dir string, workers int) *runner.Summary {
+	t.Helper()
 	sum, err := runner.Run(context.Background(), spec, runner.Options{Dir: dir, Workers: workers})
 	if err != nil {
 		t.Fatalf("-j %d: %v", workers, err)
 	}
 	if len(sum.Results) != len(sum.Plan.Trials) {
 		t.Fatalf("-j %d: %d results for %d trials", workers, len(sum.Results), len(sum.Plan.Trials))
-	}
-	for _, r := range sum.Results {
-		if r.Failed() {
-			t.Fatalf("-j %d: trial %s/%s size %d trial %d failed: %s", workers, r.Dataset, r.Method, r.Size, r.Trial, r.Error)
-		}
 	}
 	return sum
 }

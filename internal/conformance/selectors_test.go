@@ -12,10 +12,12 @@ import (
 )
 
 // probeOracle is the name the suite registers a copy of the first oracle
-// select rule under: a rule no code can know by name, so that a report
-// that flags oracle choices by the rule's name rather than by
+// select rule under, probeOf: a rule no code can know by name, so that a
+// report or protocol that treats oracle rules by name rather than by
 // Selector.Oracle fails TestSelectors.
 const probeOracle = "conformance-oracle"
+
+var probeOf string
 
 func init() {
 	for _, name := range runner.Selectors.Names() {
@@ -26,6 +28,7 @@ func init() {
 		probe := *sel
 		probe.Doc = "a copy of " + name + " under a name of the conformance suite's (test fixture)"
 		runner.Selectors.Register(probeOracle, &probe)
+		probeOf = name
 		return
 	}
 }
@@ -35,18 +38,32 @@ func init() {
 const oracleFlag = "[oracle]"
 
 // TestSelectors runs a small experiment under every registered select
-// rule — one method over a grid of two points — and checks that every
-// trial succeeds with finite metrics; that a rule that chooses records a
-// grid point of the grid in every result and one that does not makes a
-// series of every grid point; that every result's Oracle field is the
-// rule's Selector.Oracle; and that report.md flags the method and each of
-// its series in every table row that names them as an oracle choice
-// exactly when the rule is an oracle one — also when the results' Oracle
-// fields are cleared (results stored before the field existed), so that
-// the flag follows from the spec's rule as well as from the results.
+// rule and protocol — one method over a grid of two points — and checks
+// that every trial succeeds with finite metrics (a protocol may refuse an
+// oracle rule, failing every trial, but must then refuse the probe copy
+// too); that a rule that chooses records a grid point of the grid in every
+// result and one that does not makes a series of every grid point; that
+// every result's Oracle field is the rule's Selector.Oracle; and that
+// report.md flags the method and each of its series in every table row
+// that names them as an oracle choice exactly when the rule is an oracle
+// one — also when the results' Oracle fields are cleared (results stored
+// before the field existed), so that the flag follows from the spec's rule
+// as well as from the results.
 func TestSelectors(t *testing.T) {
-	if _, err := runner.Selectors.Lookup(probeOracle); err != nil {
+	if probeOf == "" {
 		t.Logf("no oracle select rule is registered: nothing to probe the report's flag with")
+	}
+	grid := []float64{0.01, 10}
+	run := func(t *testing.T, rule, protocol string) (*runner.Spec, string, *runner.Summary) {
+		t.Helper()
+		pr, err := runner.Protocols.Lookup(protocol)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := parseSpec(t, protocolSpec(protocol, pr, protocolParams[protocol], "iris", "holdout, test: 50, stratify: true",
+			fmt.Sprintf("{name: logreg-l2, label: probe, params: {C: [%v, %v]}, select: {rule: %s}}", grid[0], grid[1], rule)))
+		dir := t.TempDir()
+		return spec, dir, runResults(t, spec, dir, 2)
 	}
 	for _, name := range runner.Selectors.Names() {
 		t.Run(name, func(t *testing.T) {
@@ -58,47 +75,76 @@ func TestSelectors(t *testing.T) {
 			if sel.Doc == "" || sel.Choose == nil || sel.Fits == nil {
 				t.Fatalf("Doc, Choose and Fits must be set (Doc %q)", sel.Doc)
 			}
-			grid := []float64{0.01, 10}
-			spec := parseSpec(t, fmt.Sprintf(`name: conform-select
-seed: 5
-datasets: [{name: iris, split: {kind: holdout, test: 50, stratify: true}}]
-methods:
-  - {name: logreg-l2, label: probe, params: {C: [%v, %v]}, select: {rule: %s}}
-curve: {sizes: [30, 60], trials: 2}
-metrics: [accuracy]
-`, grid[0], grid[1], name))
-			dir := t.TempDir()
-			sum := runSpec(t, spec, dir, 2)
-			series := map[string]bool{}
-			for i := range sum.Results {
-				r := &sum.Results[i]
-				checkFinite(t, r)
-				if r.Oracle != sel.Oracle {
-					t.Errorf("trial %d size %d: result's Oracle is %v, the rule's %v", r.Trial, r.Size, r.Oracle, sel.Oracle)
-				}
-				if sel.Chooses {
-					c, ok := r.Chosen["C"].(float64)
-					if !ok || !slices.Contains(grid, c) {
-						t.Errorf("trial %d size %d: chosen %v, want C one of %v", r.Trial, r.Size, r.Chosen, grid)
+			for _, protocol := range runner.Protocols.Names() {
+				t.Run(protocol, func(t *testing.T) {
+					spec, dir, sum := run(t, name, protocol)
+					if failed := failures(sum); failed != "" {
+						if !sel.Oracle {
+							t.Fatalf("%s", failed)
+						}
+						t.Logf("protocol %s refuses oracle rule %s: %s", protocol, name, failed)
 					}
-				}
-				series[runner.SeriesName(r.Method, r.Variant)] = true
+					if name == probeOracle {
+						_, _, orig := run(t, probeOf, protocol)
+						if a, b := failures(sum) != "", failures(orig) != ""; a != b {
+							t.Fatalf("protocol %s: rule %s refused %v, its copy %s refused %v; want a rule treated by its Selector, not its name\n%s%s",
+								protocol, probeOf, b, probeOracle, a, failures(orig), failures(sum))
+						}
+					}
+					if failures(sum) != "" {
+						return
+					}
+					checkSelection(t, sel, grid, sum)
+					checkOracleFlag(t, dir, spec, sum.Results, sel.Oracle)
+					if t.Failed() {
+						return
+					}
+					cleared := slices.Clone(sum.Results)
+					for i := range cleared {
+						cleared[i].Oracle = false
+					}
+					t.Run("results-without-oracle-field", func(t *testing.T) {
+						checkOracleFlag(t, dir, spec, cleared, sel.Oracle)
+					})
+				})
 			}
-			if want := map[bool]int{true: 1, false: len(grid)}[sel.Chooses]; len(series) != want {
-				t.Errorf("%d series %v, want %d (Chooses %v)", len(series), slices.Sorted(maps.Keys(series)), want, sel.Chooses)
-			}
-			checkOracleFlag(t, dir, spec, sum.Results, sel.Oracle)
-			if t.Failed() {
-				return
-			}
-			cleared := slices.Clone(sum.Results)
-			for i := range cleared {
-				cleared[i].Oracle = false
-			}
-			t.Run("results-without-oracle-field", func(t *testing.T) {
-				checkOracleFlag(t, dir, spec, cleared, sel.Oracle)
-			})
 		})
+	}
+}
+
+// failures describes the failed trials of sum: "" when none failed.
+func failures(sum *runner.Summary) string {
+	var b strings.Builder
+	for _, r := range sum.Results {
+		if r.Failed() {
+			fmt.Fprintf(&b, "trial %s/%s size %d trial %d failed: %s\n", r.Dataset, r.Method, r.Size, r.Trial, r.Error)
+		}
+	}
+	return b.String()
+}
+
+// checkSelection checks the results of a rule: finite metrics, Oracle
+// the rule's, a chosen point of grid when the rule chooses, and a series
+// per grid point when it does not.
+func checkSelection(t *testing.T, sel *runner.Selector, grid []float64, sum *runner.Summary) {
+	t.Helper()
+	series := map[string]bool{}
+	for i := range sum.Results {
+		r := &sum.Results[i]
+		checkFinite(t, r)
+		if r.Oracle != sel.Oracle {
+			t.Errorf("%s trial %d size %d: result's Oracle is %v, the rule's %v", r.Dataset, r.Trial, r.Size, r.Oracle, sel.Oracle)
+		}
+		if sel.Chooses {
+			c, ok := r.Chosen["C"].(float64)
+			if !ok || !slices.Contains(grid, c) {
+				t.Errorf("%s trial %d size %d: chosen %v, want C one of %v", r.Dataset, r.Trial, r.Size, r.Chosen, grid)
+			}
+		}
+		series[runner.SeriesName(r.Method, r.Variant)] = true
+	}
+	if want := map[bool]int{true: 1, false: len(grid)}[sel.Chooses]; len(series) != want {
+		t.Errorf("%d series %v, want %d (Chooses %v)", len(series), slices.Sorted(maps.Keys(series)), want, sel.Chooses)
 	}
 }
 
