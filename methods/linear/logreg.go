@@ -10,57 +10,40 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/optim"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	methods.Register("logreg-l2", &methods.Plugin{
-		Doc:   "L2-regularized logistic regression, ½‖w‖² + C·Σ log-loss, unpenalized intercept (L-BFGS, or TRON as liblinear -s 0); one-vs-rest as liblinear, or multinomial",
-		Kinds: methods.Classification,
-		Params: []param.Decl{
-			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "weight of the summed log-loss against ½‖w‖² (liblinear's C)"},
-			{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept b"},
-			{Name: "multiclass", Type: param.Enum, Default: "ovr", Choices: []string{"ovr", "softmax"}, Doc: "ovr: one binary model per class, scores are decision values (liblinear); softmax: multinomial with penalty ½Σₖ‖wₖ‖²"},
-			{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "lbfgs", "tron", "newton"}, Doc: "one-vs-rest solver: lbfgs; tron (trust-region Newton with conjugate gradients on Hessian-vector products, liblinear -s 0's); newton (Newton's method with the exact (d+1)×(d+1) Hessian, Cholesky and a line search: for few columns); auto: tron on badly scaled columns (root mean squares more than 1000× apart) when there are at most 256 columns, lbfgs otherwise. On badly scaled columns lbfgs and tron are diagonally preconditioned. softmax always uses lbfgs"},
-			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "iteration cap (Newton steps for newton and tron, L-BFGS iterations for lbfgs) per binary (or multinomial) problem"},
-			{Name: "tol", Type: param.Float, Default: 1e-5, Min: param.Bound(0), MinExclusive: true, Doc: "stop when ‖∇f‖∞ ≤ tol·max(1, |f|)"},
-		},
+	methods.RegisterTyped("logreg-l2", methods.Typed[logRegL2]{
+		Doc:    "L2-regularized logistic regression, ½‖w‖² + C·Σ log-loss, unpenalized intercept (L-BFGS, or TRON as liblinear -s 0); one-vs-rest as liblinear, or multinomial",
+		Kinds:  methods.Classification,
 		New:    newLogRegL2,
 		Memory: memLogRegL2,
 	})
-	methods.Register("logreg-l1", &methods.Plugin{
+	methods.RegisterTyped("logreg-l1", methods.Typed[l1Params]{
 		Doc:   "L1-regularized logistic regression, ‖w‖₁ + C·Σ log-loss, unpenalized intercept (newGLMNET as liblinear -s 6); one-vs-rest",
 		Kinds: methods.Classification,
-		Params: []param.Decl{
-			{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "weight of the summed log-loss against ‖w‖₁ (liblinear's C)"},
-			{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept b"},
-			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "newGLMNET (outer Newton) iteration cap per binary problem"},
-			{Name: "tol", Type: param.Float, Default: 1e-4, Min: param.Bound(0), MinExclusive: true, Doc: "stop when the minimum-norm subgradient's ∞-norm ≤ tol (the optimality conditions hold to tol)"},
+		New: func(p l1Params) (methods.Method, error) {
+			return &logRegL1{s: l1Settings{C: p.C, Intercept: p.Intercept, MaxIter: p.MaxIter, Tol: p.Tol}}, nil
 		},
-		New:    newLogRegL1,
 		Memory: memLogRegL1,
 	})
 }
 
 // logRegL2 is the logreg-l2 method: L2-regularized logistic regression.
 type logRegL2 struct {
-	C         float64
-	Intercept bool
-	Softmax   bool
-	Solver    string // auto, lbfgs, tron, newton
-	MaxIter   int
-	Tol       float64
+	C          float64 `param:"C" range:"(0, +inf)" default:"1" doc:"weight of the summed log-loss against ½‖w‖² (liblinear's C)"`
+	Intercept  bool    `param:"intercept" default:"true" doc:"fit an unpenalized intercept b"`
+	Multiclass string  `param:"multiclass" enum:"ovr|softmax" default:"ovr" doc:"ovr: one binary model per class, scores are decision values (liblinear); softmax: multinomial with penalty ½Σₖ‖wₖ‖²"`
+	Solver     string  `param:"solver" enum:"auto|lbfgs|tron|newton" default:"auto" doc:"one-vs-rest solver: lbfgs; tron (trust-region Newton with conjugate gradients on Hessian-vector products, liblinear -s 0's); newton (Newton's method with the exact (d+1)×(d+1) Hessian, Cholesky and a line search: for few columns); auto: tron on badly scaled columns (root mean squares more than 1000× apart) when there are at most 256 columns, lbfgs otherwise. On badly scaled columns lbfgs and tron are diagonally preconditioned. softmax always uses lbfgs"`
+	MaxIter    int     `param:"max_iter" range:"[1, +inf)" default:"1000" doc:"iteration cap (Newton steps for newton and tron, L-BFGS iterations for lbfgs) per binary (or multinomial) problem"`
+	Tol        float64 `param:"tol" range:"(0, +inf)" default:"1e-05" doc:"stop when ‖∇f‖∞ ≤ tol·max(1, |f|)"`
+
+	Softmax bool // Multiclass is softmax
 }
 
-func newLogRegL2(p param.Values) (methods.Method, error) {
-	return &logRegL2{
-		C:         p.Float("C"),
-		Intercept: p.Bool("intercept"),
-		Softmax:   p.String("multiclass") == "softmax",
-		Solver:    p.String("solver"),
-		MaxIter:   p.Int("max_iter"),
-		Tol:       p.Float("tol"),
-	}, nil
+func newLogRegL2(p logRegL2) (methods.Method, error) {
+	p.Softmax = p.Multiclass == "softmax"
+	return &p, nil
 }
 
 func checkClassification(train *datasets.Dataset) error {
@@ -293,13 +276,12 @@ type logRegL1 struct {
 	s l1Settings
 }
 
-func newLogRegL1(p param.Values) (methods.Method, error) {
-	return &logRegL1{s: l1Settings{
-		C:         p.Float("C"),
-		Intercept: p.Bool("intercept"),
-		MaxIter:   p.Int("max_iter"),
-		Tol:       p.Float("tol"),
-	}}, nil
+// l1Params are the parameters of logreg-l1.
+type l1Params struct {
+	C         float64 `param:"C" range:"(0, +inf)" default:"1" doc:"weight of the summed log-loss against ‖w‖₁ (liblinear's C)"`
+	Intercept bool    `param:"intercept" default:"true" doc:"fit an unpenalized intercept b"`
+	MaxIter   int     `param:"max_iter" range:"[1, +inf)" default:"1000" doc:"newGLMNET (outer Newton) iteration cap per binary problem"`
+	Tol       float64 `param:"tol" range:"(0, +inf)" default:"0.0001" doc:"stop when the minimum-norm subgradient's ∞-norm ≤ tol (the optimality conditions hold to tol)"`
 }
 
 // Fit trains one binary model (two classes) or K one-vs-rest models,

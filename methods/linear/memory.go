@@ -3,7 +3,6 @@ package linear
 import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/optim"
-	"github.com/repro-ml/repro/param"
 )
 
 // The memory estimates of the plugins (methods.Plugin.Memory).
@@ -15,18 +14,18 @@ import (
 // On a sparse training set wider than its present columns it is that of a
 // fit on the present columns, plus their copy (methods.Shape.CompactShape);
 // so for every estimate.
-func memLogRegL2(s methods.Shape, p param.Values) int64 {
+func memLogRegL2(s methods.Shape, p logRegL2) int64 {
 	s, compact := s.CompactShape()
 	return methods.Bytes(compact, memLogRegL2Fit(s, p))
 }
 
-func memLogRegL2Fit(s methods.Shape, p param.Values) int64 {
+func memLogRegL2Fit(s methods.Shape, p logRegL2) int64 {
 	n, d := s.Rows, s.Cols
 	model := methods.Floats(max(s.Classes, 1), d+1)
 	scores := methods.Floats(2, s.TestRows(), max(s.Classes, 2))
-	set := optim.Settings{MaxIter: p.Int("max_iter"), GradTol: p.Float("tol")}
+	set := optim.Settings{MaxIter: p.MaxIter, GradTol: p.Tol}
 	switch {
-	case p.String("multiclass") == "softmax" && s.Classes > 2:
+	case p.Multiclass == "softmax" && s.Classes > 2:
 		return methods.Bytes(optim.Bytes(s.Classes*(d+1), set), methods.Floats(2, s.Classes, d+1), methods.Floats(2, s.Classes, n), model, scores)
 	}
 	// The last three d+1: the column norms, the preconditioner and the
@@ -39,7 +38,7 @@ func memLogRegL2Fit(s methods.Shape, p param.Values) int64 {
 		sq = methods.Floats(n, d)
 	}
 	tron := methods.Bytes(methods.Floats(10, d+1), methods.Floats(6, n), model, scores, sq)
-	switch p.String("solver") {
+	switch p.Solver {
 	case "newton":
 		// [X 1] and its rows scaled by √D, the Hessian, four vectors over
 		// the rows and three over the coordinates.
@@ -58,7 +57,7 @@ func memLogRegL2Fit(s methods.Shape, p param.Values) int64 {
 // transpose), newGLMNET's vectors over the coordinates and the rows, the
 // explicit model Hessian of at most gramDim active coordinates, one
 // weight vector per task.
-func memLogRegL1(s methods.Shape, _ param.Values) int64 {
+func memLogRegL1(s methods.Shape, _ l1Params) int64 {
 	s, compact := s.CompactShape()
 	n, d := s.Rows, s.Cols
 	cols := methods.Bytes(s.CSRCopy(), methods.CSRBytes(d, s.NNZ), int64(s.NNZ)*4, int64(d))
@@ -74,9 +73,9 @@ func memLogRegL1(s methods.Shape, _ param.Values) int64 {
 // memRidge follows the solver: primal (dense A, d×d Gram, its shifted
 // copy and Cholesky factor), kernel (dense A, three n×n) or conjugate
 // gradients (vectors only), plus the design's column statistics.
-func memRidge(s methods.Shape, p param.Values) int64 {
+func memRidge(s methods.Shape, p ridge) int64 {
 	n, d := s.Rows, s.Cols
-	solver := p.String("solver")
+	solver := p.Solver
 	if solver == "auto" {
 		switch {
 		case !s.Dense:

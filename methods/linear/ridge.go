@@ -11,45 +11,25 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	methods.Register("ridge", &methods.Plugin{
-		Doc:   "ridge least squares ‖y − Xw − b‖² + λ‖w‖², unpenalized intercept (Cholesky on dense features, conjugate gradients on sparse ones)",
-		Kinds: methods.Regression,
-		Params: []param.Decl{
-			{Name: "lambda", Type: param.Float, Default: 1.0, Min: param.Bound(0), Doc: "weight λ of the penalty ‖w‖² (of the standardized coefficients with standardize)"},
-			{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept b (centres X and y)"},
-			{Name: "standardize", Type: param.Bool, Default: false, Doc: "scale every column to unit standard deviation before fitting (coefficients are reported on the original scale)"},
-			{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "primal", "kernel", "cg"},
-				Doc: "auto: primal if dense with d ≤ n, kernel if dense with d > n, cg if sparse; primal: Cholesky of XᵀX+λI; kernel: Cholesky of XXᵀ+λI; cg: conjugate gradients on the normal equations (primal and kernel densify sparse data)"},
-			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1), Doc: "conjugate-gradient iteration cap"},
-			{Name: "tol", Type: param.Float, Default: 1e-10, Min: param.Bound(0), MinExclusive: true, Doc: "conjugate gradients stop when ‖Aᵀ(y−Aw)−λw‖ ≤ tol·‖Aᵀy‖"},
-		},
-		New:    newRidge,
+	methods.RegisterTyped("ridge", methods.Typed[ridge]{
+		Doc:    "ridge least squares ‖y − Xw − b‖² + λ‖w‖², unpenalized intercept (Cholesky on dense features, conjugate gradients on sparse ones)",
+		Kinds:  methods.Regression,
+		New:    func(p ridge) (methods.Method, error) { return &p, nil },
 		Memory: memRidge,
 	})
 }
 
+// ridge is the ridge method at one grid point: its parameters.
 type ridge struct {
-	Lambda      float64
-	Intercept   bool
-	Standardize bool
-	Solver      string
-	MaxIter     int
-	Tol         float64
-}
-
-func newRidge(p param.Values) (methods.Method, error) {
-	return &ridge{
-		Lambda:      p.Float("lambda"),
-		Intercept:   p.Bool("intercept"),
-		Standardize: p.Bool("standardize"),
-		Solver:      p.String("solver"),
-		MaxIter:     p.Int("max_iter"),
-		Tol:         p.Float("tol"),
-	}, nil
+	Lambda      float64 `param:"lambda" range:"[0, +inf)" default:"1" doc:"weight λ of the penalty ‖w‖² (of the standardized coefficients with standardize)"`
+	Intercept   bool    `param:"intercept" default:"true" doc:"fit an unpenalized intercept b (centres X and y)"`
+	Standardize bool    `param:"standardize" default:"false" doc:"scale every column to unit standard deviation before fitting (coefficients are reported on the original scale)"`
+	Solver      string  `param:"solver" enum:"auto|primal|kernel|cg" default:"auto" doc:"auto: primal if dense with d ≤ n, kernel if dense with d > n, cg if sparse; primal: Cholesky of XᵀX+λI; kernel: Cholesky of XXᵀ+λI; cg: conjugate gradients on the normal equations (primal and kernel densify sparse data)"`
+	MaxIter     int     `param:"max_iter" range:"[1, +inf)" default:"1000" doc:"conjugate-gradient iteration cap"`
+	Tol         float64 `param:"tol" range:"(0, +inf)" default:"1e-10" doc:"conjugate gradients stop when ‖Aᵀ(y−Aw)−λw‖ ≤ tol·‖Aᵀy‖"`
 }
 
 // regressor is a fitted linear regression model.
