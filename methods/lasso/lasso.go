@@ -37,7 +37,6 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/lsq"
-	"github.com/repro-ml/repro/param"
 )
 
 // Options controls the coordinate-descent solvers.
@@ -196,37 +195,50 @@ type lassoMethod struct {
 	opt                    Options
 }
 
-var commonParams = []param.Decl{
-	{Name: "standardize", Type: param.Bool, Default: true, Doc: "centre and scale columns to unit population variance before fitting (coefficients reported on the original scale)"},
-	{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept (centre X and y)"},
-	{Name: "path", Type: param.Int, Default: 20, Min: param.Bound(1), Doc: "number of warm-started log-spaced penalty values from the zero-solution value down to the requested one (1: cold start)"},
-	{Name: "tol", Type: param.Float, Default: 1e-20, Min: param.Bound(0), MinExclusive: true, Doc: "stop when no block moves by more than tol·‖y−ȳ‖² in the Gram norm over a sweep (glmnet's thresh)"},
-	{Name: "max_sweeps", Type: param.Int, Default: 100000, Min: param.Bound(1), Doc: "maximum full sweeps per path point"},
+// commonParams are the parameters lasso and group-lasso share.
+type commonParams struct {
+	Standardize bool    `param:"standardize" default:"true" doc:"centre and scale columns to unit population variance before fitting (coefficients reported on the original scale)"`
+	Intercept   bool    `param:"intercept" default:"true" doc:"fit an unpenalized intercept (centre X and y)"`
+	Path        int     `param:"path" range:"[1, +inf)" default:"20" doc:"number of warm-started log-spaced penalty values from the zero-solution value down to the requested one (1: cold start)"`
+	Tol         float64 `param:"tol" range:"(0, +inf)" default:"1e-20" doc:"stop when no block moves by more than tol·‖y−ȳ‖² in the Gram norm over a sweep (glmnet's thresh)"`
+	MaxSweeps   int     `param:"max_sweeps" range:"[1, +inf)" default:"100000" doc:"maximum full sweeps per path point"`
+}
+
+// method returns the solver settings of c at penalty lambda.
+func (c commonParams) method(lambda float64) lassoMethod {
+	return lassoMethod{lambda: lambda, standardize: c.Standardize, intercept: c.Intercept,
+		path: c.Path, opt: Options{Tol: c.Tol, MaxSweeps: c.MaxSweeps}}
+}
+
+// lassoParams are the parameters of lasso.
+type lassoParams struct {
+	Lambda float64 `param:"lambda" range:"[0, +inf)" default:"0.01" doc:"λ of (1/2n)RSS + λ‖β‖₁, as glmnet's lambda"`
+	commonParams
+}
+
+// groupParams are the parameters of group-lasso.
+type groupParams struct {
+	Lambda float64 `param:"lambda" range:"[0, +inf)" default:"0.01" doc:"λ of (1/2n)RSS + λ Σ_k √d_k‖β_k‖₂"`
+	commonParams
 }
 
 func init() {
-	methods.Register("lasso", &methods.Plugin{
-		Doc:   "lasso: (1/2n)‖y−b−Xβ‖² + λ‖β‖₁ (glmnet scaling), coordinate descent along a warm-started λ path",
-		Kinds: methods.Regression,
-		Params: append([]param.Decl{
-			{Name: "lambda", Type: param.Float, Default: 0.01, Min: param.Bound(0), Doc: "λ of (1/2n)RSS + λ‖β‖₁, as glmnet's lambda"},
-		}, commonParams...),
+	methods.RegisterTyped("lasso", methods.Typed[lassoParams]{
+		Doc:    "lasso: (1/2n)‖y−b−Xβ‖² + λ‖β‖₁ (glmnet scaling), coordinate descent along a warm-started λ path",
+		Kinds:  methods.Regression,
 		Memory: memLasso,
-		New: func(p param.Values) (methods.Method, error) {
-			return &lassoMethod{lambda: p.Float("lambda"), standardize: p.Bool("standardize"), intercept: p.Bool("intercept"),
-				path: p.Int("path"), opt: Options{Tol: p.Float("tol"), MaxSweeps: p.Int("max_sweeps")}}, nil
+		New: func(p lassoParams) (methods.Method, error) {
+			m := p.method(p.Lambda)
+			return &m, nil
 		},
 	})
-	methods.Register("group-lasso", &methods.Plugin{
-		Doc:   "group lasso: (1/2n)‖y−b−Xβ‖² + λ Σ_k √d_k‖β_k‖₂, exact block coordinate descent along a warm-started λ path",
-		Kinds: methods.Regression,
-		Params: append([]param.Decl{
-			{Name: "lambda", Type: param.Float, Default: 0.01, Min: param.Bound(0), Doc: "λ of (1/2n)RSS + λ Σ_k √d_k‖β_k‖₂"},
-		}, commonParams...),
+	methods.RegisterTyped("group-lasso", methods.Typed[groupParams]{
+		Doc:    "group lasso: (1/2n)‖y−b−Xβ‖² + λ Σ_k √d_k‖β_k‖₂, exact block coordinate descent along a warm-started λ path",
+		Kinds:  methods.Regression,
 		Memory: memGroupLasso,
-		New: func(p param.Values) (methods.Method, error) {
-			return &groupMethod{lambda: p.Float("lambda"), standardize: p.Bool("standardize"), intercept: p.Bool("intercept"),
-				path: p.Int("path"), opt: Options{Tol: p.Float("tol"), MaxSweeps: p.Int("max_sweeps")}}, nil
+		New: func(p groupParams) (methods.Method, error) {
+			m := groupMethod(p.method(p.Lambda))
+			return &m, nil
 		},
 	})
 }
