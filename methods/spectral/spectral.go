@@ -11,38 +11,30 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/logistic"
 	"github.com/repro-ml/repro/methods/optim"
-	"github.com/repro-ml/repro/param"
 )
 
-func decls(extra ...param.Decl) []param.Decl {
-	return append([]param.Decl{
-		{Name: "m", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "number of eigenvectors to project on (paper: 200)"},
-		{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true,
-			Doc: "inverse ridge strength of the logistic regression on the projection: ½‖w‖² + C Σ loss"},
-		{Name: "max_iter", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "L-BFGS iteration cap (paper: 200)"},
-		{Name: "tol", Type: param.Float, Default: 1e-6, Min: param.Bound(0), MinExclusive: true, Doc: "L-BFGS relative gradient tolerance"},
-	}, extra...)
-}
-
 func init() {
-	methods.Register("pcr", &methods.Plugin{
+	methods.RegisterTyped("pcr", methods.Typed[PCR]{
 		Doc:    "logistic regression on the top m right singular vectors of the training X (Lanczos)",
 		Kinds:  methods.Classification,
-		Params: decls(),
 		Memory: memPCR,
-		New: func(p param.Values) (methods.Method, error) {
-			return &PCR{M: p.Int("m"), C: p.Float("C"), MaxIter: p.Int("max_iter"), Tol: p.Float("tol")}, nil
-		},
+		New:    func(p PCR) (methods.Method, error) { return &p, nil },
 	})
-	methods.Register("lle-lr", &methods.Plugin{
+	methods.RegisterTyped("lle-lr", methods.Typed[LLE]{
 		Doc:    "logistic regression on the m smallest eigenvectors of (I−P)ᵀ(I−P), P the row-normalized feature graph",
 		Kinds:  methods.Classification,
-		Params: decls(param.Decl{Name: "graph", Type: param.String, Default: "feature", Doc: "name of the feature graph in the dataset's Graphs"}),
 		Memory: memLLE,
-		New: func(p param.Values) (methods.Method, error) {
-			return &LLE{M: p.Int("m"), C: p.Float("C"), MaxIter: p.Int("max_iter"), Tol: p.Float("tol"), Graph: p.String("graph")}, nil
-		},
+		New:    func(p LLE) (methods.Method, error) { return &p, nil },
 	})
+}
+
+// Settings are the parameters PCR and LLE share: the number of
+// eigenvectors projected on and the logistic regression's settings.
+type Settings struct {
+	M       int     `param:"m" range:"[1, +inf)" default:"200" doc:"number of eigenvectors to project on (paper: 200)"`
+	C       float64 `param:"C" range:"(0, +inf)" default:"1" doc:"inverse ridge strength of the logistic regression on the projection: ½‖w‖² + C Σ loss"`
+	MaxIter int     `param:"max_iter" range:"[1, +inf)" default:"200" doc:"L-BFGS iteration cap (paper: 200)"`
+	Tol     float64 `param:"tol" range:"(0, +inf)" default:"1e-06" doc:"L-BFGS relative gradient tolerance"`
 }
 
 // Projection maps the d original columns to k new ones: z_c = Σ_j x_j V[j*k+c].
@@ -114,10 +106,7 @@ func fitOnProjection(ctx context.Context, train *datasets.Dataset, proj *Project
 // PCR is logistic regression on the top M right singular vectors of the
 // training matrix.
 type PCR struct {
-	M       int
-	C       float64
-	MaxIter int
-	Tol     float64
+	Settings
 }
 
 // TopRightSingular returns the top m right singular vectors of X (as
@@ -190,11 +179,8 @@ type singular struct {
 // The eigenvectors span all D graph nodes; the projection uses their
 // first d entries (virtual features never occur in X).
 type LLE struct {
-	M       int
-	C       float64
-	MaxIter int
-	Tol     float64
-	Graph   string
+	Settings
+	Graph string `param:"graph" default:"feature" doc:"name of the feature graph in the dataset's Graphs"`
 }
 
 // graphMemo caches the eigenvectors of feature graphs across trials: they

@@ -236,7 +236,7 @@ func TestLLEFitAndErrors(t *testing.T) {
 		y[i] = float64(i % 3)
 	}
 	train := &datasets.Dataset{Name: "t", X: X, Y: y, Classes: []string{"a", "b", "c"}}
-	m := &LLE{M: 5, C: 1, MaxIter: 50, Tol: 1e-6, Graph: "feature"}
+	m := &LLE{Settings: Settings{M: 5, C: 1, MaxIter: 50, Tol: 1e-6}, Graph: "feature"}
 	if _, err := m.Fit(context.Background(), train, nil); err == nil {
 		t.Fatal("no error without a graph")
 	}
