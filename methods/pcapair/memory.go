@@ -5,7 +5,6 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/logistic"
 	"github.com/repro-ml/repro/methods/optim"
-	"github.com/repro-ml/repro/param"
 )
 
 // memory is the methods.Plugin.Memory of pca-pair: the PCA of the training
@@ -14,11 +13,11 @@ import (
 // logistic regression on them, twice (the previous pair's model is
 // garbage not yet collected while the next is fitted), plus the scatter
 // plot's points.
-func memory(s methods.Shape, p param.Values) int64 {
-	m := p.Int("components")
+func memory(s methods.Shape, p params) int64 {
+	m := p.Components
 	classes := max(s.Classes, 2)
 	pair := methods.Bytes(methods.CSRBytes(s.Rows, 2*s.Rows),
-		logistic.Bytes(s.Rows, 2, classes, optim.Settings{MaxIter: p.Int("max_iter")}),
+		logistic.Bytes(s.Rows, 2, classes, optim.Settings{MaxIter: p.MaxIter}),
 		methods.Floats(s.Rows, classes))
 	return methods.Bytes(reduce.FitMemory(s.Rows, s.Cols, s.NNZ, m),
 		methods.Floats(s.Rows, m), methods.Floats(s.TestRows(), m), methods.Floats(s.TestRows(), classes),

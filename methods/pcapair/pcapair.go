@@ -18,26 +18,25 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/logistic"
 	"github.com/repro-ml/repro/methods/optim"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	methods.Register("pca-pair", &methods.Plugin{
+	methods.RegisterTyped("pca-pair", methods.Typed[params]{
 		Doc: "logistic regression on the pair of the top principal components (of the training rows) with the lowest training error; " +
 			"the pair's scatter plot by class is an artifact (Paskov et al. 2013, Fig. 3)",
 		Kinds:  methods.Classification,
 		Memory: memory,
-		Params: []param.Decl{
-			{Name: "components", Type: param.Int, Default: 10, Min: param.Bound(2), Max: param.Bound(50),
-				Doc: "principal components whose pairs are tried (the paper: 10)"},
-			{Name: "ridge", Type: param.Float, Default: 1e-4, Min: param.Bound(0), MinExclusive: true,
-				Doc: "ridge penalty of each pair's logistic regression (keeps a separable pair's fit finite)"},
-			{Name: "max_iter", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "L-BFGS iterations per pair at most"},
-		},
-		New: func(p param.Values) (methods.Method, error) {
-			return &method{m: p.Int("components"), ridge: p.Float("ridge"), maxIter: p.Int("max_iter")}, nil
+		New: func(p params) (methods.Method, error) {
+			return &method{m: p.Components, ridge: p.Ridge, maxIter: p.MaxIter}, nil
 		},
 	})
+}
+
+// params are the parameters of pca-pair.
+type params struct {
+	Components int     `param:"components" range:"[2, 50]" default:"10" doc:"principal components whose pairs are tried (the paper: 10)"`
+	Ridge      float64 `param:"ridge" range:"(0, +inf)" default:"0.0001" doc:"ridge penalty of each pair's logistic regression (keeps a separable pair's fit finite)"`
+	MaxIter    int     `param:"max_iter" range:"[1, +inf)" default:"200" doc:"L-BFGS iterations per pair at most"`
 }
 
 type method struct {
