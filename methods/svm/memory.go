@@ -3,7 +3,6 @@ package svm
 import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/kernel"
-	"github.com/repro-ml/repro/param"
 )
 
 // memory (methods.Plugin.Memory). The kernel solver holds the training
@@ -21,9 +20,9 @@ import (
 //
 // The linear solver on a sparse training set wider than its present
 // columns fits on those (methods.Shape.CompactShape).
-func memory(s methods.Shape, p param.Values) int64 {
-	fit := &SVM{CacheMB: p.Float("cache_mb"), Solver: p.String("solver"), Normalize: p.Bool("normalize")}
-	if p.String("kernel") == "linear" {
+func memory(s methods.Shape, p Params) int64 {
+	fit := &SVM{CacheMB: p.CacheMB, Solver: p.Solver, Normalize: p.Normalize}
+	if p.Kernel == "linear" {
 		fit.Kernel = kernel.Kernel{Kind: kernel.Linear}
 	} else {
 		fit.Kernel = kernel.Kernel{Kind: kernel.RBF}
@@ -50,7 +49,7 @@ func memory(s methods.Shape, p param.Values) int64 {
 		work = methods.Bytes(min(fit.cacheBytes(), methods.Floats(n, n)), methods.Floats(4, n), methods.Floats(6, n), methods.Floats(d))
 	}
 	cross := methods.Bytes(methods.Floats(2, min(s.TestRows(), predictRows(n)), n), methods.Floats(min(s.TestRows(), predictRows(n)), d), kernel.DotsWork(s), methods.Floats(2, s.TestRows()))
-	if p.String("kernel") == "linear" && !p.Bool("normalize") {
+	if p.Kernel == "linear" && !p.Normalize {
 		cross = 0
 	}
 	return methods.Bytes(compact, work, methods.Floats(8, n), methods.Floats(s.Tasks(), d), methods.Times(s.Tasks(), sv), cross,

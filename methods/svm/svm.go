@@ -51,33 +51,31 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/kernel"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	methods.Register("svm", &methods.Plugin{
+	methods.RegisterTyped("svm", methods.Typed[Params]{
 		Doc:    "soft-margin SVM (SMO with bias, or dual coordinate descent without), linear/poly/RBF kernels",
 		Kinds:  methods.Classification,
-		Params: Params,
 		New:    newFromParams,
 		Memory: memory,
 	})
 }
 
-// Params are the parameters of the "svm" plugin.
-var Params = []param.Decl{
-	{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "box constraint (soft-margin penalty)"},
-	{Name: "kernel", Type: param.Enum, Default: "linear", Choices: []string{"linear", "poly", "rbf"}, Doc: "linear x·x', poly (1+x·x')^degree, rbf exp(−‖x−x'‖²/(2σ²))"},
-	{Name: "degree", Type: param.Int, Default: 2, Min: param.Bound(1), Doc: "order of the polynomial kernel"},
-	{Name: "sigma", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "RBF width σ in exp(−‖x−x'‖²/(2σ²)) (libsvm gamma = 1/(2σ²))"},
-	{Name: "normalize", Type: param.Bool, Default: false, Doc: "normalize the kernel to k(x,x) = 1"},
-	{Name: "bias", Type: param.Bool, Default: true, Doc: "fit an unregularized bias (equality constraint yᵀα = 0, as libsvm)"},
-	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), MinExclusive: true, Doc: "stopping tolerance on the KKT violation (libsvm -e)"},
-	{Name: "max_iter", Type: param.Int, Default: 10000000, Min: param.Bound(1), Doc: "maximal number of SMO / coordinate steps"},
-	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "kernel", "linear"},
-		Doc: "auto: linear for the unnormalized linear kernel, else kernel; kernel: SMO on kernel columns (libsvm); linear: dual coordinate descent on the weights (liblinear -s 3, the bias a regularized constant feature)"},
-	{Name: "cache_mb", Type: param.Float, Default: DefaultCacheMB, Min: param.Bound(0), MinExclusive: true, Doc: "kernel-column cache in MB (libsvm's -m); the Gram matrix is precomputed only when it fits"},
-	{Name: "shrinking", Type: param.Bool, Default: true, Doc: "shrink the active set of the kernel solver (libsvm's -h)"},
+// Params are the parameters of the "svm" plugin. The default of cache_mb
+// is DefaultCacheMB.
+type Params struct {
+	C         float64 `param:"C" range:"(0, +inf)" default:"1" doc:"box constraint (soft-margin penalty)"`
+	Kernel    string  `param:"kernel" enum:"linear|poly|rbf" default:"linear" doc:"linear x·x', poly (1+x·x')^degree, rbf exp(−‖x−x'‖²/(2σ²))"`
+	Degree    int     `param:"degree" range:"[1, +inf)" default:"2" doc:"order of the polynomial kernel"`
+	Sigma     float64 `param:"sigma" range:"(0, +inf)" default:"1" doc:"RBF width σ in exp(−‖x−x'‖²/(2σ²)) (libsvm gamma = 1/(2σ²))"`
+	Normalize bool    `param:"normalize" default:"false" doc:"normalize the kernel to k(x,x) = 1"`
+	Bias      bool    `param:"bias" default:"true" doc:"fit an unregularized bias (equality constraint yᵀα = 0, as libsvm)"`
+	Tol       float64 `param:"tol" range:"(0, +inf)" default:"0.001" doc:"stopping tolerance on the KKT violation (libsvm -e)"`
+	MaxIter   int     `param:"max_iter" range:"[1, +inf)" default:"10000000" doc:"maximal number of SMO / coordinate steps"`
+	Solver    string  `param:"solver" enum:"auto|kernel|linear" default:"auto" doc:"auto: linear for the unnormalized linear kernel, else kernel; kernel: SMO on kernel columns (libsvm); linear: dual coordinate descent on the weights (liblinear -s 3, the bias a regularized constant feature)"`
+	CacheMB   float64 `param:"cache_mb" range:"(0, +inf)" default:"200" doc:"kernel-column cache in MB (libsvm's -m); the Gram matrix is precomputed only when it fits"`
+	Shrinking bool    `param:"shrinking" default:"true" doc:"shrink the active set of the kernel solver (libsvm's -h)"`
 }
 
 // DefaultCacheMB is the default kernel-column cache, in MB
@@ -103,18 +101,18 @@ type SVM struct {
 	Seed uint64
 }
 
-func newFromParams(p param.Values) (methods.Method, error) {
-	s := &SVM{C: p.Float("C"), Normalize: p.Bool("normalize"), Bias: p.Bool("bias"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"),
-		Solver: p.String("solver"), CacheMB: p.Float("cache_mb"), NoShrink: !p.Bool("shrinking")}
-	switch p.String("kernel") {
+func newFromParams(p Params) (methods.Method, error) {
+	s := &SVM{C: p.C, Normalize: p.Normalize, Bias: p.Bias, Tol: p.Tol, MaxIter: p.MaxIter,
+		Solver: p.Solver, CacheMB: p.CacheMB, NoShrink: !p.Shrinking}
+	switch p.Kernel {
 	case "linear":
 		s.Kernel = kernel.Kernel{Kind: kernel.Linear}
 	case "poly":
-		s.Kernel = kernel.Kernel{Kind: kernel.Poly, Degree: p.Int("degree")}
+		s.Kernel = kernel.Kernel{Kind: kernel.Poly, Degree: p.Degree}
 	case "rbf":
-		s.Kernel = kernel.Kernel{Kind: kernel.RBF, Sigma: p.Float("sigma")}
+		s.Kernel = kernel.Kernel{Kind: kernel.RBF, Sigma: p.Sigma}
 	default:
-		return nil, fmt.Errorf("unknown kernel %q", p.String("kernel"))
+		return nil, fmt.Errorf("unknown kernel %q", p.Kernel)
 	}
 	return s, nil
 }

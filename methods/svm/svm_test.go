@@ -122,16 +122,22 @@ func TestMemoryLargeRBF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := param.Values{}
-	for _, d := range Params {
-		p[d.Name] = d.Default
-	}
+	p := param.Defaults(pl.Params)
 	p["kernel"] = "rbf"
 	s := methods.Shape{Rows: 20000, Cols: 617, NNZ: 20000 * 617, Dense: true, Classes: 2, Test: 1559}
 	if est := pl.MemoryOf(s, p); est > 1<<30 {
 		t.Errorf("estimate %d MB for 20,000 rows, want under 1 GB", est>>20)
 	} else {
 		t.Logf("estimate %d MB", est>>20)
+	}
+}
+
+// TestDefaultCacheMB: the default of cache_mb, written in Params' tag,
+// is DefaultCacheMB.
+func TestDefaultCacheMB(t *testing.T) {
+	d, ok := param.Find(param.Of[Params]().Params, "cache_mb")
+	if !ok || d.Default != DefaultCacheMB {
+		t.Errorf("cache_mb default %v, want DefaultCacheMB %v", d.Default, DefaultCacheMB)
 	}
 }
 
