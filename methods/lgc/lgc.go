@@ -38,32 +38,23 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	methods.Register("lgc", &methods.Plugin{
-		Doc:   "local and global consistency (Zhou et al. 2004) on a K-nearest-neighbour cosine document graph over train ∪ predicted rows (transductive)",
-		Kinds: methods.Classification,
-		Params: []param.Decl{
-			{Name: "k", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "neighbours per document (Sandler et al.: 10)"},
-			{Name: "alpha", Type: param.Float, Default: 0.99, Min: param.Bound(0), Max: param.Bound(1), MinExclusive: true, MaxExclusive: true, Doc: "propagation weight α in (0, 1) (Zhou et al.: 0.99)"},
-			{Name: "tol", Type: param.Float, Default: 1e-8, Min: param.Bound(0), MinExclusive: true, Doc: "conjugate-gradient relative residual tolerance"},
-			{Name: "max_iter", Type: param.Int, Default: 2000, Min: param.Bound(1), Doc: "conjugate-gradient iteration cap per class"},
-		},
+	methods.RegisterTyped("lgc", methods.Typed[Method]{
+		Doc:    "local and global consistency (Zhou et al. 2004) on a K-nearest-neighbour cosine document graph over train ∪ predicted rows (transductive)",
+		Kinds:  methods.Classification,
 		Memory: memory,
-		New: func(p param.Values) (methods.Method, error) {
-			return &Method{K: p.Int("k"), Alpha: p.Float("alpha"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter")}, nil
-		},
+		New:    func(p Method) (methods.Method, error) { return &p, nil },
 	})
 }
 
 // Method is local and global consistency with a kNN cosine graph.
 type Method struct {
-	K       int
-	Alpha   float64
-	Tol     float64
-	MaxIter int
+	K       int     `param:"k" range:"[1, +inf)" default:"10" doc:"neighbours per document (Sandler et al.: 10)"`
+	Alpha   float64 `param:"alpha" range:"(0, 1)" default:"0.99" doc:"propagation weight α in (0, 1) (Zhou et al.: 0.99)"`
+	Tol     float64 `param:"tol" range:"(0, +inf)" default:"1e-08" doc:"conjugate-gradient relative residual tolerance"`
+	MaxIter int     `param:"max_iter" range:"[1, +inf)" default:"2000" doc:"conjugate-gradient iteration cap per class"`
 }
 
 // Fit stores the training set; the work happens in Predict.
