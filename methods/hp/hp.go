@@ -37,28 +37,35 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/lsq"
-	"github.com/repro-ml/repro/param"
 )
 
-var solverParams = []param.Decl{
-	{Name: "tol", Type: param.Float, Default: 1e-10, Min: param.Bound(0), MinExclusive: true, Doc: "optimality tolerance relative to ‖∇L(0)‖∞"},
-	{Name: "max_iter", Type: param.Int, Default: 20000, Min: param.Bound(1), Doc: "maximum number of Newton steps of the active-set algorithm"},
-	{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept (centre the design and y)"},
+// solverParams are the parameters hp and kernel-hp share.
+type solverParams struct {
+	Tol       float64 `param:"tol" range:"(0, +inf)" default:"1e-10" doc:"optimality tolerance relative to ‖∇L(0)‖∞"`
+	MaxIter   int     `param:"max_iter" range:"[1, +inf)" default:"20000" doc:"maximum number of Newton steps of the active-set algorithm"`
+	Intercept bool    `param:"intercept" default:"true" doc:"fit an unpenalized intercept (centre the design and y)"`
+}
+
+// options returns the solver's options with batch.
+func (p solverParams) options(batch bool) Options {
+	return Options{Tol: p.Tol, MaxIter: p.MaxIter, Batch: batch}
+}
+
+// hpParams are the parameters of hp.
+type hpParams struct {
+	Nu          float64 `param:"nu" range:"[0, +inf)" default:"1" doc:"ν of RSS + ν·penalty (RSS unscaled: the paper's ν; singleton groups give glmnet λ = ν/2n)"`
+	Standardize bool    `param:"standardize" default:"true" doc:"centre and scale columns to unit population variance before fitting (coefficients reported on the original scale)"`
+	Batch       bool    `param:"batch" default:"false" doc:"step D also adds every violating variable of the already-active groups at once (same solution, fewer Newton solves)"`
+	solverParams
 }
 
 func init() {
-	methods.Register("hp", &methods.Plugin{
-		Doc:   "hierarchical penalization (Szafranski 2007): ‖y−b−Xβ‖² + ν Σ_k d_k^{1/4}(Σ_{j∈J_k}|β_j|^{4/3})^{3/4}, active-set Newton",
-		Kinds: methods.Regression,
-		Params: append([]param.Decl{
-			{Name: "nu", Type: param.Float, Default: 1.0, Min: param.Bound(0), Doc: "ν of RSS + ν·penalty (RSS unscaled: the paper's ν; singleton groups give glmnet λ = ν/2n)"},
-			{Name: "standardize", Type: param.Bool, Default: true, Doc: "centre and scale columns to unit population variance before fitting (coefficients reported on the original scale)"},
-			{Name: "batch", Type: param.Bool, Default: false, Doc: "step D also adds every violating variable of the already-active groups at once (same solution, fewer Newton solves)"},
-		}, solverParams...),
+	methods.RegisterTyped("hp", methods.Typed[hpParams]{
+		Doc:    "hierarchical penalization (Szafranski 2007): ‖y−b−Xβ‖² + ν Σ_k d_k^{1/4}(Σ_{j∈J_k}|β_j|^{4/3})^{3/4}, active-set Newton",
+		Kinds:  methods.Regression,
 		Memory: memHP,
-		New: func(p param.Values) (methods.Method, error) {
-			return &hpMethod{nu: p.Float("nu"), standardize: p.Bool("standardize"), intercept: p.Bool("intercept"),
-				opt: Options{Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Batch: p.Bool("batch")}}, nil
+		New: func(p hpParams) (methods.Method, error) {
+			return &hpMethod{nu: p.Nu, standardize: p.Standardize, intercept: p.Intercept, opt: p.options(p.Batch)}, nil
 		},
 	})
 }

@@ -17,34 +17,36 @@ import (
 var DefaultBandwidths = []float64{0.1, 0.31622776601683794, 1, 3.1622776601683795, 10, 31.622776601683793, 100}
 
 func init() {
-	methods.Register("kernel-hp", &methods.Plugin{
+	methods.RegisterTyped("kernel-hp", methods.Typed[kernelParams]{
 		Doc: "multiple kernel regression with hierarchical penalization (Szafranski 2007 §4.3): one-input Gaussian kernels " +
 			"exp(−(x−x')²/(2h²)) (or /h², /h: param width) at each bandwidth, each bandwidth a group of n coefficients",
-		Kinds: methods.Regression,
-		Params: append([]param.Decl{
-			{Name: "nu", Type: param.Float, Default: 25.0, Min: param.Bound(0), Doc: "ν of RSS + ν Σ_k n^{1/4}(Σ_j|β_kj|^{4/3})^{3/4} (the paper's criterion (5))"},
-			{Name: "bandwidths", Type: param.FloatList, Default: DefaultBandwidths, Min: param.Bound(0), MinExclusive: true, Doc: "kernel bandwidths h (input units)"},
-			{Name: "width", Type: param.Enum, Default: "2h^2", Choices: []string{"2h^2", "h^2", "h"},
-				Doc: "denominator of the Gaussian kernel exp(−(x−x')²/width): 2h² (h is the standard deviation), h², or h (the paper does not say)"},
-			{Name: "grid", Type: param.Int, Default: 400, Min: param.Bound(2), Doc: "number of points of the fitted-curve artifact"},
-			{Name: "batch", Type: param.Bool, Default: true, Doc: "step D also adds every violating variable of the already-active groups at once (same solution, fewer Newton solves)"},
-		}, solverParams...),
+		Kinds:  methods.Regression,
 		Memory: memKernelHP,
-		New: func(p param.Values) (methods.Method, error) {
+		New: func(p kernelParams) (methods.Method, error) {
 			if err := validateKernel(p); err != nil {
 				return nil, err
 			}
-			return &kernelMethod{nu: p.Float("nu"), h: p.Floats("bandwidths"), width: p.String("width"), grid: p.Int("grid"), intercept: p.Bool("intercept"),
-				opt: Options{Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Batch: p.Bool("batch")}}, nil
+			return &kernelMethod{nu: p.Nu, h: p.Bandwidths, width: p.Width, grid: p.Grid, intercept: p.Intercept, opt: p.options(p.Batch)}, nil
 		},
 		Validate: validateKernel,
 	})
 }
 
+// kernelParams are the parameters of kernel-hp. The default of
+// bandwidths is DefaultBandwidths.
+type kernelParams struct {
+	Nu         float64   `param:"nu" range:"[0, +inf)" default:"25" doc:"ν of RSS + ν Σ_k n^{1/4}(Σ_j|β_kj|^{4/3})^{3/4} (the paper's criterion (5))"`
+	Bandwidths []float64 `param:"bandwidths" range:"(0, +inf)" default:"[0.1 0.31622776601683794 1 3.1622776601683795 10 31.622776601683793 100]" doc:"kernel bandwidths h (input units)"`
+	Width      string    `param:"width" enum:"2h^2|h^2|h" default:"2h^2" doc:"denominator of the Gaussian kernel exp(−(x−x')²/width): 2h² (h is the standard deviation), h², or h (the paper does not say)"`
+	Grid       int       `param:"grid" range:"[2, +inf)" default:"400" doc:"number of points of the fitted-curve artifact"`
+	Batch      bool      `param:"batch" default:"true" doc:"step D also adds every violating variable of the already-active groups at once (same solution, fewer Newton solves)"`
+	solverParams
+}
+
 // validateKernel checks what kernel-hp's declarations cannot express: at
 // least one bandwidth (each is checked > 0 by its declaration).
-func validateKernel(p param.Values) error {
-	if len(p.Floats("bandwidths")) == 0 {
+func validateKernel(p kernelParams) error {
+	if len(p.Bandwidths) == 0 {
 		return param.Invalid("bandwidths", "empty list; want at least one bandwidth h > 0")
 	}
 	return nil

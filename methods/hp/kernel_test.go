@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -185,8 +186,17 @@ func TestValidate(t *testing.T) {
 // bandwidths that is 504 MB and more, which the runner refuses under a
 // smaller limit. (internal/conformance compares the estimate with
 // measured allocations.)
+// TestDefaultBandwidths: the default of bandwidths, written in
+// kernelParams' tag, is DefaultBandwidths.
+func TestDefaultBandwidths(t *testing.T) {
+	d, ok := param.Find(param.Of[kernelParams]().Params, "bandwidths")
+	if !ok || !reflect.DeepEqual(d.Default, DefaultBandwidths) {
+		t.Errorf("bandwidths default %v, want DefaultBandwidths %v", d.Default, DefaultBandwidths)
+	}
+}
+
 func TestMemoryKernelHPCountsCovariance(t *testing.T) {
-	p := param.Values{"bandwidths": DefaultBandwidths, "grid": 400}
+	p := kernelParams{Bandwidths: DefaultBandwidths, Grid: 400}
 	for _, n := range []int{100, 1000} {
 		D := len(DefaultBandwidths) * n
 		est := memKernelHP(methods.Shape{Rows: n, Cols: 1, NNZ: n, Dense: true, Test: n}, p)

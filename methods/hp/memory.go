@@ -3,7 +3,6 @@ package hp
 import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/lsq"
-	"github.com/repro-ml/repro/param"
 )
 
 // memHP (methods.Plugin.Memory): the covariance design, the active-set
@@ -12,7 +11,7 @@ import (
 // copy, the Cholesky factor and the line search's), and the previous
 // steps' stay in the heap until the collector runs: measured peaks reach
 // sixteen d×d matrices.
-func memHP(s methods.Shape, _ param.Values) int64 {
+func memHP(s methods.Shape, _ hpParams) int64 {
 	d := s.Cols
 	return methods.Bytes(lsq.DesignBytes(s.Rows, d), methods.Floats(16, d, d), methods.Floats(10, d), lsq.TableBytes(d), methods.Floats(s.TestRows()))
 }
@@ -21,9 +20,8 @@ func memHP(s methods.Shape, _ param.Values) int64 {
 // bandwidth and training row, plus the design itself and the artifacts:
 // the whole design and its (K·n)×(K·n) covariance, which the solver
 // needs (see kernelMethod).
-func memKernelHP(s methods.Shape, p param.Values) int64 {
+func memKernelHP(s methods.Shape, p kernelParams) int64 {
 	n := s.Rows
-	D := len(p.Floats("bandwidths")) * n
-	grid := p.Int("grid")
-	return methods.Bytes(methods.Floats(n, D), memHP(methods.Shape{Rows: n, Cols: D, Test: s.Test}, p), methods.Floats(2, grid, len(p.Floats("bandwidths"))+2))
+	D := len(p.Bandwidths) * n
+	return methods.Bytes(methods.Floats(n, D), memHP(methods.Shape{Rows: n, Cols: D, Test: s.Test}, hpParams{}), methods.Floats(2, p.Grid, len(p.Bandwidths)+2))
 }
