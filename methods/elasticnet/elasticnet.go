@@ -62,15 +62,14 @@ import (
 )
 
 func init() {
-	methods.Register("logreg-en", &methods.Plugin{
+	methods.RegisterTyped("logreg-en", methods.Typed[Params]{
 		Doc:    "elastic-net logistic regression, (1/n)Σ log-loss + λ(α‖β‖₁ + (1−α)/2‖β‖²) as glmnet (binomial, or ungrouped multinomial), coordinate descent along a warm-started λ path with strong rules",
 		Kinds:  methods.Classification,
-		Params: Params,
 		New:    newMethod,
 		Memory: memory,
-		Validate: func(p param.Values) error {
+		Validate: func(p Params) error {
 			var errs []error
-			l := p.Floats("lambdas")
+			l := p.Lambdas
 			for i, v := range l {
 				if !(v > 0) {
 					errs = append(errs, param.InvalidElem("lambdas", i, "%g is not positive", v))
@@ -83,25 +82,17 @@ func init() {
 	})
 }
 
-// Params declares the parameters of logreg-en.
-var Params = []param.Decl{
-	{Name: "alpha", Type: param.Float, Default: 1.0, Min: param.Bound(0), Max: param.Bound(1),
-		Doc: "elastic-net mixing α of λ(α‖β‖₁ + (1−α)/2‖β‖²): 1 lasso, 0 ridge (glmnet's alpha)"},
-	{Name: "lambda", Type: param.Float, Default: 0.0, Min: param.Bound(0),
-		Doc: "λ to predict with, in glmnet's scaling; 0: the last λ of the path"},
-	{Name: "nlambda", Type: param.Int, Default: 100, Min: param.Bound(2),
-		Doc: "number of log-spaced λ values of the path from λ_max down to lambda_min_ratio·λ_max (glmnet's nlambda)"},
-	{Name: "lambda_min_ratio", Type: param.Float, Default: 0.0, Min: param.Bound(0), Max: param.Bound(1), MaxExclusive: true,
-		Doc: "end of the path as a fraction of λ_max; 0: glmnet's default, 0.01 if rows < columns else 1e-4"},
-	{Name: "lambdas", Type: param.FloatList, Default: []float64{},
-		Doc: "a decreasing λ path to use instead of the log-spaced one (glmnet's lambda)"},
-	{Name: "standardize", Type: param.Bool, Default: true,
-		Doc: "penalize the coefficients of the columns scaled to unit population standard deviation (reported on the original scale), as glmnet"},
-	{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit unpenalized intercepts"},
-	{Name: "tol", Type: param.Float, Default: 1e-7, Min: param.Bound(0), MinExclusive: true,
-		Doc: "glmnet's thresh: stop when no coefficient moves by more than tol·(null deviance/2n) in the Hessian norm"},
-	{Name: "max_passes", Type: param.Int, Default: 100000, Min: param.Bound(1),
-		Doc: "cap on coordinate-descent passes per λ"},
+// Params are the parameters of logreg-en.
+type Params struct {
+	Alpha          float64   `param:"alpha" range:"[0, 1]" default:"1" doc:"elastic-net mixing α of λ(α‖β‖₁ + (1−α)/2‖β‖²): 1 lasso, 0 ridge (glmnet's alpha)"`
+	Lambda         float64   `param:"lambda" range:"[0, +inf)" default:"0" doc:"λ to predict with, in glmnet's scaling; 0: the last λ of the path"`
+	Nlambda        int       `param:"nlambda" range:"[2, +inf)" default:"100" doc:"number of log-spaced λ values of the path from λ_max down to lambda_min_ratio·λ_max (glmnet's nlambda)"`
+	LambdaMinRatio float64   `param:"lambda_min_ratio" range:"[0, 1)" default:"0" doc:"end of the path as a fraction of λ_max; 0: glmnet's default, 0.01 if rows < columns else 1e-4"`
+	Lambdas        []float64 `param:"lambdas" default:"[]" doc:"a decreasing λ path to use instead of the log-spaced one (glmnet's lambda)"`
+	Standardize    bool      `param:"standardize" default:"true" doc:"penalize the coefficients of the columns scaled to unit population standard deviation (reported on the original scale), as glmnet"`
+	Intercept      bool      `param:"intercept" default:"true" doc:"fit unpenalized intercepts"`
+	Tol            float64   `param:"tol" range:"(0, +inf)" default:"1e-07" doc:"glmnet's thresh: stop when no coefficient moves by more than tol·(null deviance/2n) in the Hessian norm"`
+	MaxPasses      int       `param:"max_passes" range:"[1, +inf)" default:"100000" doc:"cap on coordinate-descent passes per λ"`
 }
 
 // method is logreg-en at one grid point.
@@ -113,12 +104,10 @@ type method struct {
 	lambdas []float64
 }
 
-func newMethod(p param.Values) (methods.Method, error) {
+func newMethod(p Params) (methods.Method, error) {
 	return &method{
-		opt: Options{Alpha: p.Float("alpha"), Standardize: p.Bool("standardize"), Intercept: p.Bool("intercept"),
-			Tol: p.Float("tol"), MaxPasses: p.Int("max_passes")},
-		lambda: p.Float("lambda"), nlambda: p.Int("nlambda"), ratio: p.Float("lambda_min_ratio"),
-		lambdas: p.Floats("lambdas"),
+		opt:    Options{Alpha: p.Alpha, Standardize: p.Standardize, Intercept: p.Intercept, Tol: p.Tol, MaxPasses: p.MaxPasses},
+		lambda: p.Lambda, nlambda: p.Nlambda, ratio: p.LambdaMinRatio, lambdas: p.Lambdas,
 	}, nil
 }
 

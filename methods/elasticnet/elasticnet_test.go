@@ -343,7 +343,7 @@ func TestCancel(t *testing.T) {
 	train := sparse(synth(7, 300, 200, 4, 0.8))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	m, err := methods.New("logreg-en", param.Defaults(Params))
+	m, err := methods.New("logreg-en", param.Defaults(param.Of[Params]().Params))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +364,7 @@ func TestValidate(t *testing.T) {
 		{[]float64{1, 1, 0.1}, 1},
 		{[]float64{0.1, 0.5, -1}, 2},
 	} {
-		v := param.Defaults(Params)
+		v := param.Defaults(param.Of[Params]().Params)
 		v["lambdas"] = tc.lambdas
 		err := pl.Validate(v)
 		var n int

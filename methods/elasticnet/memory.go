@@ -2,7 +2,6 @@ package elasticnet
 
 import (
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/param"
 )
 
 // strongBound returns the strong-set size the memory estimate assumes and
@@ -35,7 +34,7 @@ func strongBound(n, d, K int) int {
 //
 // On a sparse training set wider than its present columns it is that of a
 // fit on the present columns, plus their copy (methods.Shape.CompactShape).
-func memory(s methods.Shape, p param.Values) int64 {
+func memory(s methods.Shape, _ Params) int64 {
 	s, compact := s.CompactShape()
 	n, d := s.Rows, s.Cols
 	classes := max(s.Classes, 2)
