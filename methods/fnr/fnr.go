@@ -47,47 +47,52 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/logistic"
 	"github.com/repro-ml/repro/methods/optim"
-	"github.com/repro-ml/repro/param"
 )
 
-func commonDecls() []param.Decl {
-	return []param.Decl{
-		{Name: "alpha", Type: param.Float, Default: 1.0, Min: param.Bound(0), Doc: "weight α of the graph penalty"},
-		{Name: "beta", Type: param.Float, Default: 0.01, Min: param.Bound(0), Doc: "weight β of the ridge penalty ‖w‖²"},
-		{Name: "graph", Type: param.String, Default: "feature", Doc: "name of the feature graph in the dataset's Graphs"},
-		{Name: "max_iter", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "L-BFGS iteration cap (paper: 200)"},
-		{Name: "tol", Type: param.Float, Default: 1e-6, Min: param.Bound(0), MinExclusive: true, Doc: "L-BFGS relative gradient tolerance"},
-		{Name: "memory", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "L-BFGS correction pairs kept; each costs two passes over the (D+1)·C weights per iteration"},
-		{Name: "ftol", Type: param.Float, Default: 0.0, Min: param.Bound(0), Doc: "L-BFGS also stops when the objective decreases by at most ftol·max(1, |f|) per iteration over 5 iterations; 0: off"},
-	}
+// commonParams are the parameters of fnr, laplacian and
+// normalized-laplacian.
+type commonParams struct {
+	Alpha   float64 `param:"alpha" range:"[0, +inf)" default:"1" doc:"weight α of the graph penalty"`
+	Beta    float64 `param:"beta" range:"[0, +inf)" default:"0.01" doc:"weight β of the ridge penalty ‖w‖²"`
+	Graph   string  `param:"graph" default:"feature" doc:"name of the feature graph in the dataset's Graphs"`
+	MaxIter int     `param:"max_iter" range:"[1, +inf)" default:"200" doc:"L-BFGS iteration cap (paper: 200)"`
+	Tol     float64 `param:"tol" range:"(0, +inf)" default:"1e-06" doc:"L-BFGS relative gradient tolerance"`
+	Memory  int     `param:"memory" range:"[1, +inf)" default:"10" doc:"L-BFGS correction pairs kept; each costs two passes over the (D+1)·C weights per iteration"`
+	FTol    float64 `param:"ftol" range:"[0, +inf)" default:"0" doc:"L-BFGS also stops when the objective decreases by at most ftol·max(1, |f|) per iteration over 5 iterations; 0: off"`
+}
+
+// fnrParams are the parameters of fnr.
+type fnrParams struct {
+	commonParams
+	Dissimilarity string  `param:"dissimilarity" default:"" doc:"name of the dissimilarity graph Q in Graphs; empty: none"`
+	Gamma         float64 `param:"gamma" range:"[0, +inf)" default:"1" doc:"weight of the dissimilarity term relative to alpha (paper: 1)"`
 }
 
 func init() {
-	fnrDecls := append(commonDecls(),
-		param.Decl{Name: "dissimilarity", Type: param.String, Default: "", Doc: "name of the dissimilarity graph Q in Graphs; empty: none"},
-		param.Decl{Name: "gamma", Type: param.Float, Default: 1.0, Min: param.Bound(0), Doc: "weight of the dissimilarity term relative to alpha (paper: 1)"},
-	)
-	methods.Register("fnr", &methods.Plugin{
-		Doc:    "feature network regularized logistic regression (Sandler et al. 2008; L-BFGS)",
-		Kinds:  methods.Classification,
-		Params: fnrDecls,
-		Memory: memory(kindNetwork),
-		New:    func(p param.Values) (methods.Method, error) { return newMethod(kindNetwork, p), nil },
+	methods.RegisterTyped("fnr", methods.Typed[fnrParams]{
+		Doc:   "feature network regularized logistic regression (Sandler et al. 2008; L-BFGS)",
+		Kinds: methods.Classification,
+		Memory: func(s methods.Shape, p fnrParams) int64 {
+			return memory(kindNetwork, s, p.commonParams, p.Dissimilarity)
+		},
+		New: func(p fnrParams) (methods.Method, error) {
+			m := newMethod(kindNetwork, p.commonParams)
+			m.Dissimilarity, m.Gamma = p.Dissimilarity, p.Gamma
+			return m, nil
+		},
 	})
-	methods.Register("laplacian", &methods.Plugin{
-		Doc:    "logistic regression with a feature-graph Laplacian penalty α wᵀ(D−W)w + β‖w‖² (L-BFGS)",
-		Kinds:  methods.Classification,
-		Params: commonDecls(),
-		Memory: memory(kindLaplacian),
-		New:    func(p param.Values) (methods.Method, error) { return newMethod(kindLaplacian, p), nil },
-	})
-	methods.Register("normalized-laplacian", &methods.Plugin{
-		Doc:    "logistic regression with a normalized feature-graph Laplacian penalty (L-BFGS)",
-		Kinds:  methods.Classification,
-		Params: commonDecls(),
-		Memory: memory(kindNormalized),
-		New:    func(p param.Values) (methods.Method, error) { return newMethod(kindNormalized, p), nil },
-	})
+	for _, kind := range []penaltyKind{kindLaplacian, kindNormalized} {
+		doc := "logistic regression with a feature-graph Laplacian penalty α wᵀ(D−W)w + β‖w‖² (L-BFGS)"
+		if kind == kindNormalized {
+			doc = "logistic regression with a normalized feature-graph Laplacian penalty (L-BFGS)"
+		}
+		methods.RegisterTyped(kind.String(), methods.Typed[commonParams]{
+			Doc:    doc,
+			Kinds:  methods.Classification,
+			Memory: func(s methods.Shape, p commonParams) int64 { return memory(kind, s, p, "") },
+			New:    func(p commonParams) (methods.Method, error) { return newMethod(kind, p), nil },
+		})
+	}
 }
 
 type penaltyKind int
@@ -111,14 +116,9 @@ type Method struct {
 	Tol, FTol            float64
 }
 
-func newMethod(kind penaltyKind, p param.Values) *Method {
-	m := &Method{kind: kind, Alpha: p.Float("alpha"), Beta: p.Float("beta"), Graph: p.String("graph"),
-		MaxIter: p.Int("max_iter"), Memory: p.Int("memory"), Tol: p.Float("tol"), FTol: p.Float("ftol")}
-	if kind == kindNetwork {
-		m.Dissimilarity = p.String("dissimilarity")
-		m.Gamma = p.Float("gamma")
-	}
-	return m
+func newMethod(kind penaltyKind, p commonParams) *Method {
+	return &Method{kind: kind, Alpha: p.Alpha, Beta: p.Beta, Graph: p.Graph,
+		MaxIter: p.MaxIter, Memory: p.Memory, Tol: p.Tol, FTol: p.FTol}
 }
 
 // ErrNoGraph is wrapped by the error Fit returns when the training set lacks
