@@ -49,10 +49,11 @@ import (
 // base is the plugin that trains at each size.
 const base = "logreg-l2"
 
-var params = []param.Decl{
-	{Name: "k", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "step: the number of components grows k at a time"},
-	{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "C of the L2 logistic regression (liblinear's default 1), and of ddr's L1 objective"},
-	{Name: "intercept", Type: param.Bool, Default: true, Doc: "fit an unpenalized intercept (as logreg-l2)"},
+// params are the parameters of ddr, ee and incr.
+type params struct {
+	K         int     `param:"k" range:"[1, +inf)" default:"10" doc:"step: the number of components grows k at a time"`
+	C         float64 `param:"C" range:"(0, +inf)" default:"1" doc:"C of the L2 logistic regression (liblinear's default 1), and of ddr's L1 objective"`
+	Intercept bool    `param:"intercept" default:"true" doc:"fit an unpenalized intercept (as logreg-l2)"`
 }
 
 func init() {
@@ -64,12 +65,11 @@ func init() {
 		{"ee", "Bilgic's EE: L2 logistic regression on the first s components, s grown by k from the previous fit's while the expected error on the unlabelled pool decreases", expectedError},
 		{"incr", "Bilgic's INCR: L2 logistic regression on the first i·k components at the i-th fit of a trial", incremental},
 	} {
-		methods.Register(r.name, &methods.Plugin{
+		methods.RegisterTyped(r.name, methods.Typed[params]{
 			Doc:    r.doc,
 			Kinds:  methods.Classification,
-			Params: params,
 			Memory: memory(r.rule),
-			New: func(p param.Values) (methods.Method, error) {
+			New: func(p params) (methods.Method, error) {
 				return newMethod(r.name, r.rule, p)
 			},
 		})
@@ -94,7 +94,7 @@ type method struct {
 	base methods.Method
 }
 
-func newMethod(name string, r rule, p param.Values) (methods.Method, error) {
+func newMethod(name string, r rule, p params) (methods.Method, error) {
 	pl, err := methods.Lookup(base)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the base learner: %w", name, err)
@@ -103,14 +103,14 @@ func newMethod(name string, r rule, p param.Values) (methods.Method, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: the base learner: %w", name, err)
 	}
-	return &method{name: name, rule: r, k: p.Int("k"), C: p.Float("C"), base: b}, nil
+	return &method{name: name, rule: r, k: p.K, C: p.C, base: b}, nil
 }
 
 // baseParams returns the base learner's parameters for the method's p:
 // its defaults with C and intercept from p, one-vs-rest.
-func baseParams(pl *methods.Plugin, p param.Values) param.Values {
+func baseParams(pl *methods.Plugin, p params) param.Values {
 	bp := param.Defaults(pl.Params)
-	bp["C"], bp["intercept"], bp["multiclass"] = p.Float("C"), p.Bool("intercept"), "ovr"
+	bp["C"], bp["intercept"], bp["multiclass"] = p.C, p.Intercept, "ovr"
 	return bp
 }
 

@@ -2,7 +2,6 @@ package ddr
 
 import (
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/param"
 )
 
 // memory returns the methods.Plugin.Memory of a method with rule r. A
@@ -15,8 +14,8 @@ import (
 // weights). Expected error predicts the unlabelled pool, taken as large
 // as the training or the predicted rows. incr fits once: the base
 // learner's estimate and one copy of X.
-func memory(r rule) func(s methods.Shape, p param.Values) int64 {
-	return func(s methods.Shape, p param.Values) int64 {
+func memory(r rule) func(s methods.Shape, p params) int64 {
+	return func(s methods.Shape, p params) int64 {
 		pl, err := methods.Lookup(base)
 		if err != nil {
 			return methods.DefaultMemory(s)
