@@ -78,7 +78,7 @@ func TestKernelCacheMatchesGram(t *testing.T) {
 
 // TestCacheMBDefault: med's cache_mb defaults to svm's (the same cache).
 func TestCacheMBDefault(t *testing.T) {
-	for _, d := range Params {
+	for _, d := range param.Of[Params]().Params {
 		if d.Name == "cache_mb" && d.Default != svm.DefaultCacheMB {
 			t.Errorf("med cache_mb default %v, svm's %v", d.Default, svm.DefaultCacheMB)
 		}
@@ -91,18 +91,18 @@ func TestCacheMBDefault(t *testing.T) {
 // 1 GB, and projected Newton adds its T×T systems (9.6 GB), which no
 // cache removes; on 200 rows the Gram matrices fit and are counted whole.
 func TestMemoryKernelCache(t *testing.T) {
-	p := param.Values{}
-	for _, d := range Params {
-		p[d.Name] = d.Default
+	p, err := param.Decode[Params](param.Values{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	p["select"], p["rho"], p["tasks"] = "kernels", 0.01, "shared"
-	p["kernels"] = []string{"poly:1", "poly:2", "poly:3", "poly:4", "rbf:10", "rbf:1", "rbf:0.1", "rbf:0.01"}
+	p.Select, p.Rho, p.Tasks = "kernels", 0.01, "shared"
+	p.Kernels = []string{"poly:1", "poly:2", "poly:3", "poly:4", "rbf:10", "rbf:1", "rbf:0.1", "rbf:0.01"}
 	big := methods.Shape{Rows: 20000, Cols: 617, NNZ: 20000 * 617, Dense: true, Classes: 26, Test: 600}
-	p["solver"] = "cd"
+	p.Solver = "cd"
 	if est := memory(big, p); est > 1<<30 {
 		t.Errorf("cd, 20,000 rows: estimate %d MB, want under 1 GB", est>>20)
 	}
-	p["solver"] = "newton"
+	p.Solver = "newton"
 	if est := memory(big, p); est < methods.Floats(3, 20000, 20000) || est > methods.Floats(3, 20000, 20000)+1<<30 {
 		t.Errorf("newton, 20,000 rows: estimate %d MB, want the T×T systems (%d MB) and under 1 GB more", est>>20, methods.Floats(3, 20000, 20000)>>20)
 	}

@@ -92,34 +92,33 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/methods/kernel"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	methods.Register("med", &methods.Plugin{
+	methods.RegisterTyped("med", methods.Typed[Params]{
 		Doc:      "maximum entropy discrimination SVM with feature/kernel selection and multi-task switches (Jebara 2004)",
 		Kinds:    methods.Classification,
-		Params:   Params,
 		New:      newFromParams,
 		Validate: validate,
 		Memory:   memory,
 	})
 }
 
-// Params are the parameters of the "med" plugin.
-var Params = []param.Decl{
-	{Name: "c", Type: param.Float, Default: 10.0, Min: param.Bound(0), MinExclusive: true, Doc: "margin prior: barrier λ + ln(1 − λ/c), 0 ≤ λ < c (c ≤ 1 gives λ = 0)"},
-	{Name: "rho", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Max: param.Bound(1), Doc: "Bernoulli prior probability ρ ∈ (0, 1] of each switch (1: no selection)"},
-	{Name: "sigma2", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "variance σ² of the Gaussian bias prior (> 0; ignored with bias: flat)"},
-	{Name: "bias", Type: param.Enum, Default: "gaussian", Choices: []string{"gaussian", "flat"}, Doc: "bias prior: gaussian N(0, σ²) (the −σ²/2 (Σ_t y_t λ_t)² term) or flat (the equality constraint Σ_t y_t λ_t = 0, Jebara §3)"},
-	{Name: "select", Type: param.Enum, Default: "features", Choices: []string{"none", "features", "kernels"}, Doc: "switches on input features, on base kernels, or none (sum kernel SVM)"},
-	{Name: "tasks", Type: param.Enum, Default: "independent", Choices: []string{"independent", "shared"}, Doc: "one switch vector per task, or one shared by all tasks"},
-	{Name: "kernels", Type: param.StringList, Default: []string{"linear"}, Doc: "base kernels for select kernels|none: linear, poly:p ((1+x·x')^p), rbf:σ (exp(−‖x−x'‖²/(2σ²)))"},
-	{Name: "normalize", Type: param.Bool, Default: true, Doc: "normalize base kernels to k(x,x) = 1 (select kernels|none)"},
-	{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(0), MinExclusive: true, Doc: "stop when every projected slope ∂J/∂λ over a sweep is ≤ tol"},
-	{Name: "max_iter", Type: param.Int, Default: 20000, Min: param.Bound(1), Doc: "maximal number of solver iterations (Newton passes over the tasks, or coordinate sweeps)"},
-	{Name: "cache_mb", Type: param.Float, Default: kernel.DefaultCacheMB, Min: param.Bound(0), MinExclusive: true, Doc: "kernel-column cache in MB (select kernels|none; as svm's, libsvm's -m): the Gram matrices are precomputed only when they fit, else their columns are computed on demand and cached"},
-	{Name: "solver", Type: param.Enum, Default: "auto", Choices: []string{"auto", "newton", "cd"}, Doc: "auto: for select features at ρ = 1 up to 500 cd sweeps (bias gaussian) then Newton on the primal smoothed-hinge SVM (with bias flat: the primal first, its intercept free), else newton; newton: projected Newton on the dual per task block; cd: coordinate ascent with exact 1-D Newton steps"},
+// Params are the parameters of the "med" plugin. The default of cache_mb
+// is kernel.DefaultCacheMB.
+type Params struct {
+	C         float64  `param:"c" range:"(0, +inf)" default:"10" doc:"margin prior: barrier λ + ln(1 − λ/c), 0 ≤ λ < c (c ≤ 1 gives λ = 0)"`
+	Rho       float64  `param:"rho" range:"(0, 1]" default:"1" doc:"Bernoulli prior probability ρ ∈ (0, 1] of each switch (1: no selection)"`
+	Sigma2    float64  `param:"sigma2" range:"(0, +inf)" default:"1" doc:"variance σ² of the Gaussian bias prior (> 0; ignored with bias: flat)"`
+	Bias      string   `param:"bias" enum:"gaussian|flat" default:"gaussian" doc:"bias prior: gaussian N(0, σ²) (the −σ²/2 (Σ_t y_t λ_t)² term) or flat (the equality constraint Σ_t y_t λ_t = 0, Jebara §3)"`
+	Select    string   `param:"select" enum:"none|features|kernels" default:"features" doc:"switches on input features, on base kernels, or none (sum kernel SVM)"`
+	Tasks     string   `param:"tasks" enum:"independent|shared" default:"independent" doc:"one switch vector per task, or one shared by all tasks"`
+	Kernels   []string `param:"kernels" default:"[linear]" doc:"base kernels for select kernels|none: linear, poly:p ((1+x·x')^p), rbf:σ (exp(−‖x−x'‖²/(2σ²)))"`
+	Normalize bool     `param:"normalize" default:"true" doc:"normalize base kernels to k(x,x) = 1 (select kernels|none)"`
+	Tol       float64  `param:"tol" range:"(0, +inf)" default:"0.001" doc:"stop when every projected slope ∂J/∂λ over a sweep is ≤ tol"`
+	MaxIter   int      `param:"max_iter" range:"[1, +inf)" default:"20000" doc:"maximal number of solver iterations (Newton passes over the tasks, or coordinate sweeps)"`
+	CacheMB   float64  `param:"cache_mb" range:"(0, +inf)" default:"200" doc:"kernel-column cache in MB (select kernels|none; as svm's, libsvm's -m): the Gram matrices are precomputed only when they fit, else their columns are computed on demand and cached"`
+	Solver    string   `param:"solver" enum:"auto|newton|cd" default:"auto" doc:"auto: for select features at ρ = 1 up to 500 cd sweeps (bias gaussian) then Newton on the primal smoothed-hinge SVM (with bias flat: the primal first, its intercept free), else newton; newton: projected Newton on the dual per task block; cd: coordinate ascent with exact 1-D Newton steps"`
 }
 
 // MED is one configured MED SVM.
@@ -145,21 +144,21 @@ type MED struct {
 	CacheMB float64
 }
 
-func newFromParams(p param.Values) (methods.Method, error) {
-	ks, err := kernel.ParseAll("kernels", p.Strings("kernels"))
+func newFromParams(p Params) (methods.Method, error) {
+	ks, err := kernel.ParseAll("kernels", p.Kernels)
 	if err != nil {
 		return nil, err
 	}
-	return &MED{C: p.Float("c"), Rho: p.Float("rho"), Sigma2: p.Float("sigma2"), Select: p.String("select"),
-		Shared: p.String("tasks") == "shared", Kernels: ks, Normalize: p.Bool("normalize"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter"), Solver: p.String("solver"), Bias: p.String("bias"),
-		CacheMB: p.Float("cache_mb")}, nil
+	return &MED{C: p.C, Rho: p.Rho, Sigma2: p.Sigma2, Select: p.Select,
+		Shared: p.Tasks == "shared", Kernels: ks, Normalize: p.Normalize, Tol: p.Tol, MaxIter: p.MaxIter, Solver: p.Solver, Bias: p.Bias,
+		CacheMB: p.CacheMB}, nil
 }
 
 // validate checks what Params cannot express: every kernel specification
 // (all bad ones reported, each at its element), with the parser New uses.
 // The kernels are parsed whatever select is, as New does.
-func validate(p param.Values) error {
-	_, err := kernel.ParseAll("kernels", p.Strings("kernels"))
+func validate(p Params) error {
+	_, err := kernel.ParseAll("kernels", p.Kernels)
 	return err
 }
 

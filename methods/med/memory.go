@@ -2,7 +2,6 @@ package med
 
 import (
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/param"
 )
 
 // memory (methods.Plugin.Memory). With select: features, the sparse rows,
@@ -18,25 +17,25 @@ import (
 // Cholesky factor: the one T×T need that no cache removes); and Predict's
 // kernels between a block of predicted rows (predictRows) and the
 // training rows, and the block's copy.
-func memory(s methods.Shape, p param.Values) int64 {
+func memory(s methods.Shape, p Params) int64 {
 	M, T, D := s.Tasks(), s.Rows, s.Cols
 	test := s.TestRows()
 	// solver auto is projected Newton except for select features at ρ = 1
 	// (e.solver); kernels at ρ = 1 and select none included.
-	newton := p.String("solver") == "newton" || p.String("bias") == "flat" ||
-		p.String("solver") == "auto" && (p.Float("rho") != 1 || p.String("select") != "features")
+	newton := p.Solver == "newton" || p.Bias == "flat" ||
+		p.Solver == "auto" && (p.Rho != 1 || p.Select != "features")
 	var solve int64
 	if newton {
 		solve = methods.Floats(3, T, T)
 	}
-	if p.String("select") == "features" {
+	if p.Select == "features" {
 		return methods.Bytes(methods.Floats(4, s.NNZ), methods.Floats(3, T), methods.Floats(M, T),
 			methods.Floats(7*M+10, D), solve, methods.Floats(test, M+2))
 	}
-	k := len(p.Strings("kernels"))
-	sum := p.String("select") == "none" || p.Float("rho") == 1
+	k := len(p.Kernels)
+	sum := p.Select == "none" || p.Rho == 1
 	kern := methods.Floats(k+3, T, T)
-	if e := (&MED{CacheMB: p.Float("cache_mb")}); !gramsFit(T, k, sum, e.cacheBytes()) {
+	if e := (&MED{CacheMB: p.CacheMB}); !gramsFit(T, k, sum, e.cacheBytes()) {
 		kern = methods.Bytes(min(e.cacheBytes(), methods.Floats(T, T)), methods.Floats(2*k+16, T), methods.Floats(D))
 	}
 	sv := methods.CSRBytes(T, s.NNZ)
