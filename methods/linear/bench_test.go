@@ -3,12 +3,16 @@ package linear
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/embedded"
+	"github.com/repro-ml/repro/datasets/libsvm"
 	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/methods"
 )
 
 var (
@@ -266,4 +270,39 @@ var (
 func BenchmarkLogRegL1DenseWide(b *testing.B) {
 	wideOnce.Do(func() { wideDense = synthClass(11, 6000, 1500, 2, 0.08, 0) })
 	benchFit(b, "logreg-l1", map[string]any{"C": 1.0, "intercept": true}, func() *datasets.Dataset { return wideDense })
+}
+
+// BenchmarkLogRegL1File fits logreg-l1 (C = 1, no intercept, as liblinear
+// -s 6 -c 1) one-vs-rest on the LIBSVM file $REPRO_L1_BENCH (the 20
+// Newsgroups training file that go run ./bench/liblinear -problem 20news
+// -export DIR writes) at tol $REPRO_L1_TOL (default 1e-4), and reports the
+// summed objective and outer iterations: the fit-only timing of issue 33.
+func BenchmarkLogRegL1File(b *testing.B) {
+	file := os.Getenv("REPRO_L1_BENCH")
+	if file == "" {
+		b.Skip("REPRO_L1_BENCH not set")
+	}
+	tol := 1e-4
+	if s := os.Getenv("REPRO_L1_TOL"); s != "" {
+		var err error
+		if tol, err = strconv.ParseFloat(s, 64); err != nil {
+			b.Fatalf("REPRO_L1_TOL: %v", err)
+		}
+	}
+	ds, err := libsvm.Load([]string{file}, libsvm.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := newMethod(b, "logreg-l1", map[string]any{"C": 1.0, "intercept": false, "tol": tol})
+	b.ResetTimer()
+	var info methods.Info
+	for range b.N {
+		model, err := m.Fit(b.Context(), ds, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		info = model.(methods.Informer).Info()
+	}
+	b.ReportMetric(info.Objective, "objective")
+	b.ReportMetric(float64(info.Iterations), "iterations")
 }

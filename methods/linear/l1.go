@@ -176,9 +176,15 @@ const l1Seed = 0x6e65774c
 // (−1 + M_in/n, 1 − M_in/n), M_in the largest model violation of the
 // previous pass, is dropped (inner shrinking) until the inner stopping test
 // holds, when every coordinate of the outer active set is visited again.
-// The inner stopping test is adaptive: the model's violation must fall to
-// a fraction ε_in of the current outer violation, and ε_in is divided by 4
-// whenever a single pass satisfied it. The bias coordinate (b, or when
+// The inner stopping test is adaptive: the 1-norm of the model's
+// violations over the inner active set must fall to a fraction ε_in of the
+// 1-norm of the current outer violations, ε_in starting at 1 and divided
+// by 4 whenever a single pass satisfied it. (liblinear compares with the
+// first outer iteration's 1-norm instead, which leaves the late inner
+// solves too loose for a tight tolerance; the ∞-norms, used before, ask
+// for 3–7 passes where one does early on: on 20 Newsgroups this rule
+// halves the time to liblinear -e 0.01's objective and takes 10–20% off
+// the default tol's, at 5–10% more outer iterations.) The bias coordinate (b, or when
 // there is no intercept a column of ones, liblinear's penalized -B 1 bias)
 // is correlated with every feature and slows coordinate descent down; it
 // is re-minimized after every other coordinate's step, at O(1) cost, which
@@ -278,7 +284,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 	}
 	info := methods.Info{}
 	gmaxOld := math.Inf(1)
-	innerEps := 0.25
+	innerEps := 1.0
 	gram := newModelGram(d)
 	// predPasses predicts the coordinate-descent passes of the next inner
 	// solve: the last one's, or half the previous prediction if more (one
@@ -297,8 +303,8 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 		}
 		// Gradient and minimum-norm subgradient over every coordinate; the
 		// Hessian diagonal (and Σᵢ Dᵢxᵢⱼ) over the active ones.
-		vmax := 0.0
-		nnzA := 0 // non-zeros of the active feature columns
+		vmax, vsum := 0.0, 0.0 // ∞- and 1-norm of the violations
+		nnzA := 0              // non-zeros of the active feature columns
 		active = active[:0]
 		margin := 1 - gmaxOld/fn
 		if s.noShrink {
@@ -323,7 +329,9 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				}
 			}
 			g[j] = gj
-			vmax = math.Max(vmax, violation(w[j], gj))
+			vj := violation(w[j], gj)
+			vmax = math.Max(vmax, vj)
+			vsum += vj
 			if w[j] == 0 && math.Abs(gj) < margin && j != bj {
 				continue
 			}
@@ -362,6 +370,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 			}
 			g[d], H[d] = gb, sumD+nu
 			vmax = math.Max(vmax, math.Abs(gb))
+			vsum += math.Abs(gb)
 			active = append(active, d)
 		}
 		info.Iterations = iter
@@ -401,7 +410,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				p := k + rng.IntN(qpActive-k)
 				active[k], active[p] = active[p], active[k]
 			}
-			qpGmax := 0.0
+			qpGmax, qpGsum := 0.0, 0.0
 			qpMargin := 1 - qpGmaxOld/fn
 			if s.noShrink {
 				qpMargin = math.Inf(-1)
@@ -410,7 +419,9 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				j := active[k]
 				if j == bj {
 					G := g[bj] + T + db*(sumD+nu)
-					qpGmax = math.Max(qpGmax, violationPen(bPen, wpd[bj], G))
+					v := violationPen(bPen, wpd[bj], G)
+					qpGmax = math.Max(qpGmax, v)
+					qpGsum += v
 					db = biasStep(bPen, w[bj], db, G, H[bj])
 					wpd[bj] = w[bj] + db
 					continue
@@ -441,7 +452,9 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 					k--
 					continue
 				}
-				qpGmax = math.Max(qpGmax, violation(wj, G))
+				v := violation(wj, G)
+				qpGmax = math.Max(qpGmax, v)
+				qpGsum += v
 				h := H[j]
 				var z float64
 				switch {
@@ -491,7 +504,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 					}
 				}
 			}
-			if qpGmax <= innerEps*vmax {
+			if qpGsum <= innerEps*vsum {
 				if qpActive == len(active) {
 					break
 				}

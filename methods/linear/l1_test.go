@@ -3,7 +3,10 @@ package linear
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
@@ -327,5 +330,109 @@ func TestPredictSparseWeights(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// textLike returns n rows over d columns shaped like bag-of-words text:
+// about k non-zeros a row, column j drawn with probability ∝ 1/(j+10)
+// (Zipf-like), values log(1+count), and a label from a sparse linear rule
+// with noise.
+func textLike(seed uint64, n, d, k int) (*matrix.CSR, []float64) {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	cum := make([]float64, d)
+	s := 0.0
+	for j := range cum {
+		s += 1 / float64(j+10)
+		cum[j] = s
+	}
+	truth := make([]float64, d)
+	for j := range truth {
+		if rng.IntN(20) == 0 {
+			truth[j] = rng.NormFloat64() * 2
+		}
+	}
+	b := matrix.NewBuilder(d)
+	y := make([]float64, n)
+	counts := map[int]int{}
+	for i := 0; i < n; i++ {
+		clear(counts)
+		for t := 0; t < k; t++ {
+			j, _ := slices.BinarySearch(cum, rng.Float64()*s)
+			counts[min(j, d-1)]++
+		}
+		js := slices.Sorted(maps.Keys(counts))
+		z := rng.NormFloat64()
+		for _, j := range js {
+			v := math.Log1p(float64(counts[j]))
+			b.Add(j, v)
+			z += truth[j] * v
+		}
+		b.EndRow()
+		if z > 0 {
+			y[i] = 1
+		} else {
+			y[i] = -1
+		}
+	}
+	return b.Build(), y
+}
+
+// TestL1DefaultTolObjective checks that fitL1 at the default tolerance
+// (1e-4) stops at the optimum's objective up to what its stopping test
+// guarantees: with s the minimum-norm subgradient at w (‖s‖∞ ≤ tol) and w*
+// the optimum, convexity gives f(w) − f(w*) ≤ sᵀ(w − w*) ≤ tol·‖w − w*‖₁.
+// The optimum is the reference solver's at tol 1e-7 (its own gap is then
+// below 1e-7·‖w − w*‖₁, taken up by a slack of 1e-9·f). The problems are those
+// whose inner solves the relative stopping rule (1-norm of the model's
+// violations against the outer one's) makes loose early on: text-like
+// sparse columns, more columns than rows, with and without an intercept,
+// and the DNA indicator bits.
+func TestL1DefaultTolObjective(t *testing.T) {
+	text, ty := textLike(5, 400, 3000, 60)
+	dna := dnaBinary(t, 400)
+	for _, tc := range []struct {
+		name      string
+		X         matrix.Matrix
+		y         []float64
+		C         float64
+		intercept bool
+	}{
+		{"text", text, ty, 1, false},
+		{"text", text, ty, 10, true},
+		{"text+ones", withOnesColumn(text), ty, 3, false},
+		{"dna", dna.X, pm(dna.Y), 1, true},
+	} {
+		t.Run(fmt.Sprintf("%s/C=%g/b=%v", tc.name, tc.C, tc.intercept), func(t *testing.T) {
+			cols := newColMajor(tc.X)
+			s := l1Settings{C: tc.C, Intercept: tc.intercept, MaxIter: 1000, Tol: 1e-4}
+			w, b, info, err := fitL1(context.Background(), tc.X, cols, tc.y, s, nil)
+			if err != nil || !info.Converged {
+				t.Fatalf("fitL1: %v, %+v", err, info)
+			}
+			ref := s
+			ref.Tol = 1e-7
+			wr, br, rinfo, err := fitL1Ref(context.Background(), tc.X, cols, tc.y, ref)
+			if err != nil || !rinfo.Converged {
+				t.Fatalf("fitL1Ref: %v, %+v", err, rinfo)
+			}
+			f := l1Objective(tc.X, tc.y, w, b, tc.C)
+			fr := l1Objective(tc.X, tc.y, wr, br, tc.C)
+			dist := math.Abs(b - br)
+			nnz := 0
+			for j := range w {
+				dist += math.Abs(w[j] - wr[j])
+				if w[j] != 0 {
+					nnz++
+				}
+			}
+			if nnz == 0 {
+				t.Fatal("every weight is zero: the problem does not exercise the solver")
+			}
+			bound := s.Tol*dist + 1e-9*fr
+			if f-fr > bound || fr-f > 1e-9*fr {
+				t.Errorf("objective %.10g, optimum %.10g: difference %.3g outside [%.3g, %.3g] (tol·‖w−w*‖₁)", f, fr, f-fr, -1e-9*fr, bound)
+			}
+			t.Logf("objective %.10g, optimum %.10g, %d non-zeros, %d outer iterations", f, fr, nnz, info.Iterations)
+		})
 	}
 }
