@@ -70,7 +70,7 @@ func listModule(t *testing.T) []listedPackage {
 }
 
 // registersMethods reports whether a non-test file of p calls
-// methods.Register.
+// methods.Register or methods.RegisterTyped.
 func registersMethods(t *testing.T, p listedPackage) bool {
 	t.Helper()
 	fset := token.NewFileSet()
@@ -97,7 +97,11 @@ func registersMethods(t *testing.T, p listedPackage) bool {
 			if !ok {
 				return !found
 			}
-			if sel, ok := call.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Register" {
+			fun := call.Fun
+			if ix, ok := fun.(*ast.IndexExpr); ok { // methods.RegisterTyped[T](…)
+				fun = ix.X
+			}
+			if sel, ok := fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Register" || sel.Sel.Name == "RegisterTyped") {
 				if id, ok := sel.X.(*ast.Ident); ok && id.Name == local {
 					found = true
 				}

@@ -22,6 +22,7 @@ type Typed[T any] struct {
 	// value here.
 	Validate func(p T) error
 	// Memory, if set, estimates the bytes of a fit (Plugin.Memory).
+	// Like Programs, it receives a missing value as the zero value.
 	Memory func(s Shape, p T) int64
 	// Programs, if set, returns the external programs a fit runs
 	// (Plugin.Programs).
@@ -64,10 +65,12 @@ func (t Typed[T]) Plugin() *Plugin {
 	return p
 }
 
-// mustDecode decodes resolved values, which the spec decoder has checked:
-// an error is a programming error, as a getter's panic was.
+// mustDecode decodes the values a Memory or Programs hook receives, which
+// the spec decoder has checked: a missing value is the zero value (as for
+// Validate), a value of the wrong type a programming error, as a getter's
+// panic was.
 func mustDecode[T any](v param.Values) T {
-	x, err := param.Decode[T](v)
+	x, err := param.DecodeLax[T](v)
 	if err != nil {
 		panic(fmt.Sprintf("methods: %v", err))
 	}

@@ -82,6 +82,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -93,38 +94,35 @@ import (
 )
 
 func init() {
-	methods.Register("command", &methods.Plugin{
+	methods.RegisterTyped("command", methods.Typed[params]{
 		Doc: "an external learner run as a series: train and predict argument vectors (no shell) with placeholders " +
 			"{train} {test} {model} {predictions} {dir} {seed} {workdir} and {NAME} for any grid name; rows written as " +
 			"LIBSVM or CSV, predictions read as liblinear/libsvm labels (with -b 1 probabilities) or scores; " +
 			"each run in a temporary directory, environment PATH, TMPDIR and env only",
-		Kinds:  methods.Classification | methods.Regression,
-		Params: decls,
-		Free: &param.Decl{Type: param.String,
-			Doc: "a grid value, passed to the programs as the placeholder {NAME}"},
+		Kinds:    methods.Classification | methods.Regression,
 		New:      newMethod,
 		Validate: validate,
 		Memory:   memory,
-		Programs: func(p param.Values) [][]string { return [][]string{p.Strings("train"), p.Strings("predict")} },
+		Programs: func(p params) [][]string { return [][]string{p.Train, p.Predict} },
 	})
 }
 
-var decls = []param.Decl{
-	{Name: "train", Type: param.StringList, NonEmpty: true,
-		Doc: "the training program and its arguments, run without a shell; placeholders {train} {model} {dir} {seed} {workdir} and {NAME} for a grid name"},
-	{Name: "predict", Type: param.StringList, NonEmpty: true,
-		Doc: "the prediction program and its arguments; placeholders {test} {model} {predictions} (else its standard output is read) {dir} {seed} {workdir} and {NAME}"},
-	{Name: "format", Type: param.Enum, Default: formatLibSVM, Choices: []string{formatLibSVM, formatCSV},
-		Doc: "the rows written: libsvm (SVMlight: label index:value …, 1-based, non-zeros) or csv (header label,x1,…,xd, every value); classes as indices 0 … K−1"},
-	{Name: "output", Type: param.Enum, Default: outputLabels, Choices: []string{outputLabels, outputScores},
-		Doc: "the predictions read: labels (liblinear/libsvm predict output: a label per line, with -b 1 a \"labels …\" header and probabilities) or scores (K numbers per line, one for two classes or regression, comma or space separated)"},
-	{Name: "timeout", Type: param.Float, Default: 3600.0, Min: param.Bound(0), MinExclusive: true,
-		Doc: "seconds a program may run before it is killed (with the processes it started), failing its trial"},
-	{Name: "env", Type: param.StringList, Default: []string{}, Unique: true,
-		Doc: "environment besides PATH and TMPDIR: NAME passes repro's value on, NAME=VALUE sets one"},
-	{Name: "memory_mb", Type: param.Float, Default: 0.0, Min: param.Bound(0),
-		Doc: "the program's peak memory in MB, for --mem-limit; 0: estimated as liblinear's (16 bytes per stored entry and row, 4 copies of the weights)"},
+// params are the parameters of the command method at one grid point.
+type params struct {
+	Train    []string `param:"train,nonempty" doc:"the training program and its arguments, run without a shell; placeholders {train} {model} {dir} {seed} {workdir} and {NAME} for a grid name"`
+	Predict  []string `param:"predict,nonempty" doc:"the prediction program and its arguments; placeholders {test} {model} {predictions} (else its standard output is read) {dir} {seed} {workdir} and {NAME}"`
+	Format   string   `param:"format" enum:"libsvm|csv" default:"libsvm" doc:"the rows written: libsvm (SVMlight: label index:value …, 1-based, non-zeros) or csv (header label,x1,…,xd, every value); classes as indices 0 … K−1"`
+	Output   string   `param:"output" enum:"labels|scores" default:"labels" doc:"the predictions read: labels (liblinear/libsvm predict output: a label per line, with -b 1 a \"labels …\" header and probabilities) or scores (K numbers per line, one for two classes or regression, comma or space separated)"`
+	Timeout  float64  `param:"timeout" range:"(0, +inf)" default:"3600" doc:"seconds a program may run before it is killed (with the processes it started), failing its trial"`
+	Env      []string `param:"env,unique" default:"[]" doc:"environment besides PATH and TMPDIR: NAME passes repro's value on, NAME=VALUE sets one"`
+	MemoryMB float64  `param:"memory_mb" range:"[0, +inf)" default:"0" doc:"the program's peak memory in MB, for --mem-limit; 0: estimated as liblinear's (16 bytes per stored entry and row, 4 copies of the weights)"`
+	// Vars holds the values of the grid names: every parameter besides
+	// the declared ones, passed to the programs as {NAME}.
+	Vars map[string]string `param:",free" doc:"a grid value, passed to the programs as the placeholder {NAME}"`
 }
+
+// decls declares the parameters of params.
+var decls = param.Of[params]().Params
 
 // method is the command method at one grid point.
 type method struct {
@@ -135,38 +133,36 @@ type method struct {
 	vars           map[string]string // the grid names' values
 }
 
-func newMethod(p param.Values) (methods.Method, error) {
+func newMethod(p params) (methods.Method, error) {
 	if err := validate(p); err != nil {
 		return nil, err
 	}
 	m := &method{
-		train: p.Strings("train"), predict: p.Strings("predict"),
-		format: p.String("format"), output: p.String("output"),
-		timeout: time.Duration(p.Float("timeout") * float64(time.Second)),
-		env:     p.Strings("env"),
+		train: p.Train, predict: p.Predict,
+		format: p.Format, output: p.Output,
+		timeout: time.Duration(p.Timeout * float64(time.Second)),
+		env:     p.Env,
 		vars:    map[string]string{},
 	}
-	for _, name := range freeNames(p) {
-		m.vars[name] = param.Format(p[name])
+	for name, v := range p.Vars {
+		m.vars[name] = v
 	}
 	return m, nil
 }
 
-// freeNames returns the names of p that the plugin does not declare: its
-// grid names.
-func freeNames(p param.Values) []string {
-	var out []string
-	for _, name := range p.Names() {
-		if _, ok := param.Find(decls, name); !ok {
-			out = append(out, name)
-		}
+// freeNames returns the names of p's grid values, sorted.
+func freeNames(p params) []string {
+	out := make([]string, 0, len(p.Vars))
+	for name := range p.Vars {
+		out = append(out, name)
 	}
+	slices.Sort(out)
 	return out
 }
 
 // validate checks the argument vectors' programs and placeholders, the
 // grid names and the environment entries.
-func validate(p param.Values) error {
+func validate(p params) error {
 	var errs []error
 	free := freeNames(p)
 	known := map[string]bool{}
@@ -175,7 +171,10 @@ func validate(p param.Values) error {
 	}
 	used := map[string]bool{}
 	for _, phase := range []string{"train", "predict"} {
-		argv, _ := p[phase].([]string)
+		argv := p.Train
+		if phase == "predict" {
+			argv = p.Predict
+		}
 		if len(argv) == 0 {
 			continue // the declaration reports it
 		}
@@ -209,7 +208,7 @@ func validate(p param.Values) error {
 			if !placeholders(argv)[phTest] {
 				errs = append(errs, param.Invalid(phase, "no {test}: the program would not see the rows to predict; want {test} in an argument"))
 			}
-			if tr, _ := p["train"].([]string); placeholders(argv)[phModel] && len(tr) > 0 && !placeholders(tr)[phModel] {
+			if tr := p.Train; placeholders(argv)[phModel] && len(tr) > 0 && !placeholders(tr)[phModel] {
 				errs = append(errs, param.Invalid(phase, "reads {model}, which train does not write; want {model} in train's arguments too"))
 			}
 		}
@@ -228,7 +227,7 @@ func validate(p param.Values) error {
 			errs = append(errs, param.Invalid(n, "%s", msg))
 		}
 	}
-	env, _ := p["env"].([]string)
+	env := p.Env
 	for i, e := range env {
 		if name, _, _ := strings.Cut(e, "="); !isName(name) {
 			errs = append(errs, param.InvalidElem("env", i, "%q is not NAME or NAME=VALUE; want an environment variable's name (letters, digits, _)", e))
@@ -273,11 +272,11 @@ func unknownPlaceholder(name, phase string, free []string) string {
 }
 
 // memory is the plugin's Memory estimate.
-func memory(s methods.Shape, p param.Values) int64 {
+func memory(s methods.Shape, p params) int64 {
 	// repro's side: the scores read and kept, a dense row for CSV, the
 	// buffers of the files and of the program's stderr.
 	own := methods.Bytes(methods.Floats(s.TestRows(), max(s.Classes, 1), 2), methods.Floats(s.Cols), 2*stderrKeep)
-	if mb, _ := p["memory_mb"].(float64); mb > 0 {
+	if mb := p.MemoryMB; mb > 0 {
 		return methods.Bytes(int64(mb*1e6), own)
 	}
 	return methods.Bytes(methods.Floats(s.NNZ+s.Rows, 2), methods.Floats(s.Cols+1, s.Tasks(), 4), own)

@@ -31,6 +31,16 @@ func fake(t *testing.T, mode string, args ...string) []string {
 	return append([]string{"/bin/sh", path, mode}, args...)
 }
 
+// plugin returns the registered command plugin, whose hooks decode the values
+// they receive into a params.
+func plugin() *methods.Plugin {
+	pl, err := methods.Lookup("command")
+	if err != nil {
+		panic(err)
+	}
+	return pl
+}
+
 // newCommand builds the command method from the declared defaults and set.
 func newCommand(t *testing.T, set param.Values) *method {
 	t.Helper()
@@ -38,7 +48,7 @@ func newCommand(t *testing.T, set param.Values) *method {
 	for k, v := range set {
 		p[k] = v
 	}
-	m, err := newMethod(p)
+	m, err := plugin().New(p)
 	if err != nil {
 		t.Fatalf("newMethod(%s): %v", p.Label(), err)
 	}
@@ -257,7 +267,7 @@ func TestValidate(t *testing.T) {
 			for k, v := range tt.set {
 				p[k] = v
 			}
-			err := validate(p)
+			err := plugin().Validate(p)
 			var got []string
 			for _, e := range joined(err) {
 				got = append(got, e.Error())
@@ -288,12 +298,12 @@ func joined(err error) []error {
 func TestMemory(t *testing.T) {
 	s := methods.Shape{Rows: 1000, Cols: 100, NNZ: 5000, Classes: 3, Test: 500}
 	p := param.Defaults(decls)
-	est := memory(s, p)
+	est := plugin().Memory(s, p)
 	if min := methods.Floats(5000, 2); est < min {
 		t.Errorf("estimate %d bytes; want at least liblinear's copy of the rows, %d", est, min)
 	}
 	p["memory_mb"] = 2000.0
-	if got := memory(s, p); got < 2e9 || got > 2e9+1e6 {
+	if got := plugin().Memory(s, p); got < 2e9 || got > 2e9+1e6 {
 		t.Errorf("estimate with memory_mb 2000: %d bytes; want 2 GB and repro's own buffers (under 1 MB here)", got)
 	}
 }
