@@ -5,25 +5,36 @@
 // registers its plugins from init, as image formats do:
 //
 //	func init() {
-//		methods.Register("logreg-l2", &methods.Plugin{
-//			Doc:    "L2-regularized logistic regression (L-BFGS)",
-//			Kinds:  methods.Classification,
-//			Params: []param.Decl{{Name: "C", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true}},
-//			New:    newLogReg,
+//		methods.RegisterTyped("logreg-l2", methods.Typed[logReg]{
+//			Doc:   "L2-regularized logistic regression (L-BFGS)",
+//			Kinds: methods.Classification,
+//			New:   func(p logReg) (methods.Method, error) { return &p, nil },
 //		})
 //	}
 //
+//	// logReg is logreg-l2 at one grid point: its parameters.
+//	type logReg struct {
+//		C   float64 `param:"C" range:"(0, +inf)" default:"1" doc:"weight of the summed log-loss"`
+//		Tol float64 `param:"tol" range:"(0, +inf)" default:"1e-5" doc:"stop when ‖∇f‖∞ ≤ tol"`
+//	}
+//
+// The struct's tags declare the parameters (param.Of): RegisterTyped
+// derives the Plugin's Params from them once, and every hook (New,
+// Validate, Memory, Programs) receives a grid point as the filled struct.
 // The experiment names the plugin (`name: logreg-l2`); the runner checks
 // its params against Params, calls Validate on every grid point, builds a
 // Method with New for every grid point, and calls Fit on each training set.
-// A plugin is found from its YAML name by grepping for `Register("name"`.
+// Register, with a []param.Decl and hooks reading param.Values, remains
+// for plugins not yet typed and for tests' fakes.
+// A plugin is found from its YAML name by grepping for
+// `Register(Typed)?\("name"`.
 //
 // # Adding a method
 //
 // A new method touches at most three places:
 //
 //   - one file, methods/<family>/<family>.go, that registers it from init
-//     (Doc, Kinds, Params, New, Memory — an estimate of the memory a fit
+//     (Doc, Kinds, its parameters' struct, New, Memory — an estimate of the memory a fit
 //     needs on a training set's Shape, built with Floats and Bytes, which
 //     the runner checks against the run's limit before fitting — and
 //     Validate if a parameter has inner syntax) and implements Method and
@@ -42,9 +53,9 @@
 //
 // # Validating parameters
 //
-// Declarations (param.Decl) say a parameter's type, default, bounds
-// (inclusive or exclusive per side: ρ in (0, 1] is Min 0, MinExclusive,
-// Max 1) and choices. What they cannot say — the inner syntax of a value
+// Declarations (a struct's tags, or param.Decl) say a parameter's type,
+// default, bounds (inclusive or exclusive per side: ρ in (0, 1] is
+// range:"(0, 1]") and choices (enum:"a|b"). What they cannot say — the inner syntax of a value
 // (med's kernel specs "rbf:0.5", "poly:3"), or a relation between values —
 // goes in Plugin.Validate, which `repro validate` and `repro run` call on
 // every grid point before anything runs. It returns one *param.InvalidError
