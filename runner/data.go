@@ -15,6 +15,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/methods"
 )
 
 // DatasetInfo describes a loaded dataset in DIR/datasets.json, for reports.
@@ -47,6 +48,13 @@ func LoadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec) (*datas
 // corpus-level transform whose memory estimate (datasets.Transform.Memory)
 // exceeds memLimit; memLimit ≤ 0: no check.
 func loadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec, memLimit int64) (*datasets.Dataset, error) {
+	return loadDatasetIn(ctx, env, ds, memLimit, nil)
+}
+
+// loadDatasetIn is loadDataset holding, while each corpus-level transform
+// runs, its memory estimate in budget (if not nil), as a fit holds its
+// own: the run's datasets load beside its trials under one limit.
+func loadDatasetIn(ctx context.Context, env datasets.Env, ds *DatasetSpec, memLimit int64, budget *memBudget) (*datasets.Dataset, error) {
 	l, err := datasets.Lookup(ds.Name)
 	if err != nil {
 		return nil, err
@@ -84,7 +92,18 @@ func loadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec, memLimi
 		if err := transformMemory(t, ts, d, memLimit); err != nil {
 			return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
 		}
+		need := int64(0)
+		if budget != nil && t.Memory != nil {
+			r, c := d.X.Dims()
+			need = methods.Bytes(t.Memory(r, c, d.X.NNZ(), ts.Params), methods.FitOverhead)
+			if err := budget.acquire(ctx, need); err != nil {
+				return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
+			}
+		}
 		out, err := t.Apply(ctx, env, d, ts.Params)
+		if budget != nil {
+			budget.release(need)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("dataset %q: transform %q: %w", ds.ID, ts.Name, err)
 		}
@@ -99,6 +118,54 @@ func loadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec, memLimi
 		d = out
 	}
 	return d, nil
+}
+
+// residentBytes estimates the memory dataset d holds: its matrix (dense,
+// or CSR's pointers, indices and values), labels, given split, feature
+// graphs, column groups, and strings (documents, feature names), each
+// string with its header.
+func residentBytes(d *datasets.Dataset) int64 {
+	r, _ := d.X.Dims()
+	x := methods.CSRBytes(r, d.X.NNZ())
+	if _, dense := d.X.(*matrix.Dense); dense {
+		x = methods.Floats(d.X.NNZ())
+	}
+	b := methods.Bytes(x, methods.Floats(len(d.Y)), int64(len(d.Split)), stringBytes(d.Text), stringBytes(d.Features), stringBytes(d.Classes))
+	for _, g := range d.Graphs {
+		b = methods.Bytes(b, methods.CSRBytes(g.R, g.NNZ()))
+	}
+	for _, g := range d.Groups {
+		b = methods.Bytes(b, methods.Floats(len(g.Columns)), int64(len(g.Name)))
+	}
+	return b
+}
+
+// stringBytes returns the bytes of ss: each string's header and content.
+func stringBytes(ss []string) int64 {
+	b := methods.Floats(2, len(ss))
+	for _, s := range ss {
+		b = methods.Bytes(b, int64(len(s)))
+	}
+	return b
+}
+
+// residentCharge is what dataset d of entry ds holds in the run's memory
+// budget while it is resident: residentBytes, plus the memory estimate
+// (datasets.Transform.Memory) of each transform its trials fit (fit:
+// pool, fit: train) at d's shape, for the fitted transforms and the
+// transformed copies the trials share through the executor's caches.
+func residentCharge(ds *DatasetSpec, d *datasets.Dataset) int64 {
+	b := residentBytes(d)
+	r, c := d.X.Dims()
+	for _, ts := range ds.Transforms {
+		if ts.Fit == "" {
+			continue
+		}
+		if t, err := datasets.LookupTransform(ts.Name); err == nil && t.Memory != nil {
+			b = methods.Bytes(b, t.Memory(r, c, d.X.NNZ(), ts.Params))
+		}
+	}
+	return b
 }
 
 // cacheKey hashes a dataset's content with a transform's identity.

@@ -13,7 +13,10 @@
 // and appends each result durably as it finishes (run.go, store.go). Seeds
 // derive from the experiment seed and a trial's identity only (seed.go), so
 // results do not depend on the number of workers or on the order trials
-// finish in. The datasets load at once before the first trial; a worker
+// finish in. A dataset is resident only while its trials run: it loads
+// before its first trial, is released after its last, and datasets load
+// one after the other when the memory limit cannot hold them at once
+// (resident.go); a worker
 // with no trial left lends itself to the cv folds of the trials still
 // running (eachFold in select.go: each fold's grid points in grid order on
 // one goroutine, warm-starting each other through methods.Env.Warm), so
@@ -75,7 +78,12 @@
 // out of memory. A corpus-level transform refused when the dataset loads
 // fails every trial of that dataset, the others run. The limit is also a budget shared by the trials running at
 // once: a trial holds the most its fits need until it ends, and a fit
-// that would push the total over the limit waits (memory.go).
+// that would push the total over the limit waits (memory.go). The
+// resident datasets hold their size in it too (their matrices, labels and
+// strings, plus the estimates of the transforms their trials fit), and a
+// corpus-level transform its estimate while it runs: the next dataset
+// loads when it fits beside them, or when none is resident, so that under
+// a tight limit the plan runs dataset by dataset (resident.go).
 //
 // Results store observations: a trial with one (curve) keeps it in
 // Result.Size, Metrics and Extras, one with several (active) in

@@ -279,12 +279,15 @@ func (t *TrialRun) releaseMemory() {
 	t.reserved = 0
 }
 
-// memBudget is the memory the run's fits may hold at once, shared by its
-// workers.
+// memBudget is the memory the run's fits and resident datasets may hold
+// at once, shared by its workers and its loads: used is what the fits
+// (and the transforms fitting or applying) running now reserved, data what
+// the datasets loaded or loading hold (residents).
 type memBudget struct {
 	mu      sync.Mutex
 	limit   int64
 	used    int64
+	data    int64
 	changed chan struct{} // closed and replaced at each release
 }
 
@@ -293,12 +296,13 @@ func newMemBudget(limit int64) *memBudget {
 }
 
 // acquire takes n bytes, waiting until they fit under the limit beside
-// those already taken (or nothing is taken: n alone may be what the limit
-// allows), or until ctx is done.
+// those already taken and the resident data (or no fit holds any: n alone
+// may be what the limit allows, and the data stays until its trials,
+// this one among them, end), or until ctx is done.
 func (b *memBudget) acquire(ctx context.Context, n int64) error {
 	for {
 		b.mu.Lock()
-		if b.used == 0 || b.used+n <= b.limit {
+		if b.used == 0 || b.data+b.used+n <= b.limit {
 			b.used += n
 			b.mu.Unlock()
 			return nil
@@ -317,7 +321,7 @@ func (b *memBudget) acquire(ctx context.Context, n int64) error {
 func (b *memBudget) tryAcquire(n int64) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.used+n > b.limit {
+	if b.data+b.used+n > b.limit {
 		return false
 	}
 	b.used += n
@@ -331,7 +335,48 @@ func (b *memBudget) release(n int64) {
 	}
 	b.mu.Lock()
 	b.used -= n
+	b.notify()
+	b.mu.Unlock()
+}
+
+// admitData takes n bytes for a dataset about to load if they fit under
+// the limit beside the fits and the resident data, or if no dataset is
+// resident: one dataset always loads, whatever it needs.
+func (b *memBudget) admitData(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.data > 0 && b.data+b.used+n > b.limit {
+		return false
+	}
+	b.data += n
+	return true
+}
+
+// addData changes the bytes the resident datasets hold by delta: a
+// dataset's measured size replacing its guess (admitData), or a released
+// dataset's bytes given back (negative).
+func (b *memBudget) addData(delta int64) {
+	if delta == 0 {
+		return
+	}
+	b.mu.Lock()
+	b.data += delta
+	if delta < 0 {
+		b.notify()
+	}
+	b.mu.Unlock()
+}
+
+// notify wakes those waiting in acquire; b.mu is held.
+func (b *memBudget) notify() {
 	close(b.changed)
 	b.changed = make(chan struct{})
-	b.mu.Unlock()
+}
+
+// over returns the bytes the resident datasets hold above the limit, ≤ 0
+// when they hold less.
+func (b *memBudget) over() int64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.data - b.limit
 }

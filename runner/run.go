@@ -49,11 +49,14 @@ type Options struct {
 	// directory. Fresh then discards only the shard's file.
 	Shard Shard
 	// MemLimit is the memory, in bytes, the fits running at once may
-	// need by their methods' estimates (methods.Plugin.Memory): a trial
-	// whose fit alone needs more fails with a *MemoryError before it
-	// allocates, and the run goes on; trials whose fits together need
-	// more wait for each other. If 0, DefaultMemLimit() is used;
-	// NoMemLimit turns the check off.
+	// need by their methods' estimates (methods.Plugin.Memory), beside
+	// the datasets resident: a trial whose fit alone needs more fails
+	// with a *MemoryError before it allocates, and the run goes on;
+	// trials whose fits together need more wait for each other; a
+	// dataset loads when its size fits beside those resident (or none
+	// is), the trials of those running first. If 0, DefaultMemLimit() is
+	// used; NoMemLimit turns the check off (datasets load as the workers
+	// allow, each still released after its last trial).
 	MemLimit int64
 	// Warn, if non-nil, is called at once with each problem that does not
 	// stop the run: a torn or corrupt line of the results file, before
@@ -214,7 +217,6 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if memLimit == 0 {
 		memLimit = DefaultMemLimit()
 	}
-	loaded := map[string]*loadedData{}
 	// A damaged datasets.json is rebuilt from the data: every dataset
 	// loads, not only those with trials left to run.
 	infos, err := ReadDatasetInfo(opts.Dir)
@@ -229,34 +231,21 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if infos == nil {
 		infos = map[string]DatasetInfo{}
 	}
-	got := loadAll(ctx, env, spec, pending, rebuild, memLimit, opts.Workers)
-	for i := range spec.Datasets {
-		ds := &spec.Datasets[i]
-		if got[i] == nil {
-			continue
-		}
-		d, err := got[i].data, got[i].err
-		var mem *MemoryError
-		if errors.As(err, &mem) {
-			// A transform refused for its memory fails the dataset's
-			// trials, not the run.
-			loaded[ds.ID] = &loadedData{spec: ds, err: err}
-			continue
-		}
-		if err != nil {
-			return nil, clipError(dataError(spec, i, err))
-		}
-		loaded[ds.ID] = &loadedData{spec: ds, data: d}
-		infos[ds.ID] = infoOf(ds, d)
+	var budget *memBudget
+	if memLimit > 0 {
+		budget = newMemBudget(memLimit)
 	}
-	// What the spec asks of the data is checked before any trial runs.
-	if err := checkLoaded(spec, loaded); err != nil {
+	// A result that cannot be stored, or a dataset loaded after the
+	// first trial that fails, stops the run: trials run after it would
+	// be lost too.
+	outer := ctx
+	ctx, stopRun := context.WithCancel(ctx)
+	defer stopRun()
+	data := newResidents(spec, env, pending, rebuild, memLimit, budget, opts.Workers, opts.Dir, infos)
+	data.stop = stopRun
+	defer data.close()
+	if err := data.start(ctx); err != nil {
 		return nil, err
-	}
-	if len(loaded) > 0 {
-		if err := writeJSON(filepath.Join(opts.Dir, DatasetsFile), infos); err != nil {
-			return nil, err
-		}
 	}
 
 	if opts.Progress != nil {
@@ -264,27 +253,23 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	}
 	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2),
 		applied: newLRU[*datasets.Dataset](opts.Workers + 1), fulls: newLRU[fullScore](1024), memLimit: memLimit,
-		idle: make(chan struct{}, opts.Workers+lend)}
+		budget: budget, idle: make(chan struct{}, opts.Workers+lend)}
 	for range lend {
 		x.idle <- struct{}{}
 	}
-	if x.memLimit > 0 {
-		x.budget = newMemBudget(x.memLimit)
+	data.purge = func() {
+		x.applied.purge()
+		x.fits.purge()
 	}
-	// A result that cannot be stored stops the run: trials run after it
-	// would be lost too.
-	outer := ctx
-	ctx, stopRun := context.WithCancel(ctx)
-	defer stopRun()
-	jobs := make(chan *Trial)
+	jobs := make(chan job)
 	results := make(chan *Result)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for t := range jobs {
-				r, after := x.execute(ctx, t, loaded[t.Dataset.ID])
+			for j := range jobs {
+				r, after := x.execute(ctx, j.t, j.ld)
 				if after != nil {
 					// The trial waits for another's work; its
 					// worker goes on.
@@ -292,6 +277,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 					go func() {
 						defer wg.Done()
 						after()
+						data.ended(j.t)
 						if r.Failed() && ctx.Err() != nil {
 							return
 						}
@@ -299,6 +285,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 					}()
 					continue
 				}
+				data.ended(j.t)
 				if r.Failed() && ctx.Err() != nil {
 					continue // cancelled mid-trial: not a result
 				}
@@ -309,12 +296,19 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 			x.idle <- struct{}{}
 		}()
 	}
+	// Trials start in plan order as their datasets are resident
+	// (residents.next).
 	go func() {
 		defer close(jobs)
-		for _, t := range pending {
+		for {
+			t, ld, ok := data.next(ctx)
+			if !ok {
+				return
+			}
 			select {
-			case jobs <- t:
+			case jobs <- job{t, ld}:
 			case <-ctx.Done():
+				data.ended(t)
 				return
 			}
 		}
@@ -340,6 +334,9 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	}
 	if appendErr != nil {
 		return nil, appendErr
+	}
+	if err := data.close(); err != nil {
+		return nil, err
 	}
 	sum.Interrupted = outer.Err() != nil && sum.Ran < len(pending)
 	sum.Results = ForPlan(plan, existing)
@@ -508,6 +505,12 @@ func ReadDatasetInfo(dir string) (map[string]DatasetInfo, error) {
 		return nil, fmt.Errorf("%s is damaged: %w", filepath.Join(dir, DatasetsFile), err)
 	}
 	return m, nil
+}
+
+// job is a trial handed to a worker, with its dataset.
+type job struct {
+	t  *Trial
+	ld *loadedData
 }
 
 type loadedData struct {
