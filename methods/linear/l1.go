@@ -115,6 +115,24 @@ type l1Settings struct {
 	// gram forces (gramAlways) or forbids (gramNever) the explicit model
 	// Hessian on the active set; for tests. The default chooses by cost.
 	gram gramMode
+	// noDirect disables the subspace Newton steps of coordinate descent
+	// on the explicit model Hessian; for tests.
+	noDirect bool
+}
+
+// directGap is the least number of coordinate-descent passes between two
+// subspace Newton steps (modelGram.subspaceStep) in one inner solve.
+const directGap = 8
+
+// sign returns −1, 0 or 1 as v is negative, zero or positive.
+func sign(v float64) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
 }
 
 // gramMode selects coordinate descent over the columns or over the
@@ -195,7 +213,13 @@ const l1Seed = 0x6e65774c
 // then a dense axpy of length |A| instead of a gather and a scatter over
 // the column; late in a fit on text, when a few hundred words remain and
 // each inner solve takes hundreds of passes, this cut the coordinate
-// descent time 3.5× (20 Newsgroups). A σ-Armijo
+// descent time 3.5× (20 Newsgroups). On the explicit Hessian, after a pass
+// in which no coordinate changed sign (and at least directGap passes after
+// the last), coordinate descent jumps to the model's minimizer over the
+// non-zero coordinates with their signs fixed (modelGram.subspaceStep, one
+// Cholesky factorization): on 20 Newsgroups the late inner solves then
+// take 4–40 passes instead of 150–470, and the outer iterations converge
+// faster (228 against 267). A σ-Armijo
 // (σ = 0.01) line search along δ then
 // uses the cached σ(−yᵢzᵢ) to evaluate each row's change of loss as
 // log1p(σ(−yᵢzᵢ)·expm1(−yᵢ·t·(Xδ)ᵢ)) with no cancellation, and the margins
@@ -324,9 +348,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 					gj += r[i]
 				}
 			default:
-				for k, x := range val {
-					gj += x * r[ind[k]]
-				}
+				gj = sparseDot(val, ind, r)
 			}
 			g[j] = gj
 			vj := violation(w[j], gj)
@@ -401,6 +423,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 		qpActive := len(active)
 		qpGmaxOld := math.Inf(1)
 		passes := 0
+		lastDirect := 0 // the pass after which subspaceStep last ran
 		for passes < maxInner {
 			if err := ctx.Err(); err != nil {
 				return nil, 0, info, err
@@ -411,6 +434,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				active[k], active[p] = active[p], active[k]
 			}
 			qpGmax, qpGsum := 0.0, 0.0
+			changed := false // a coordinate's sign (−, 0, +) changed
 			qpMargin := 1 - qpGmaxOld/fn
 			if s.noShrink {
 				qpMargin = math.Inf(-1)
@@ -439,9 +463,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 						G += dxd[i]
 					}
 				default:
-					for t, x := range val {
-						G += x * dxd[ind[t]]
-					}
+					G += sparseDot(val, ind, dxd)
 				}
 				wj := wpd[j]
 				if wj == 0 && math.Abs(G) < qpMargin {
@@ -481,6 +503,9 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 					wpd[j] = 0
 				} else {
 					wpd[j] = wj + z
+				}
+				if sign(wpd[j]) != sign(wj) {
+					changed = true
 				}
 				T += z * sd[j]
 				if bj >= 0 {
@@ -524,6 +549,25 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 				} else {
 					for _, v := range dxd {
 						T += v
+					}
+				}
+			}
+			if useGram && !s.noDirect && !changed && passes-lastDirect >= directGap {
+				// The signs held for a whole pass: jump to the model's
+				// minimizer on their orthant face.
+				lastDirect = passes
+				grad := func(j int) float64 {
+					return g[j] + (wpd[j]-w[j])*nu + db*sd[j] + gram.hd[gram.pos[j]]
+				}
+				gb := 0.0
+				if bj >= 0 {
+					gb = g[bj] + T + db*(sumD+nu)
+				}
+				if dbias, dT, ok := gram.subspaceStep(wpd, grad, bj, bPen, gb, sumD+nu, sd, nu); ok {
+					T += dT
+					if bj >= 0 {
+						db += dbias
+						wpd[bj] = w[bj] + db
 					}
 				}
 			}
@@ -696,4 +740,23 @@ func addScaledProd(dst []float64, z float64, x, d []float64) {
 	for ; i < len(x); i++ {
 		dst[i] += z * x[i] * d[i]
 	}
+}
+
+// sparseDot returns Σₖ val[k]·v[ind[k]] with four accumulators, so that
+// the additions do not wait on each other (a column of 20 Newsgroups has
+// about 76 non-zeros; the single-sum loop was bound by the adds' latency).
+func sparseDot(val []float64, ind []int32, v []float64) float64 {
+	ind = ind[:len(val)]
+	var s0, s1, s2, s3 float64
+	k := 0
+	for ; k+4 <= len(val); k += 4 {
+		s0 += val[k] * v[ind[k]]
+		s1 += val[k+1] * v[ind[k+1]]
+		s2 += val[k+2] * v[ind[k+2]]
+		s3 += val[k+3] * v[ind[k+3]]
+	}
+	for ; k < len(val); k++ {
+		s0 += val[k] * v[ind[k]]
+	}
+	return (s0 + s1) + (s2 + s3)
 }

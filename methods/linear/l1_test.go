@@ -135,6 +135,7 @@ func TestL1ShrinkingSameOptimum(t *testing.T) {
 				{"no shrinking", variant(func(v *l1Settings) { v.noShrink = true })},
 				{"model Hessian always", variant(func(v *l1Settings) { v.gram = gramAlways })},
 				{"model Hessian never", variant(func(v *l1Settings) { v.gram = gramNever })},
+				{"model Hessian, no subspace steps", variant(func(v *l1Settings) { v.gram, v.noDirect = gramAlways, true })},
 				{"reference", func() ([]float64, float64, error) {
 					w, b, info, err := fitL1Ref(context.Background(), tc.X, cols, y, s)
 					if err == nil && !info.Converged {
@@ -152,7 +153,7 @@ func TestL1ShrinkingSameOptimum(t *testing.T) {
 				}
 				objs = append(objs, l1Objective(tc.X, y, w, b, tc.C))
 			}
-			for k, name := range []string{"no shrinking", "model Hessian always", "model Hessian never", "reference"} {
+			for k, name := range []string{"no shrinking", "model Hessian always", "model Hessian never", "model Hessian, no subspace steps", "reference"} {
 				if rel := math.Abs(objs[0]-objs[k+1]) / objs[k+1]; rel > 1e-8 {
 					t.Errorf("objective %.12g with shrinking, %.12g %s: relative difference %.2g", objs[0], objs[k+1], name, rel)
 				}
@@ -433,6 +434,175 @@ func TestL1DefaultTolObjective(t *testing.T) {
 				t.Errorf("objective %.10g, optimum %.10g: difference %.3g outside [%.3g, %.3g] (tol·‖w−w*‖₁)", f, fr, f-fr, -1e-9*fr, bound)
 			}
 			t.Logf("objective %.10g, optimum %.10g, %d non-zeros, %d outer iterations", f, fr, nnz, info.Iterations)
+		})
+	}
+}
+
+// TestSubspaceStep checks modelGram.subspaceStep against the quadratic
+// model evaluated from the matrix: after the step, on the coordinates that
+// were non-zero (and kept their signs), the model's gradient plus the
+// sign is zero, and so is the unpenalized bias's gradient; with a
+// penalized bias column its gradient plus its sign; the model value falls;
+// and Hδ is kept.
+func TestSubspaceStep(t *testing.T) {
+	data := synthClass(33, 60, 10, 2, 0.3, 0.6)
+	for _, tc := range []struct {
+		name string
+		bPen bool
+	}{{"intercept", false}, {"penalized bias", true}, {"no bias", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			X := data.X
+			if tc.bPen {
+				X = withOnesColumn(X)
+			}
+			n, d := X.Dims()
+			cols := newColMajor(X)
+			dense := matrix.ToDense(X)
+			rng := rand.New(rand.NewPCG(3, 4))
+			const nu = 1e-12
+			D := make([]float64, n)
+			sumD := 0.0
+			for i := range D {
+				D[i] = 0.05 + 0.2*rng.Float64()
+				sumD += D[i]
+			}
+			bj := d // the unpenalized intercept, outside X
+			switch {
+			case tc.bPen:
+				bj = d - 1
+			case tc.name == "no bias":
+				bj = -1
+			}
+			nc := d + 1
+			g := make([]float64, nc)
+			w := make([]float64, nc)
+			wpd := make([]float64, nc)
+			for j := range w {
+				g[j] = rng.NormFloat64()
+				if j%3 != 1 {
+					w[j] = 3 + rng.Float64()
+					if j%2 == 0 {
+						w[j] = -w[j]
+					}
+				}
+				wpd[j] = w[j]
+				if w[j] != 0 {
+					wpd[j] += 0.1 * rng.NormFloat64()
+				}
+			}
+			if bj < 0 {
+				wpd[d], w[d] = 0, 0
+			}
+			// xd(δ) = Xδ (features) + δ_b for the intercept.
+			xd := func(wpd []float64) []float64 {
+				v := make([]float64, n)
+				for i := range v {
+					for j := 0; j < d; j++ {
+						v[i] += dense.At(i, j) * (wpd[j] - w[j])
+					}
+					if bj == d {
+						v[i] += wpd[d] - w[d]
+					}
+				}
+				return v
+			}
+			// grad returns the model's gradient at wpd, coordinate j.
+			grad := func(wpd []float64, j int) float64 {
+				v := xd(wpd)
+				G := g[j] + nu*(wpd[j]-w[j])
+				for i := range v {
+					x := 1.0
+					if j < d {
+						x = dense.At(i, j)
+					}
+					G += x * D[i] * v[i]
+				}
+				return G
+			}
+			model := func(wpd []float64) float64 {
+				v := xd(wpd)
+				f := 0.0
+				for j := 0; j < nc; j++ {
+					if j == d && bj != d {
+						continue
+					}
+					f += g[j]*(wpd[j]-w[j]) + 0.5*nu*(wpd[j]-w[j])*(wpd[j]-w[j])
+					if j != d {
+						f += math.Abs(wpd[j])
+					}
+				}
+				for i := range v {
+					f += 0.5 * D[i] * v[i] * v[i]
+				}
+				return f
+			}
+			var act []int
+			for j := 0; j < nc; j++ {
+				if j < d || bj == d {
+					act = append(act, j)
+				}
+			}
+			gm := newModelGram(d)
+			gm.mark(act, bj)
+			gm.build(cols, D)
+			sd := make([]float64, d)
+			for j := range sd {
+				for i := 0; i < n; i++ {
+					sd[j] += D[i] * dense.At(i, j)
+				}
+			}
+			T := 0.0
+			for _, j := range gm.idx {
+				gm.step(j, wpd[j]-w[j])
+				T += (wpd[j] - w[j]) * sd[j]
+			}
+			db, gb := 0.0, 0.0
+			if bj >= 0 {
+				db = wpd[bj] - w[bj]
+				gb = g[bj] + T + db*(sumD+nu)
+			}
+			before := model(wpd)
+			old := slices.Clone(wpd)
+			dbias, _, ok := gm.subspaceStep(wpd, func(j int) float64 {
+				return g[j] + (wpd[j]-w[j])*nu + db*sd[j] + gm.hd[gm.pos[j]]
+			}, bj, tc.bPen, gb, sumD+nu, sd, nu)
+			if !ok {
+				t.Fatal("not positive definite")
+			}
+			if bj >= 0 {
+				wpd[bj] = w[bj] + db + dbias
+			}
+			if after := model(wpd); after > before {
+				t.Errorf("model %g → %g: rose", before, after)
+			}
+			for j := 0; j < nc; j++ {
+				if j == d && bj != d {
+					continue
+				}
+				free := j == d // the unpenalized intercept
+				if old[j] == 0 && !free {
+					continue
+				}
+				if !free && sign(wpd[j]) != sign(old[j]) {
+					t.Fatalf("coordinate %d: %g → %g: the step was cut; pick another seed", j, old[j], wpd[j])
+				}
+				G := grad(wpd, j)
+				if j != d {
+					G += math.Copysign(1, wpd[j])
+				}
+				if math.Abs(G) > 1e-8 {
+					t.Errorf("coordinate %d: model gradient (+ sign) %g after the step", j, G)
+				}
+			}
+			for a, ja := range gm.idx {
+				want := 0.0
+				for b, jb := range gm.idx {
+					want += gm.h[a*gm.m+b] * (wpd[jb] - w[jb])
+				}
+				if math.Abs(gm.hd[a]-want) > 1e-9 {
+					t.Errorf("Hδ[%d] = %g, want %g", ja, gm.hd[a], want)
+				}
+			}
 		})
 	}
 }
