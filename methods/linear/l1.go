@@ -124,6 +124,11 @@ type l1Settings struct {
 // subspace Newton steps (modelGram.subspaceStep) in one inner solve.
 const directGap = 8
 
+// minDivD is the least curvature Dᵢ from which fitL1 recovers (Xδ)ᵢ as
+// (D∘Xδ)ᵢ/Dᵢ; below it (margins beyond about ±500) the products lose
+// precision and the row is summed again.
+const minDivD = 1e-200
+
 // sign returns −1, 0 or 1 as v is negative, zero or positive.
 func sign(v float64) int {
 	switch {
@@ -576,13 +581,35 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 			innerEps *= 0.25
 		}
 		predPasses = max(passes, predPasses/2)
-		// Xδ from δ itself (D may vanish, so not from dxd).
-		if cols.dense != nil {
+		// Xδ: over the columns, coordinate descent kept dxd = D∘(Xδ_w), so
+		// (Xδ)ᵢ = dxdᵢ/Dᵢ plus the bias column's part, except where Dᵢ is
+		// too small for the quotient to be accurate (then from row i);
+		// otherwise from δ itself.
+		switch {
+		case !useGram && cols.dense == nil:
+			dbx := 0.0 // δ of a penalized bias column (in Xδ, not in dxd)
+			if bPen {
+				dbx = wpd[bj] - w[bj]
+			}
+			r := cols.rows
+			for i, v := range dxd {
+				if D[i] >= minDivD {
+					xd[i] = v/D[i] + dbx
+					continue
+				}
+				lo, hi := r.Ptr[i], r.Ptr[i+1]
+				xi := 0.0
+				for k, j := range r.Ind[lo:hi] {
+					xi += (wpd[j] - w[j]) * r.Val[lo+k]
+				}
+				xd[i] = xi
+			}
+		case cols.dense != nil:
 			for j := range dv {
 				dv[j] = wpd[j] - w[j]
 			}
 			X.MulVec(xd, dv)
-		} else {
+		default:
 			clear(xd)
 			for _, j := range active {
 				z := wpd[j] - w[j]

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/embedded"
 	"github.com/repro-ml/repro/matrix"
@@ -434,6 +436,26 @@ func TestL1DefaultTolObjective(t *testing.T) {
 				t.Errorf("objective %.10g, optimum %.10g: difference %.3g outside [%.3g, %.3g] (tol·‖w−w*‖₁)", f, fr, f-fr, -1e-9*fr, bound)
 			}
 			t.Logf("objective %.10g, optimum %.10g, %d non-zeros, %d outer iterations", f, fr, nnz, info.Iterations)
+
+			// From the optimum times 100 most margins start beyond ±500,
+			// where the curvature Dᵢ underflows and Xδ is summed from the
+			// rows instead of recovered from D∘Xδ.
+			start := make([]float64, len(wr)+1)
+			for j, v := range wr {
+				start[j] = 100 * v
+			}
+			start[len(wr)] = 100 * br
+			w, b, info, err = fitL1(context.Background(), tc.X, cols, tc.y, s, start)
+			if err != nil || !info.Converged {
+				t.Fatalf("fitL1 from 100 × the optimum: %v, %+v", err, info)
+			}
+			f = l1Objective(tc.X, tc.y, w, b, tc.C)
+			if math.Abs(info.Objective-f) > 1e-10*f {
+				t.Errorf("from 100 × the optimum: reported objective %.12g, evaluated %.12g", info.Objective, f)
+			}
+			if f-fr > s.Tol*dist*10+1e-9*fr || fr-f > 1e-9*fr {
+				t.Errorf("from 100 × the optimum: objective %.10g, optimum %.10g", f, fr)
+			}
 		})
 	}
 }
@@ -605,4 +627,12 @@ func TestSubspaceStep(t *testing.T) {
 			}
 		})
 	}
+}
+
+// scaled returns a copy of X with every value multiplied by c.
+func scaled(X *matrix.CSR, c float64) *matrix.CSR {
+	out := *X
+	out.Val = slices.Clone(X.Val)
+	floats.Scale(c, out.Val)
+	return &out
 }
