@@ -5,7 +5,6 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/csv"
-	"github.com/repro-ml/repro/param"
 )
 
 // AbaloneColumns are the column names of abalone.data (no header).
@@ -25,14 +24,11 @@ func AbaloneOptions() csv.Options {
 }
 
 func init() {
-	datasets.Register("abalone", &datasets.Loader{
-		Doc: "UCI abalone: rings on sex (one-hot group) and size/weight groups (Szafranski 2007), 4177 × 10",
-		Params: []param.Decl{
-			{Name: "file", Type: param.String, Default: "uci/abalone/abalone.data", Doc: "abalone.data, relative to the data directory"},
-		},
-		Files: fileParam,
-		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-			d, err := loadCSV(env, p.String("file"), uciSource+": abalone.data", AbaloneOptions())
+	datasets.RegisterTyped("abalone", datasets.TypedLoader[abaloneParams]{
+		Doc:   "UCI abalone: rings on sex (one-hot group) and size/weight groups (Szafranski 2007), 4177 × 10",
+		Files: func(p abaloneParams) []string { return []string{p.File} },
+		Load: func(_ context.Context, env datasets.Env, p abaloneParams) (*datasets.Dataset, error) {
+			d, err := loadCSV(env, p.File, uciSource+": abalone.data", AbaloneOptions())
 			if err != nil {
 				return nil, err
 			}
@@ -40,4 +36,9 @@ func init() {
 			return d, nil
 		},
 	})
+}
+
+// abaloneParams are the parameters of abalone.
+type abaloneParams struct {
+	File string `param:"file" default:"uci/abalone/abalone.data" doc:"abalone.data, relative to the data directory"`
 }

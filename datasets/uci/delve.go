@@ -10,27 +10,22 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/csv"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
-	"github.com/repro-ml/repro/param"
 )
 
 const delveSource = "DELVE (Rasmussen et al. 1996), census-house/house-price-16L prototask (see the data folder's README)"
 
 func init() {
-	datasets.Register("delve-house-16l", &datasets.Loader{
-		Doc: "Delve census-house house-price-16L: 22784 × 16 inputs, target median house price",
-		Params: []param.Decl{
-			{Name: "file", Type: param.String, Default: "delve/house-price-16L/Prototask.data.gz", Doc: "Prototask.data(.gz), relative to the data directory"},
-			{Name: "spec", Type: param.String, Default: "", Doc: "Prototask.spec; default: beside file"},
-		},
+	datasets.RegisterTyped("delve-house-16l", datasets.TypedLoader[delveParams]{
+		Doc:   "Delve census-house house-price-16L: 22784 × 16 inputs, target median house price",
 		Files: delveFiles,
-		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-			data, err := env.Path(p.String("file"), delveSource)
+		Load: func(_ context.Context, env datasets.Env, p delveParams) (*datasets.Dataset, error) {
+			data, err := env.Path(p.File, delveSource)
 			if err != nil {
 				return nil, err
 			}
-			spec := p.String("spec")
+			spec := p.Spec
 			if spec == "" {
-				spec = filepath.Join(filepath.Dir(p.String("file")), "Prototask.spec")
+				spec = filepath.Join(filepath.Dir(p.File), "Prototask.spec")
 			}
 			if spec, err = env.Path(spec, delveSource); err != nil {
 				return nil, err
@@ -38,6 +33,12 @@ func init() {
 			return LoadDelve(data, spec)
 		},
 	})
+}
+
+// delveParams are the parameters of delve-house-16l.
+type delveParams struct {
+	File string `param:"file" default:"delve/house-price-16L/Prototask.data.gz" doc:"Prototask.data(.gz), relative to the data directory"`
+	Spec string `param:"spec" default:"" doc:"Prototask.spec; default: beside file"`
 }
 
 // DelveSpec is what LoadDelve uses from a Delve Prototask.spec file.

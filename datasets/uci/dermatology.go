@@ -6,7 +6,6 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/csv"
-	"github.com/repro-ml/repro/param"
 )
 
 // DermatologyColumns are the column names of dermatology.data, in file
@@ -33,28 +32,30 @@ var DermatologyClasses = []string{
 }
 
 func init() {
-	datasets.Register("dermatology", &datasets.Loader{
-		Doc: "UCI dermatology: 366 patients × 34 attributes (age has 8 missing), 6 diseases",
-		Params: []param.Decl{
-			{Name: "file", Type: param.String, Default: "uci/dermatology/dermatology.data", Doc: "dermatology.data, relative to the data directory"},
-			{Name: "missing", Type: param.Enum, Default: csv.MissingMean, Choices: []string{csv.MissingError, csv.MissingDropRows, csv.MissingMean}, Doc: "the 8 missing ages: mean-impute (with a note), drop their rows, or fail"},
-			{Name: "drop", Type: param.StringList, Default: []string{}, Doc: "columns left out; Jebara 2004's 33 inputs: [age] (the paper does not say which; age is the one non-ordinal attribute and the only one with missing values)"},
-		},
-		Files: fileParam,
-		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
+	datasets.RegisterTyped("dermatology", datasets.TypedLoader[dermatologyParams]{
+		Doc:   "UCI dermatology: 366 patients × 34 attributes (age has 8 missing), 6 diseases",
+		Files: func(p dermatologyParams) []string { return []string{p.File} },
+		Load: func(_ context.Context, env datasets.Env, p dermatologyParams) (*datasets.Dataset, error) {
 			o := csv.DefaultOptions()
 			o.Header, o.Columns, o.Label = false, DermatologyColumns, "class"
 			o.Task = csv.TaskClassification
-			o.Missing, o.Drop = p.String("missing"), p.Strings("drop")
-			d, err := loadCSV(env, p.String("file"), uciSource+": dermatology.data", o)
+			o.Missing, o.Drop = p.Missing, p.Drop
+			d, err := loadCSV(env, p.File, uciSource+": dermatology.data", o)
 			if err != nil {
 				return nil, err
 			}
 			d.Name = "dermatology"
 			if err := renameClasses(d, DermatologyClasses); err != nil {
-				return nil, fmt.Errorf("%s: %w", p.String("file"), err)
+				return nil, fmt.Errorf("%s: %w", p.File, err)
 			}
 			return d, nil
 		},
 	})
+}
+
+// dermatologyParams are the parameters of dermatology.
+type dermatologyParams struct {
+	File    string   `param:"file" default:"uci/dermatology/dermatology.data" doc:"dermatology.data, relative to the data directory"`
+	Missing string   `param:"missing" enum:"error|drop-rows|mean" default:"mean" doc:"the 8 missing ages: mean-impute (with a note), drop their rows, or fail"`
+	Drop    []string `param:"drop" default:"[]" doc:"columns left out; Jebara 2004's 33 inputs: [age] (the paper does not say which; age is the one non-ordinal attribute and the only one with missing values)"`
 }

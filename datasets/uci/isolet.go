@@ -8,24 +8,19 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/csv"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 // IsoletFeatures is the number of ISOLET features.
 const IsoletFeatures = 617
 
 func init() {
-	datasets.Register("isolet", &datasets.Loader{
-		Doc: "UCI ISOLET spoken letters: 617 features, 26 classes A–Z, given split isolet1-4 (6238) / isolet5 (1559)",
-		Params: []param.Decl{
-			{Name: "train_file", Type: param.String, Default: "uci/isolet/isolet1+2+3+4.csv.gz", Doc: "training part (617 values then the label 1–26 per line, no header)"},
-			{Name: "test_file", Type: param.String, Default: "uci/isolet/isolet5.csv.gz", Doc: "test part, same format"},
-		},
+	datasets.RegisterTyped("isolet", datasets.TypedLoader[isoletParams]{
+		Doc:   "UCI ISOLET spoken letters: 617 features, 26 classes A–Z, given split isolet1-4 (6238) / isolet5 (1559)",
 		Files: isoletFiles,
-		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
+		Load: func(_ context.Context, env datasets.Env, p isoletParams) (*datasets.Dataset, error) {
 			var paths []string
-			for _, k := range []string{"train_file", "test_file"} {
-				path, err := env.Path(p.String(k), uciSource+": ISOLET (converted to CSV, see the data folder's README)")
+			for _, k := range isoletFiles(p) {
+				path, err := env.Path(k, uciSource+": ISOLET (converted to CSV, see the data folder's README)")
 				if err != nil {
 					return nil, err
 				}
@@ -34,6 +29,12 @@ func init() {
 			return LoadIsolet(paths[0], paths[1])
 		},
 	})
+}
+
+// isoletParams are the parameters of isolet.
+type isoletParams struct {
+	TrainFile string `param:"train_file" default:"uci/isolet/isolet1+2+3+4.csv.gz" doc:"training part (617 values then the label 1–26 per line, no header)"`
+	TestFile  string `param:"test_file" default:"uci/isolet/isolet5.csv.gz" doc:"test part, same format"`
 }
 
 // LoadIsolet reads the ISOLET training and test files (comma-separated, no

@@ -4,7 +4,6 @@ import (
 	"path"
 
 	"github.com/repro-ml/repro/datasets/fetch"
-	"github.com/repro-ml/repro/param"
 )
 
 // Where the UCI and Delve files come from (`repro data`). The checksums are
@@ -71,21 +70,18 @@ func init() {
 	)
 }
 
-// fileParam returns the data file named by the param "file".
-func fileParam(p param.Values) []string { return []string{p.String("file")} }
-
 // isoletFiles returns the train and test files of the isolet plugin.
-func isoletFiles(p param.Values) []string {
-	return []string{p.String("train_file"), p.String("test_file")}
+func isoletFiles(p isoletParams) []string {
+	return []string{p.TrainFile, p.TestFile}
 }
 
 // delveFiles returns the data and spec files of the delve plugin.
-func delveFiles(p param.Values) []string {
-	spec := p.String("spec")
+func delveFiles(p delveParams) []string {
+	spec := p.Spec
 	if spec == "" {
-		spec = delveSpec(p.String("file"))
+		spec = delveSpec(p.File)
 	}
-	return []string{p.String("file"), spec}
+	return []string{p.File, spec}
 }
 
 // delveSpec is the Prototask.spec beside the data file.

@@ -24,27 +24,28 @@ import (
 	"github.com/repro-ml/repro/datasets/internal/dna"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 const uciSource = "the UCI Machine Learning Repository (see the data folder's README)"
 
 func init() {
-	datasets.Register("uci-splice", &datasets.Loader{
-		Doc: "UCI splice junctions: 60 nucleotides one-hot → 240 columns (ambiguity codes fractional), classes EI/IE/N",
-		Params: []param.Decl{
-			{Name: "file", Type: param.String, Default: "uci/splice/splice.data", Doc: "splice.data, relative to the data directory"},
-			{Name: "classes", Type: param.StringList, Default: []string{"EI", "IE", "N"}, Doc: "classes kept, in this order (Jebara 2004: [EI, IE], 1535 rows)"},
-		},
-		Files: fileParam,
-		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-			path, err := env.Path(p.String("file"), uciSource+": splice.data of the splice-junction gene sequences")
+	datasets.RegisterTyped("uci-splice", datasets.TypedLoader[spliceParams]{
+		Doc:   "UCI splice junctions: 60 nucleotides one-hot → 240 columns (ambiguity codes fractional), classes EI/IE/N",
+		Files: func(p spliceParams) []string { return []string{p.File} },
+		Load: func(_ context.Context, env datasets.Env, p spliceParams) (*datasets.Dataset, error) {
+			path, err := env.Path(p.File, uciSource+": splice.data of the splice-junction gene sequences")
 			if err != nil {
 				return nil, err
 			}
-			return LoadSplice(path, p.Strings("classes"))
+			return LoadSplice(path, p.Classes)
 		},
 	})
+}
+
+// spliceParams are the parameters of uci-splice.
+type spliceParams struct {
+	File    string   `param:"file" default:"uci/splice/splice.data" doc:"splice.data, relative to the data directory"`
+	Classes []string `param:"classes" default:"[EI IE N]" doc:"classes kept, in this order (Jebara 2004: [EI, IE], 1535 rows)"`
 }
 
 // LoadSplice reads UCI splice.data (lines "class, name, sequence"), keeping
