@@ -55,13 +55,9 @@ func resetRendezvous(want int) {
 	rendezvous.want, rendezvous.arrived, rendezvous.all = want, 0, make(chan struct{})
 }
 
-// rendezvousSpec returns a spec of a fake-blobs dataset followed by a
-// fake-rendezvous one for each of fail: under a memory limit the first
-// dataset of a run loads alone (no size is known before), the others at
-// once.
 func rendezvousSpec(fail ...bool) *Spec {
 	s := blobsSpec()
-	s.Datasets = s.Datasets[:1]
+	s.Datasets = nil
 	for i, f := range fail {
 		s.Datasets = append(s.Datasets, DatasetSpec{Name: "fake-rendezvous", ID: string(rune('a' + i)),
 			Params: param.Values{"fail": f},
@@ -72,14 +68,18 @@ func rendezvousSpec(fail ...bool) *Spec {
 	return s
 }
 
-// TestRunLoadsDatasetsAtOnce checks that the datasets of a run load
-// concurrently once the first has: each fixture dataset loads only while
-// the others do.
+// TestRunLoadsDatasetsAtOnce checks that the datasets of a run without a
+// memory limit load concurrently: each fixture dataset loads only while
+// the others do. (Under a limit, a dataset whose size is not known yet
+// loads alone: TestRunResidentDatasets.)
 func TestRunLoadsDatasetsAtOnce(t *testing.T) {
 	resetRendezvous(3)
-	sum := runSpec(t, rendezvousSpec(false, false, false), t.TempDir(), 3, nil)
-	if sum.Failed != 0 || len(sum.Results) != 8 {
-		t.Fatalf("%d results, %d failed; want 8 (4 datasets × 2 grid points)", len(sum.Results), sum.Failed)
+	sum, err := Run(context.Background(), rendezvousSpec(false, false, false), Options{Dir: t.TempDir(), Workers: 3, MemLimit: NoMemLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Failed != 0 || len(sum.Results) != 6 {
+		t.Fatalf("%d results, %d failed; want 6 (3 datasets × 2 grid points)", len(sum.Results), sum.Failed)
 	}
 }
 
@@ -88,7 +88,7 @@ func TestRunLoadsDatasetsAtOnce(t *testing.T) {
 func TestRunLoadErrorInSpecOrder(t *testing.T) {
 	for range 5 {
 		resetRendezvous(3)
-		_, err := Run(context.Background(), rendezvousSpec(false, true, true), Options{Dir: t.TempDir(), Workers: 3})
+		_, err := Run(context.Background(), rendezvousSpec(false, true, true), Options{Dir: t.TempDir(), Workers: 3, MemLimit: NoMemLimit})
 		if err == nil || !strings.Contains(err.Error(), `dataset "b"`) || !strings.Contains(err.Error(), "broken on purpose") {
 			t.Fatalf("error %v, want dataset \"b\" broken on purpose", err)
 		}

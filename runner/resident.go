@@ -26,11 +26,13 @@ import (
 // at most one per worker at a time, and are checked together (checkLoaded)
 // as the run always checked its data; a dataset that loads later is
 // checked when it loads, and a problem then stops the run with the same
-// error. The size of a dataset is known only once it has loaded: the
-// first loads alone, and each next one is assumed as large as the largest
-// so far (or as itself, when it loaded before in this run); when the
-// datasets loaded before the first trial hold more than the limit, the
-// last to be used are released again, to load when their turn comes.
+// error. The size of a dataset is known only once it has loaded: under a
+// limit, a dataset not loaded before in this run loads alone (one loaded
+// before, with its size known, beside others), and is assumed as large as
+// the largest so far when the budget decides whether it may load; when
+// the datasets loaded before the first trial hold more than the limit,
+// the last to be used are released again, to load when their turn comes.
+// Without a limit the datasets load at once, one per worker.
 
 // residentGC is the size of a released dataset above which the executor's
 // caches are emptied and the memory returned to the system at once
@@ -59,17 +61,16 @@ type residents struct {
 	// their outputs when a large dataset is released.
 	purge func()
 
-	mu       sync.Mutex
-	sets     []*resident // by index in spec.Datasets
-	order    []*resident // by first use: the plan position of their first pending trial
-	loading  int
-	largest  int64 // the largest charge measured so far; 0 before any
-	measured bool  // a dataset loaded (a size is known)
-	startup  bool  // loading the datasets checked before any trial
-	infos    map[string]DatasetInfo
-	err      error // the first problem of a dataset loaded after the first trial
-	wake     chan struct{}
-	loads    sync.WaitGroup
+	mu      sync.Mutex
+	sets    []*resident // by index in spec.Datasets
+	order   []*resident // by first use: the plan position of their first pending trial
+	loading int
+	largest int64 // the largest charge measured so far; 0 before any
+	startup bool  // loading the datasets checked before any trial
+	infos   map[string]DatasetInfo
+	err     error // the first problem of a dataset loaded after the first trial
+	wake    chan struct{}
+	loads   sync.WaitGroup
 }
 
 // resident is one dataset entry of the run.
@@ -237,9 +238,9 @@ func (p *residents) startLoadsLocked(ctx context.Context) {
 			guess = p.largest
 		}
 		if p.budget != nil {
-			// Nothing known of the sizes yet: the first dataset
-			// loads alone.
-			if !p.measured && p.loading > 0 {
+			// A size not known yet may be any: such a dataset
+			// loads alone, and what it measures decides the next.
+			if r.size == 0 && p.loading > 0 {
 				return
 			}
 			if !p.budget.admitData(guess) {
@@ -302,7 +303,7 @@ func (p *residents) loadedLocked(ctx context.Context, r *resident, d *datasets.D
 		p.budget.addData(size - r.charge)
 	}
 	r.charge, r.size = size, size
-	p.largest, p.measured = max(p.largest, size), true
+	p.largest = max(p.largest, size)
 	r.ld, r.state = &loadedData{spec: r.spec, data: d}, ready
 	r.facts = factsOf(d)
 	info := infoOf(r.spec, d)
