@@ -156,6 +156,7 @@ func (p *residents) signal() {
 func (p *residents) start(ctx context.Context) error {
 	p.mu.Lock()
 	p.startup = true
+	done := ctx.Done()
 	for {
 		p.startLoadsLocked(ctx)
 		if p.loading == 0 {
@@ -164,7 +165,8 @@ func (p *residents) start(ctx context.Context) error {
 		p.mu.Unlock()
 		select {
 		case <-p.wake:
-		case <-ctx.Done():
+		case <-done:
+			done = nil // the loads under way end: wait for them
 		}
 		p.mu.Lock()
 	}

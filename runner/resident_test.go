@@ -2,7 +2,9 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -24,13 +26,21 @@ func init() {
 		Params: []param.Decl{
 			{Name: "tag", Type: param.String, Default: "", Doc: "name under which the loads are counted"},
 			{Name: "pad", Type: param.Int, Default: 0, Min: param.Bound(0), Doc: "bytes of document text"},
+			{Name: "n", Type: param.Int, Default: 60, Min: param.Bound(4), Doc: "rows"},
+			{Name: "fail", Type: param.Bool, Default: false, Doc: "fail to load"},
 		},
 		Load: func(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
 			residentLoads.Lock()
+			if residentLoads.n == nil {
+				residentLoads.n = map[string]int{}
+			}
 			residentLoads.n[p.String("tag")]++
 			residentLoads.Unlock()
+			if p.Bool("fail") {
+				return nil, errors.New("broken on purpose")
+			}
 			blobs, _ := datasets.Lookup("fake-blobs")
-			d, err := blobs.Load(ctx, env, param.Values{"n": 60, "d": 2, "classes": 2, "spread": 1.0, "given": false})
+			d, err := blobs.Load(ctx, env, param.Values{"n": p.Int("n"), "d": 2, "classes": 2, "spread": 1.0, "given": false})
 			if err != nil {
 				return nil, err
 			}
@@ -57,7 +67,7 @@ func residentSpec(n int) *Spec {
 	for i := range n {
 		id := string(rune('a' + i))
 		s.Datasets = append(s.Datasets, DatasetSpec{Name: "fake-resident", ID: id,
-			Params: param.Values{"tag": id, "pad": residentPad},
+			Params: param.Values{"tag": id, "pad": residentPad, "n": 60, "fail": false},
 			Split:  Split{Kind: "holdout", Params: param.Values{"test": 0.25, "stratify": true}}})
 	}
 	s.Methods = s.Methods[:1]
@@ -228,6 +238,45 @@ func TestRunResidentCancelled(t *testing.T) {
 	}
 	if !reflect.DeepEqual(strip(sum.Results), strip(full.Results)) {
 		t.Error("the resumed run's results differ from an uninterrupted run's")
+	}
+}
+
+// TestRunResidentDataErrors checks that a dataset loaded after the first
+// trials (under a limit that holds one dataset) that does not load, or
+// fails the data check, stops the run with the error a run checking every
+// dataset before its first trial gives, and that the trials of the
+// datasets before it are stored.
+func TestRunResidentDataErrors(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		params param.Values
+		want   string
+	}{
+		{"load", param.Values{"fail": true}, "broken on purpose"},
+		{"check", param.Values{"n": 16}, "training size 20"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			spec := residentSpec(2)
+			for k, v := range c.params {
+				spec.Datasets[1].Params[k] = v
+			}
+			_, loose := Run(context.Background(), spec, Options{Dir: t.TempDir(), Workers: 2})
+			l := traceResidents(t)
+			dir := t.TempDir()
+			_, tight := Run(context.Background(), spec, Options{Dir: dir, Workers: 2, MemLimit: residentPad * 3 / 2})
+			if loose == nil || tight == nil || !strings.Contains(tight.Error(), c.want) {
+				t.Fatalf("errors %v and %v; want both to say %q", loose, tight, c.want)
+			}
+			t.Log(tight)
+			if loose.Error() != tight.Error() {
+				t.Errorf("error %q, want %q as when checked before the first trial", tight, loose)
+			}
+			l.check(t)
+			results, _, err := ReadResults(filepath.Join(dir, ResultsFile))
+			if err != nil || len(results) != 8 {
+				t.Errorf("%d results stored (%v), want the 8 trials of dataset a", len(results), err)
+			}
+		})
 	}
 }
 
