@@ -19,26 +19,25 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	datasets.RegisterTransform("standardize", &datasets.Transform{
+	datasets.RegisterTypedTransform("standardize", datasets.TypedTransform[params]{
 		Doc: "each column centred on its mean and divided by its standard deviation, both from the rows it is fitted on " +
 			"(fit: train; a constant column is only centred); sparse data is only scaled",
-		Params: []param.Decl{
-			{Name: "center", Type: param.Bool, Default: true,
-				Doc: "subtract each column's mean (dense data only: sparse data is scaled only, as centring would make it dense)"},
-			{Name: "scale", Type: param.Bool, Default: true,
-				Doc: "divide each column by its standard deviation (population, divisor n; a constant column is left unscaled)"},
-		},
-		Fit: func(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
+		Fit: func(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p params) (datasets.Fitted, error) {
 			_, sparse := d.X.(*matrix.CSR)
-			return Fit(ctx, d, p.Bool("center") && !sparse, p.Bool("scale"))
+			return Fit(ctx, d, p.Center && !sparse, p.Scale)
 		},
 		Memory:  memory,
 		Version: 1,
 	})
+}
+
+// params are the parameters of standardize.
+type params struct {
+	Center bool `param:"center" default:"true" doc:"subtract each column's mean (dense data only: sparse data is scaled only, as centring would make it dense)"`
+	Scale  bool `param:"scale" default:"true" doc:"divide each column by its standard deviation (population, divisor n; a constant column is left unscaled)"`
 }
 
 // Scaler is a fitted standardization x ↦ (x − Mean)·Scale, column-wise.
@@ -151,7 +150,7 @@ func (s *Scaler) factor(j int) float64 {
 // memory estimates what Fit and Transform allocate on rows×cols with nnz
 // stored entries: the transformed copy (dense, or the sparse values) and
 // three column vectors.
-func memory(rows, cols, nnz int, _ param.Values) int64 {
+func memory(rows, cols, nnz int, _ params) int64 {
 	x := 8 * float64(nnz)
 	if nnz >= rows*cols {
 		x = 8 * float64(rows) * float64(cols)
