@@ -3,7 +3,6 @@ package normalize
 import (
 	"math"
 
-	"github.com/repro-ml/repro/param"
 )
 
 // memory estimates what Fit and Apply allocate on rows×cols with nnz
@@ -12,7 +11,7 @@ import (
 // are taken on, and the L1 rows and scaled columns of the transformed
 // rows — the column statistics and the factors, and 64 KB of
 // bookkeeping.
-func memory(rows, cols, nnz int, _ param.Values) int64 {
+func memory(rows, cols, nnz int, _ params) int64 {
 	R, C, Z := float64(rows), float64(cols), float64(nnz)
 	x := 8*(R+1) + 16*Z // CSR: Ptr, Ind, Val
 	if Z >= R*C {

@@ -17,31 +17,30 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	datasets.RegisterTransform("normalize", &datasets.Transform{
+	datasets.RegisterTypedTransform("normalize", datasets.TypedTransform[params]{
 		Doc: "each row divided by its L1 norm, then each column by its standard deviation (Paskov et al.'s elastic-net preprocessing); fit: train takes the deviations from the training rows",
-		Params: []param.Decl{
-			{Name: "l1", Type: param.Bool, Default: true,
-				Doc: "divide each row by its L1 norm first (the paper did not for IMDb)"},
-			{Name: "scale", Type: param.Bool, Default: true,
-				Doc: "divide each column by its standard deviation (population; a constant column is left as is)"},
-		},
-		Apply: func(_ context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
+		Apply: func(_ context.Context, _ datasets.Env, d *datasets.Dataset, p params) (*datasets.Dataset, error) {
 			f, err := fit(d, p)
 			if err != nil {
 				return nil, err
 			}
 			return f.Transform(d)
 		},
-		Fit: func(_ context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
+		Fit: func(_ context.Context, _ datasets.Env, d *datasets.Dataset, p params) (datasets.Fitted, error) {
 			return fit(d, p)
 		},
 		Memory:  memory,
 		Version: 1,
 	})
+}
+
+// params are the parameters of normalize.
+type params struct {
+	L1    bool `param:"l1" default:"true" doc:"divide each row by its L1 norm first (the paper did not for IMDb)"`
+	Scale bool `param:"scale" default:"true" doc:"divide each column by its standard deviation (population; a constant column is left as is)"`
 }
 
 // Scaler is a fitted normalization.
@@ -55,11 +54,11 @@ type Scaler struct {
 
 var _ datasets.Fitted = (*Scaler)(nil)
 
-func fit(d *datasets.Dataset, p param.Values) (*Scaler, error) {
+func fit(d *datasets.Dataset, p params) (*Scaler, error) {
 	if d.X == nil {
 		return nil, fmt.Errorf("normalize: dataset %q has no feature matrix", d.Name)
 	}
-	return Fit(d.X, p.Bool("l1"), p.Bool("scale")), nil
+	return Fit(d.X, p.L1, p.Scale), nil
 }
 
 // Fit returns the normalization of x: with l1, rows L1-normalized; with
