@@ -12,17 +12,11 @@ import (
 	"sort"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	datasets.RegisterTransform("subsample", &datasets.Transform{
+	datasets.RegisterTypedTransform("subsample", datasets.TypedTransform[params]{
 		Doc: "keeps a seeded fraction of the rows of every (split part, class) cell, in their order: a slice of a corpus for a quick run",
-		Params: []param.Decl{
-			{Name: "fraction", Type: param.Float, Default: 0.1, Min: param.Bound(0), MinExclusive: true, Max: param.Bound(1),
-				Doc: "share of each cell's rows kept, rounded up (so every cell keeps a row)"},
-			{Name: "seed", Type: param.Int, Default: 1, Min: param.Bound(0), Doc: "seed of the choice"},
-		},
 		// It reads the labels only to keep the class proportions; the
 		// rows it keeps do not depend on what the labels are called.
 		Supervised: true,
@@ -30,6 +24,12 @@ func init() {
 		Version:    1,
 		Apply:      apply,
 	})
+}
+
+// params are the parameters of subsample.
+type params struct {
+	Fraction float64 `param:"fraction" range:"(0, 1]" default:"0.1" doc:"share of each cell's rows kept, rounded up (so every cell keeps a row)"`
+	Seed     int     `param:"seed" range:"[0, +inf)" default:"1" doc:"seed of the choice"`
 }
 
 // Rows returns the rows of d that a fraction with seed keeps, ascending:
@@ -69,13 +69,13 @@ func Rows(d *datasets.Dataset, fraction float64, seed uint64) []int {
 	return keep
 }
 
-func apply(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
+func apply(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p params) (*datasets.Dataset, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	keep := Rows(d, p.Float("fraction"), uint64(p.Int("seed")))
+	keep := Rows(d, p.Fraction, uint64(p.Seed))
 	out := d.Subset(keep)
 	out.Notes = append(append([]string(nil), d.Notes...), fmt.Sprintf("subsampled: %d of %d rows (fraction %g of each split part and class, seed %d)",
-		len(keep), d.Rows(), p.Float("fraction"), p.Int("seed")))
+		len(keep), d.Rows(), p.Fraction, p.Seed))
 	return out, nil
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 // corpus returns 100 rows: classes 0 and 1 in proportion 3:1, the last
@@ -61,7 +60,7 @@ func TestRows(t *testing.T) {
 
 func TestApplyKeepsRowsAligned(t *testing.T) {
 	d := corpus()
-	out, err := apply(context.Background(), datasets.Env{}, d, param.Values{"fraction": 0.25, "seed": 3})
+	out, err := apply(context.Background(), datasets.Env{}, d, params{Fraction: 0.25, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
