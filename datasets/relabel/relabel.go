@@ -17,12 +17,8 @@ import (
 )
 
 func init() {
-	datasets.RegisterTransform("relabel", &datasets.Transform{
-		Doc: "maps classes onto new ones by name patterns (Nova: talk.politics.* and talk.religion.* against the rest); rows of classes no pattern matches get class rest, or are dropped",
-		Params: []param.Decl{
-			{Name: "classes", Type: param.Map, Doc: "new class for each pattern of old class names (path.Match globs: talk.politics.*), e.g. {\"talk.politics.*\": politics}"},
-			{Name: "rest", Type: param.String, Default: "", Doc: "class of the rows no pattern matches; empty drops them"},
-		},
+	datasets.RegisterTypedTransform("relabel", datasets.TypedTransform[params]{
+		Doc:        "maps classes onto new ones by name patterns (Nova: talk.politics.* and talk.religion.* against the rest); rows of classes no pattern matches get class rest, or are dropped",
 		Supervised: true,
 		Rows:       true, // rows of unmatched classes are dropped when rest is empty
 		Version:    1,
@@ -31,14 +27,20 @@ func init() {
 	})
 }
 
-func validate(p param.Values) error {
+// params are the parameters of relabel.
+type params struct {
+	Classes map[string]string `param:"classes" doc:"new class for each pattern of old class names (path.Match globs: talk.politics.*), e.g. {\"talk.politics.*\": politics}"`
+	Rest    string            `param:"rest" default:"" doc:"class of the rows no pattern matches; empty drops them"`
+}
+
+func validate(p params) error {
 	var errs []error
-	for pat := range p.Map("classes") {
+	for pat := range p.Classes {
 		if _, err := path.Match(pat, ""); err != nil {
 			errs = append(errs, param.Invalid("classes", "pattern %q: %v; want a path.Match glob", pat, err))
 		}
 	}
-	if len(p.Map("classes")) == 0 {
+	if len(p.Classes) == 0 {
 		errs = append(errs, param.Invalid("classes", "no pattern; want at least one pattern: class entry"))
 	}
 	return errors.Join(errs...)
@@ -86,11 +88,11 @@ func Map(classes []string, patterns map[string]string, rest string) (to []string
 	return to, names, nil
 }
 
-func apply(_ context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
+func apply(_ context.Context, _ datasets.Env, d *datasets.Dataset, p params) (*datasets.Dataset, error) {
 	if !d.IsClassification() {
 		return nil, errors.New("relabel needs a classification dataset")
 	}
-	to, names, err := Map(d.Classes, p.Map("classes"), p.String("rest"))
+	to, names, err := Map(d.Classes, p.Classes, p.Rest)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 func groups() *datasets.Dataset {
@@ -40,7 +39,7 @@ func TestRelabel(t *testing.T) {
 		{"conflict", map[string]string{"talk.*": "T", "talk.politics.*": "P"}, "x", nil, 0, nil, "matches patterns for both"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := apply(context.Background(), datasets.Env{}, groups(), param.Values{"classes": tc.classes, "rest": tc.rest})
+			out, err := apply(context.Background(), datasets.Env{}, groups(), params{Classes: tc.classes, Rest: tc.rest})
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error %v; want %q", err, tc.err)
@@ -63,7 +62,7 @@ func TestRelabel(t *testing.T) {
 func TestRelabelLeavesInput(t *testing.T) {
 	d := groups()
 	y := slices.Clone(d.Y)
-	if _, err := apply(context.Background(), datasets.Env{}, d, param.Values{"classes": map[string]string{"alt.*": "A", "comp.*": "B"}, "rest": "C"}); err != nil {
+	if _, err := apply(context.Background(), datasets.Env{}, d, params{Classes: map[string]string{"alt.*": "A", "comp.*": "B"}, Rest: "C"}); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(d.Y, y) || len(d.Classes) != 5 {
@@ -72,10 +71,10 @@ func TestRelabelLeavesInput(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	if err := validate(param.Values{"classes": map[string]string{"[": "x"}}); err == nil {
+	if err := validate(params{Classes: map[string]string{"[": "x"}}); err == nil {
 		t.Error("a bad glob validated")
 	}
-	if err := validate(param.Values{"classes": map[string]string{}}); err == nil {
+	if err := validate(params{Classes: map[string]string{}}); err == nil {
 		t.Error("no pattern validated")
 	}
 }
