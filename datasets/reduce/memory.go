@@ -3,7 +3,6 @@ package reduce
 import (
 	"math"
 
-	"github.com/repro-ml/repro/param"
 )
 
 // pcaMemory estimates what FitPCA allocates on n rows of d columns with
@@ -16,12 +15,10 @@ import (
 // d×m directions and their copy (m the components kept: all n unless the
 // params fix a number without a variance share); the centred dense rows
 // when X is dense; 64 KB of bookkeeping.
-func pcaMemory(n, d, nnz int, p param.Values) int64 {
+func pcaMemory(n, d, nnz int, p pcaParams) int64 {
 	limit := 0
-	if p != nil {
-		if v := p.Float("variance"); !(v > 0 && v < 1) {
-			limit = p.Int("components")
-		}
+	if v := p.Variance; !(v > 0 && v < 1) {
+		limit = p.Components
 	}
 	return fitMemory(n, d, nnz, limit)
 }

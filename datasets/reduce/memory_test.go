@@ -8,7 +8,6 @@ import (
 
 	"github.com/repro-ml/repro/internal/memtest"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 // TestPCAMemory checks pcaMemory against what FitPCA allocates
@@ -58,12 +57,12 @@ func TestPCAMemory(t *testing.T) {
 func TestPCAMemoryParams(t *testing.T) {
 	n, d, nnz := 1772, 1278678, 3000000
 	for _, c := range []struct {
-		p     param.Values
+		p     pcaParams
 		limit int
 	}{
-		{param.Values{"components": 10, "variance": 1.0}, 10},
-		{param.Values{"components": 0, "variance": 1.0}, 0},
-		{param.Values{"components": 10, "variance": 0.9}, 0},
+		{pcaParams{Components: 10, Variance: 1}, 10},
+		{pcaParams{Components: 0, Variance: 1}, 0},
+		{pcaParams{Components: 10, Variance: 0.9}, 0},
 	} {
 		if got, want := pcaMemory(n, d, nnz, c.p), FitMemory(n, d, nnz, c.limit); got != want {
 			t.Errorf("%v: %d bytes, want %d (%d components)", c.p, got, want, c.limit)

@@ -19,25 +19,25 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/matrix/eigen"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	datasets.RegisterTransform("pca", &datasets.Transform{
+	datasets.RegisterTypedTransform("pca", datasets.TypedTransform[pcaParams]{
 		Doc: "principal component analysis fitted on the rows of its fit: part (fit: pool: the pool, labels hidden), " +
 			"projecting every row onto the components sorted by decreasing variance (dense columns pc1, pc2, …)",
-		Params: []param.Decl{
-			{Name: "components", Type: param.Int, Default: 0, Min: param.Bound(0), Doc: "keep the first components; 0 keeps all of non-negligible variance (at most min(rows−1, columns))"},
-			{Name: "variance", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Max: param.Bound(1),
-				Doc: "keep the fewest leading components that explain this fraction of the total variance (Weka's -R; 1 keeps all)"},
-			{Name: "standardize", Type: param.Bool, Default: false, Doc: "divide every column by its standard deviation first (PCA of the correlation matrix, Weka's default); false only centres"},
-		},
-		Fit: func(ctx context.Context, env datasets.Env, d *datasets.Dataset, p param.Values) (datasets.Fitted, error) {
-			return FitPCACached(ctx, env, d.X, Options{Components: p.Int("components"), Variance: p.Float("variance"), Standardize: p.Bool("standardize")})
+		Fit: func(ctx context.Context, env datasets.Env, d *datasets.Dataset, p pcaParams) (datasets.Fitted, error) {
+			return FitPCACached(ctx, env, d.X, Options{Components: p.Components, Variance: p.Variance, Standardize: p.Standardize})
 		},
 		Memory:  pcaMemory,
 		Version: 1,
 	})
+}
+
+// pcaParams are the parameters of pca.
+type pcaParams struct {
+	Components  int     `param:"components" range:"[0, +inf)" default:"0" doc:"keep the first components; 0 keeps all of non-negligible variance (at most min(rows−1, columns))"`
+	Variance    float64 `param:"variance" range:"(0, 1]" default:"1" doc:"keep the fewest leading components that explain this fraction of the total variance (Weka's -R; 1 keeps all)"`
+	Standardize bool    `param:"standardize" default:"false" doc:"divide every column by its standard deviation first (PCA of the correlation matrix, Weka's default); false only centres"`
 }
 
 // Options configures FitPCA. The zero value keeps every component of
