@@ -7,7 +7,6 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 // The document orders of LZ77.
@@ -20,38 +19,38 @@ const (
 )
 
 func init() {
-	datasets.RegisterTransform("lz77", &datasets.Transform{
-		Doc: "LZ77 phrases as features: the corpus concatenated in a declared order, each document's phrases (longest earlier match, up to k words) counted",
-		Params: []param.Decl{
-			{Name: "k", Type: param.Int, Default: 5, Min: param.Bound(1), Max: param.Bound(MaxK),
-				Doc: "longest phrase, in words (as compress's k-grams)"},
-			{Name: "order", Type: param.Enum, Default: OrderGiven,
-				Choices: []string{OrderGiven, OrderByClass, OrderByClassDesc, OrderRandom, OrderAlternating},
-				Doc:     "document order: given, by-class (AG), by-class-desc (GA), random, alternating; by class and alternating read the labels"},
-			{Name: "seed", Type: param.Int, Default: 1, Doc: "seed of the random order"},
-		},
+	datasets.RegisterTypedTransform("lz77", datasets.TypedTransform[lz77Params]{
+		Doc:        "LZ77 phrases as features: the corpus concatenated in a declared order, each document's phrases (longest earlier match, up to k words) counted",
 		Apply:      applyLZ77,
 		Supervised: true,
 		Version:    1,
 	})
 }
 
-func applyLZ77(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
+// lz77Params are the parameters of lz77; the range of k ends at MaxK, the
+// choices of order are the Order constants.
+type lz77Params struct {
+	K     int    `param:"k" range:"[1, 16]" default:"5" doc:"longest phrase, in words (as compress's k-grams)"`
+	Order string `param:"order" enum:"given|by-class|by-class-desc|random|alternating" default:"given" doc:"document order: given, by-class (AG), by-class-desc (GA), random, alternating; by class and alternating read the labels"`
+	Seed  int    `param:"seed" default:"1" doc:"seed of the random order"`
+}
+
+func applyLZ77(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p lz77Params) (*datasets.Dataset, error) {
 	docs, err := docsOf(d)
 	if err != nil {
 		return nil, fmt.Errorf("lz77: %w", err)
 	}
-	order, err := Order(d, p.String("order"), uint64(p.Int("seed")))
+	order, err := Order(d, p.Order, uint64(p.Seed))
 	if err != nil {
 		return nil, fmt.Errorf("lz77: %w", err)
 	}
-	x, names, err := LZ77(ctx, docs, order, p.Int("k"))
+	x, names, err := LZ77(ctx, docs, order, p.K)
 	if err != nil {
 		return nil, fmt.Errorf("lz77: %w", err)
 	}
 	out := withFeatures(d, x, names)
 	out.Stats["lz77.features"] = float64(len(names))
-	out.Notes = append(out.Notes, fmt.Sprintf("LZ77 phrases: the %d documents concatenated in %s order, each position's longest match (up to %d words, not across documents) with text seen before; %d distinct phrases", d.Rows(), p.String("order"), p.Int("k"), len(names)))
+	out.Notes = append(out.Notes, fmt.Sprintf("LZ77 phrases: the %d documents concatenated in %s order, each position's longest match (up to %d words, not across documents) with text seen before; %d distinct phrases", d.Rows(), p.Order, p.K, len(names)))
 	return out, nil
 }
 

@@ -8,36 +8,34 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	kDecl := param.Decl{Name: "k", Type: param.Int, Default: 5, Min: param.Bound(1), Max: param.Bound(MaxK),
-		Doc: "longest k-gram, in words (the paper: 5)"}
-	datasets.RegisterTransform("compress", &datasets.Transform{
-		Doc: "compressive features (Paskov et al. 2013): the k-grams a joint lossless compression of the corpus uses, counted per document (reweighted LP relaxations by ADMM, rounded)",
-		Params: []param.Decl{
-			kDecl,
-			{Name: "lambda", Type: param.Float, Default: 0.03, Min: param.Bound(0), Max: param.Bound(1e6),
-				Doc: "pointer cost λ, uniform (the paper: 0 … 5, 0.03 for Figs. 2 and 4); the dictionary cost of a string is its length in words"},
-			{Name: "epsilon", Type: param.Float, Default: 0.1, Min: param.Bound(1e-6), Max: param.Bound(1e3),
-				Doc: "reweighting ε: D = max{1, 1/(w + ε)} (the paper does not give it)"},
-			{Name: "rounds", Type: param.Int, Default: 3, Min: param.Bound(1), Max: param.Bound(50),
-				Doc: "relaxed problems solved: the first unweighted, each next reweighted from the last"},
-			{Name: "tol", Type: param.Float, Default: 1e-3, Min: param.Bound(1e-12), Max: param.Bound(0.5),
-				Doc: "ADMM tolerance on the primal and dual residuals (relative, and absolute per √pointers)"},
-			{Name: "max_iter", Type: param.Int, Default: 1000, Min: param.Bound(1),
-				Doc: "ADMM iterations per round at most"},
-		},
+	datasets.RegisterTypedTransform("compress", datasets.TypedTransform[compressParams]{
+		Doc:     "compressive features (Paskov et al. 2013): the k-grams a joint lossless compression of the corpus uses, counted per document (reweighted LP relaxations by ADMM, rounded)",
 		Apply:   applyCompress,
 		Version: 1,
 	})
-	datasets.RegisterTransform("kgrams", &datasets.Transform{
+	datasets.RegisterTypedTransform("kgrams", datasets.TypedTransform[kgramsParams]{
 		Doc:     "bag of k-grams: every k-gram of up to k words counted per document (compress with every pointer kept)",
-		Params:  []param.Decl{kDecl},
 		Apply:   applyKGrams,
 		Version: 1,
 	})
+}
+
+// kgramsParams are the parameters of kgrams; the range of k ends at MaxK.
+type kgramsParams struct {
+	K int `param:"k" range:"[1, 16]" default:"5" doc:"longest k-gram, in words (the paper: 5)"`
+}
+
+// compressParams are the parameters of compress.
+type compressParams struct {
+	kgramsParams
+	Lambda  float64 `param:"lambda" range:"[0, 1000000]" default:"0.03" doc:"pointer cost λ, uniform (the paper: 0 … 5, 0.03 for Figs. 2 and 4); the dictionary cost of a string is its length in words"`
+	Epsilon float64 `param:"epsilon" range:"[1e-06, 1000]" default:"0.1" doc:"reweighting ε: D = max{1, 1/(w + ε)} (the paper does not give it)"`
+	Rounds  int     `param:"rounds" range:"[1, 50]" default:"3" doc:"relaxed problems solved: the first unweighted, each next reweighted from the last"`
+	Tol     float64 `param:"tol" range:"[1e-12, 0.5]" default:"0.001" doc:"ADMM tolerance on the primal and dual residuals (relative, and absolute per √pointers)"`
+	MaxIter int     `param:"max_iter" range:"[1, +inf)" default:"1000" doc:"ADMM iterations per round at most"`
 }
 
 // docsOf returns d's documents, or an error saying how to keep them.
@@ -66,13 +64,12 @@ func withFeatures(d *datasets.Dataset, x *matrix.CSR, names []string) *datasets.
 	return &out
 }
 
-func applyCompress(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
+func applyCompress(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p compressParams) (*datasets.Dataset, error) {
 	docs, err := docsOf(d)
 	if err != nil {
 		return nil, fmt.Errorf("compress: %w", err)
 	}
-	o := Options{K: p.Int("k"), Lambda: p.Float("lambda"), Epsilon: p.Float("epsilon"),
-		Rounds: p.Int("rounds"), Tol: p.Float("tol"), MaxIter: p.Int("max_iter")}
+	o := Options{K: p.K, Lambda: p.Lambda, Epsilon: p.Epsilon, Rounds: p.Rounds, Tol: p.Tol, MaxIter: p.MaxIter}
 	res, err := Compress(ctx, docs, o)
 	if err != nil {
 		return nil, fmt.Errorf("compress: %w", err)
@@ -107,17 +104,17 @@ func ratio(a, b float64) float64 {
 	return a / b
 }
 
-func applyKGrams(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
+func applyKGrams(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p kgramsParams) (*datasets.Dataset, error) {
 	docs, err := docsOf(d)
 	if err != nil {
 		return nil, fmt.Errorf("kgrams: %w", err)
 	}
-	x, names, err := KGrams(ctx, docs, p.Int("k"))
+	x, names, err := KGrams(ctx, docs, p.K)
 	if err != nil {
 		return nil, fmt.Errorf("kgrams: %w", err)
 	}
 	out := withFeatures(d, x, names)
 	out.Stats["kgrams.features"] = float64(len(names))
-	out.Notes = append(out.Notes, fmt.Sprintf("bag of k-grams: every k-gram of up to %d words counted per document (words joined by _): %d features", p.Int("k"), len(names)))
+	out.Notes = append(out.Notes, fmt.Sprintf("bag of k-grams: every k-gram of up to %d words counted per document (words joined by _): %d features", p.K, len(names)))
 	return out, nil
 }
