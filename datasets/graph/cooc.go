@@ -11,24 +11,25 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	datasets.RegisterTransform("cooccurrence-graph", &datasets.Transform{
-		Doc: "feature graph: each feature linked to its k most co-occurring features (cosine of binary document-presence vectors ≥ threshold), weight = cosine",
-		Params: []param.Decl{
-			{Name: "k", Type: param.Int, Default: 25, Min: param.Bound(1), Doc: "out-links per feature (Sandler et al.: 25)"},
-			{Name: "threshold", Type: param.Float, Default: 0.10, Min: param.Bound(0), Max: param.Bound(1), Doc: "minimum cosine of a link (Sandler et al.: 0.10)"},
-		},
+	datasets.RegisterTypedTransform("cooccurrence-graph", datasets.TypedTransform[coocParams]{
+		Doc:     "feature graph: each feature linked to its k most co-occurring features (cosine of binary document-presence vectors ≥ threshold), weight = cosine",
 		Apply:   applyCooccurrence,
 		Memory:  coocMemory,
 		Version: 1,
 	})
 }
 
-func applyCooccurrence(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
-	k, th := p.Int("k"), p.Float("threshold")
+// coocParams are the parameters of cooccurrence-graph.
+type coocParams struct {
+	K         int     `param:"k" range:"[1, +inf)" default:"25" doc:"out-links per feature (Sandler et al.: 25)"`
+	Threshold float64 `param:"threshold" range:"[0, 1]" default:"0.1" doc:"minimum cosine of a link (Sandler et al.: 0.10)"`
+}
+
+func applyCooccurrence(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p coocParams) (*datasets.Dataset, error) {
+	k, th := p.K, p.Threshold
 	w, err := Cooccurrence(ctx, d.X, k, th)
 	if err != nil {
 		return nil, fmt.Errorf("cooccurrence-graph: %w", err)

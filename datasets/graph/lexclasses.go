@@ -8,31 +8,33 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/lexicon"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	datasets.RegisterTransform("lexicon-classes", &datasets.Transform{
-		Doc: "feature classes: one virtual feature per lexicon class (positive, negative), every feature of the class linked to it with weight 1; optional dissimilarity edge between the classes",
-		Params: []param.Decl{
-			{Name: "lexicon", Type: param.Enum, Default: lexicon.Bing, Choices: lexicon.Names(), Doc: "embedded sentiment lexicon (SentiWordNet is not available)"},
-			{Name: "classes", Type: param.StringList, Default: []string{lexicon.Positive, lexicon.Negative}, Doc: "lexicon classes, each a virtual feature in this order"},
-			{Name: "min_score", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "a word is in a class if its polarity is ≥ min_score (positive) or ≤ −min_score (negative); AFINN scores are −5…5"},
-			{Name: "dissimilarity", Type: param.Bool, Default: false, Doc: "add a dissimilarity edge between every two classes' virtual features (Graphs[dissimilarity])"},
-			{Name: "dissimilarity_weight", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "weight of the dissimilarity edges"},
-		},
+	datasets.RegisterTypedTransform("lexicon-classes", datasets.TypedTransform[classesParams]{
+		Doc:     "feature classes: one virtual feature per lexicon class (positive, negative), every feature of the class linked to it with weight 1; optional dissimilarity edge between the classes",
 		Apply:   applyLexiconClasses,
 		Version: 1,
 	})
 }
 
-func applyLexiconClasses(_ context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
-	lex := p.String("lexicon")
-	all, err := lexicon.Classes(lex, p.Float("min_score"))
+// classesParams are the parameters of lexicon-classes; the choices of lexicon are
+// lexicon.Names().
+type classesParams struct {
+	Lexicon             string   `param:"lexicon" enum:"afinn|bing" default:"bing" doc:"embedded sentiment lexicon (SentiWordNet is not available)"`
+	Classes             []string `param:"classes" default:"[positive negative]" doc:"lexicon classes, each a virtual feature in this order"`
+	MinScore            float64  `param:"min_score" range:"(0, +inf)" default:"1" doc:"a word is in a class if its polarity is ≥ min_score (positive) or ≤ −min_score (negative); AFINN scores are −5…5"`
+	Dissimilarity       bool     `param:"dissimilarity" default:"false" doc:"add a dissimilarity edge between every two classes' virtual features (Graphs[dissimilarity])"`
+	DissimilarityWeight float64  `param:"dissimilarity_weight" range:"(0, +inf)" default:"1" doc:"weight of the dissimilarity edges"`
+}
+
+func applyLexiconClasses(_ context.Context, _ datasets.Env, d *datasets.Dataset, p classesParams) (*datasets.Dataset, error) {
+	lex := p.Lexicon
+	all, err := lexicon.Classes(lex, p.MinScore)
 	if err != nil {
 		return nil, fmt.Errorf("lexicon-classes: %w", err)
 	}
-	names := p.Strings("classes")
+	names := p.Classes
 	if len(names) == 0 {
 		return nil, fmt.Errorf("lexicon-classes: no classes")
 	}
@@ -50,7 +52,7 @@ func applyLexiconClasses(_ context.Context, _ datasets.Env, d *datasets.Dataset,
 	if d.Features == nil {
 		return nil, fmt.Errorf("lexicon-classes: dataset %q has no feature names to look up in the lexicon", d.Name)
 	}
-	w, q, sizes := FeatureClasses(d.Cols(), d.Graphs[Feature], d.Graphs[Dissimilarity], func(j, c int) bool { return members[c][d.Features[j]] }, len(names), p.Bool("dissimilarity"), p.Float("dissimilarity_weight"))
+	w, q, sizes := FeatureClasses(d.Cols(), d.Graphs[Feature], d.Graphs[Dissimilarity], func(j, c int) bool { return members[c][d.Features[j]] }, len(names), p.Dissimilarity, p.DissimilarityWeight)
 	if total := sumInts(sizes); total == 0 {
 		return nil, fmt.Errorf("lexicon-classes: no feature of dataset %q is a word of the %s lexicon's classes %s (the virtual features would have no links)", d.Name, lex, strings.Join(names, ", "))
 	}
@@ -66,9 +68,9 @@ func applyLexiconClasses(_ context.Context, _ datasets.Env, d *datasets.Dataset,
 		parts[c] = fmt.Sprintf("%s %d", name, sizes[c])
 	}
 	note := fmt.Sprintf("feature classes (%s lexicon, |score| ≥ %v; SentiWordNet unavailable): one virtual feature per class, each member feature linked to it with weight 1; members: %s",
-		lex, p.Float("min_score"), strings.Join(parts, ", "))
-	if p.Bool("dissimilarity") {
-		note += fmt.Sprintf("; dissimilarity edges of weight %v between the classes' virtual features", p.Float("dissimilarity_weight"))
+		lex, p.MinScore, strings.Join(parts, ", "))
+	if p.Dissimilarity {
+		note += fmt.Sprintf("; dissimilarity edges of weight %v between the classes' virtual features", p.DissimilarityWeight)
 	}
 	out.Notes = append(out.Notes, note)
 	return out, nil

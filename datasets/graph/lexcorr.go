@@ -16,29 +16,31 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/lexicon"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 func init() {
-	datasets.RegisterTransform("lexicon-correlation", &datasets.Transform{
-		Doc: "feature graph: each feature as its vector of correlations with the lexicon words; features linked if each is among the other's k nearest (mutual kNN), weight 1",
-		Params: []param.Decl{
-			{Name: "lexicon", Type: param.Enum, Default: lexicon.Bing, Choices: lexicon.Names(), Doc: "embedded sentiment lexicon giving the charged words (SentiWordNet is not available)"},
-			{Name: "min_score", Type: param.Float, Default: 1.0, Min: param.Bound(0), MinExclusive: true, Doc: "lexicon words with |polarity| ≥ min_score (AFINN scores are −5…5)"},
-			{Name: "min_count", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "lexicon words present in at least this many documents (Sandler et al.: occurring ≥ 100 times in their larger corpus)"},
-			{Name: "max_words", Type: param.Int, Default: 200, Min: param.Bound(0), Doc: "if positive, keep only the lexicon words in the most documents, ties alphabetical (Sandler et al.: about 200); 0 = all"},
-			{Name: "k", Type: param.Int, Default: 100, Min: param.Bound(1), Doc: "neighbours per feature (Sandler et al.: 100)"},
-			{Name: "metric", Type: param.Enum, Default: "euclidean", Choices: []string{"euclidean", "cosine"}, Doc: "distance between correlation vectors (the paper says distances: euclidean)"},
-		},
+	datasets.RegisterTypedTransform("lexicon-correlation", datasets.TypedTransform[lexcorrParams]{
+		Doc:     "feature graph: each feature as its vector of correlations with the lexicon words; features linked if each is among the other's k nearest (mutual kNN), weight 1",
 		Apply:   applyLexiconCorrelation,
 		Memory:  lexcorrMemory,
 		Version: 1,
 	})
 }
 
-func applyLexiconCorrelation(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p param.Values) (*datasets.Dataset, error) {
-	lex := p.String("lexicon")
-	classes, err := lexicon.Classes(lex, p.Float("min_score"))
+// lexcorrParams are the parameters of lexicon-correlation; the choices of lexicon are
+// lexicon.Names().
+type lexcorrParams struct {
+	Lexicon  string  `param:"lexicon" enum:"afinn|bing" default:"bing" doc:"embedded sentiment lexicon giving the charged words (SentiWordNet is not available)"`
+	MinScore float64 `param:"min_score" range:"(0, +inf)" default:"1" doc:"lexicon words with |polarity| ≥ min_score (AFINN scores are −5…5)"`
+	MinCount int     `param:"min_count" range:"[1, +inf)" default:"10" doc:"lexicon words present in at least this many documents (Sandler et al.: occurring ≥ 100 times in their larger corpus)"`
+	MaxWords int     `param:"max_words" range:"[0, +inf)" default:"200" doc:"if positive, keep only the lexicon words in the most documents, ties alphabetical (Sandler et al.: about 200); 0 = all"`
+	K        int     `param:"k" range:"[1, +inf)" default:"100" doc:"neighbours per feature (Sandler et al.: 100)"`
+	Metric   string  `param:"metric" enum:"euclidean|cosine" default:"euclidean" doc:"distance between correlation vectors (the paper says distances: euclidean)"`
+}
+
+func applyLexiconCorrelation(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p lexcorrParams) (*datasets.Dataset, error) {
+	lex := p.Lexicon
+	classes, err := lexicon.Classes(lex, p.MinScore)
 	if err != nil {
 		return nil, fmt.Errorf("lexicon-correlation: %w", err)
 	}
@@ -56,20 +58,20 @@ func applyLexiconCorrelation(ctx context.Context, _ datasets.Env, d *datasets.Da
 	df := func(j int) int { return bt.Ptr[j+1] - bt.Ptr[j] }
 	var cols []int
 	for j, f := range d.Features {
-		if charged[f] && df(j) >= p.Int("min_count") {
+		if charged[f] && df(j) >= p.MinCount {
 			cols = append(cols, j)
 		}
 	}
-	if mw := p.Int("max_words"); mw > 0 && len(cols) > mw {
+	if mw := p.MaxWords; mw > 0 && len(cols) > mw {
 		sort.SliceStable(cols, func(a, b int) bool { return df(cols[a]) > df(cols[b]) })
 		cols = cols[:mw]
 		sort.Ints(cols)
 	}
 	if len(cols) == 0 {
-		return nil, fmt.Errorf("lexicon-correlation: no %s lexicon word is among the features in ≥ %d documents", lex, p.Int("min_count"))
+		return nil, fmt.Errorf("lexicon-correlation: no %s lexicon word is among the features in ≥ %d documents", lex, p.MinCount)
 	}
-	k := p.Int("k")
-	w, err := LexiconCorrelation(ctx, d.X, cols, k, p.String("metric") == "cosine")
+	k := p.K
+	w, err := LexiconCorrelation(ctx, d.X, cols, k, p.Metric == "cosine")
 	if err != nil {
 		return nil, fmt.Errorf("lexicon-correlation: %w", err)
 	}
@@ -80,7 +82,7 @@ func applyLexiconCorrelation(ctx context.Context, _ datasets.Env, d *datasets.Da
 	out.Stats["graph.lexicon_words"] = float64(len(cols))
 	out.Notes = append(out.Notes, fmt.Sprintf(
 		"feature graph (lexicon correlation): each of the %d features is its vector of Pearson correlations, over all %d documents (no labels), with the %d %s lexicon words (SentiWordNet unavailable) present in ≥ %d documents; features linked (weight 1) when each is among the other's %d nearest by %s distance: %d undirected edges, %d features without links",
-		d.Cols(), d.Rows(), len(cols), lex, p.Int("min_count"), k, p.String("metric"), int(out.Stats["graph.edges.undirected"]), int(out.Stats["graph.no_out_links"])))
+		d.Cols(), d.Rows(), len(cols), lex, p.MinCount, k, p.Metric, int(out.Stats["graph.edges.undirected"]), int(out.Stats["graph.no_out_links"])))
 	return out, nil
 }
 

@@ -5,7 +5,6 @@ import (
 	"runtime"
 
 	"github.com/repro-ml/repro/datasets/lexicon"
-	"github.com/repro-ml/repro/param"
 )
 
 // coocMemory estimates what Cooccurrence allocates on rows×cols with nnz
@@ -14,9 +13,9 @@ import (
 // a row of at most k links per feature (with the candidates' slices),
 // each worker's dense counter and candidate list over the features, and
 // the d×d graph of at most k links a row; 64 KB of bookkeeping.
-func coocMemory(rows, cols, nnz int, p param.Values) int64 {
+func coocMemory(rows, cols, nnz int, p coocParams) int64 {
 	R, C, Z := float64(rows), float64(cols), float64(nnz)
-	k := float64(p.Int("k"))
+	k := float64(p.K)
 	csr := func(r, z float64) float64 { return 8*(r+1) + 16*z }
 	b := 3*csr(R, Z) + csr(C, Z) + 8*C + 24*C + 2*16*k*C +
 		float64(runtime.GOMAXPROCS(0))*(4+2*8+2*16)*C + csr(C, k*C) + 64<<10
@@ -34,11 +33,11 @@ func coocMemory(rows, cols, nnz int, p param.Values) int64 {
 // worker's 64 rows of distances to every column and neighbour heap, the k
 // neighbours of every column, and the mutual-neighbour graph, built by
 // appending (up to five times its final size); 64 KB of bookkeeping.
-func lexcorrMemory(rows, cols, nnz int, p param.Values) int64 {
+func lexcorrMemory(rows, cols, nnz int, p lexcorrParams) int64 {
 	R, C, Z := float64(rows), float64(cols), float64(nnz)
-	k := float64(p.Int("k"))
-	L := float64(p.Int("max_words"))
-	if classes, err := lexicon.Classes(p.String("lexicon"), p.Float("min_score")); err == nil {
+	k := float64(p.K)
+	L := float64(p.MaxWords)
+	if classes, err := lexicon.Classes(p.Lexicon, p.MinScore); err == nil {
 		words := 0
 		for _, ws := range classes {
 			words += len(ws)

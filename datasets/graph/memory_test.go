@@ -42,7 +42,7 @@ func TestCoocMemory(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-		memtest.Check(t, fmt.Sprintf("%d×%d", c.n, c.d), coocMemory(c.n, c.d, X.NNZ(), param.Values{"k": c.k}), got)
+		memtest.Check(t, fmt.Sprintf("%d×%d", c.n, c.d), coocMemory(c.n, c.d, X.NNZ(), coocParams{K: c.k}), got)
 	}
 }
 
