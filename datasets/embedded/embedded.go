@@ -25,7 +25,6 @@ import (
 	"github.com/repro-ml/repro/datasets/csv"
 	"github.com/repro-ml/repro/datasets/internal/dna"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 //go:embed data/*.csv data/*.csv.gz
@@ -48,8 +47,8 @@ func Open(name string) (io.Reader, error) {
 	return z, nil
 }
 
-func table(name, label, task, note string) func(context.Context, datasets.Env, param.Values) (*datasets.Dataset, error) {
-	return func(context.Context, datasets.Env, param.Values) (*datasets.Dataset, error) {
+func table(name, label, task, note string) func(context.Context, datasets.Env, struct{}) (*datasets.Dataset, error) {
+	return func(context.Context, datasets.Env, struct{}) (*datasets.Dataset, error) {
 		r, err := Open(name + ".csv")
 		if err != nil {
 			return nil, err
@@ -73,28 +72,31 @@ const (
 )
 
 func init() {
-	datasets.Register("mcycle", &datasets.Loader{
+	datasets.RegisterTyped("mcycle", datasets.TypedLoader[struct{}]{
 		Doc:  "motorcycle crash data (Silverman 1985): regression of accel on times, 133 rows (embedded)",
 		Load: table("mcycle", "accel", csv.TaskRegression, "mcycle: R MASS::mcycle (Silverman 1985), embedded copy"),
 	})
-	datasets.Register("diabetes", &datasets.Loader{
+	datasets.RegisterTyped("diabetes", datasets.TypedLoader[struct{}]{
 		Doc:  "diabetes data of Efron et al. 2004 (raw, unscaled): regression, 442 × 10 (embedded)",
 		Load: table("diabetes", "target", csv.TaskRegression, "diabetes: scikit-learn raw LARS diabetes data (Efron et al. 2004), unscaled, embedded copy"),
 	})
-	datasets.Register("iris", &datasets.Loader{
+	datasets.RegisterTyped("iris", datasets.TypedLoader[struct{}]{
 		Doc:  "Fisher's iris: 3 classes, 150 × 4 (embedded)",
 		Load: table("iris", "target", csv.TaskClassification, "iris: scikit-learn copy of Fisher's iris, embedded"),
 	})
-	datasets.Register("dna-splice", &datasets.Loader{
+	datasets.RegisterTyped("dna-splice", datasets.TypedLoader[spliceParams]{
 		Doc: "StatLog DNA splice junctions: 3186 × 60 nucleotides, classes ei/ie/n (embedded)",
-		Params: []param.Decl{
-			{Name: "classes", Type: param.StringList, Default: []string{"ei", "ie", "n"}, Doc: "classes kept, in this order (Jebara 2004: [ei, ie])"},
-			{Name: "encoding", Type: param.Enum, Default: EncodingBits, Choices: []string{EncodingBits, EncodingOneHot}, Doc: "bits: the 180 given indicator columns (A=100 C=010 G=001 T=000); onehot: 240 = 60 positions × A,C,G,T"},
-		},
-		Load: func(_ context.Context, _ datasets.Env, p param.Values) (*datasets.Dataset, error) {
-			return DNASplice(p.Strings("classes"), p.String("encoding"))
+		Load: func(_ context.Context, _ datasets.Env, p spliceParams) (*datasets.Dataset, error) {
+			return DNASplice(p.Classes, p.Encoding)
 		},
 	})
+}
+
+// spliceParams are the parameters of dna-splice; the choices of encoding
+// are the Encoding constants.
+type spliceParams struct {
+	Classes  []string `param:"classes" default:"[ei ie n]" doc:"classes kept, in this order (Jebara 2004: [ei, ie])"`
+	Encoding string   `param:"encoding" enum:"bits|onehot" default:"bits" doc:"bits: the 180 given indicator columns (A=100 C=010 G=001 T=000); onehot: 240 = 60 positions × A,C,G,T"`
 }
 
 // DNASplice loads the embedded StatLog DNA data, keeping the rows of the

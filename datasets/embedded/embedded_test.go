@@ -8,6 +8,7 @@ import (
 	"github.com/repro-ml/repro/internal/datatest"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/param"
 )
 
 func load(t *testing.T, name string, p map[string]any) (*datasets.Dataset, error) {
@@ -113,5 +114,14 @@ func TestDNAErrors(t *testing.T) {
 		if _, err := DNASplice(tc.classes, tc.encoding); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("DNASplice(%q, %q) error %v, want %q", tc.classes, tc.encoding, err, tc.want)
 		}
+	}
+}
+
+// TestEncodingChoices: the choices of dna-splice's encoding, literals in
+// its tag, are the Encoding constants.
+func TestEncodingChoices(t *testing.T) {
+	d, _ := param.Find(param.Of[spliceParams]().Params, "encoding")
+	if want := []string{EncodingBits, EncodingOneHot}; !reflect.DeepEqual(d.Choices, want) || d.Default != EncodingBits {
+		t.Errorf("encoding: choices %v default %v; want %v default %v", d.Choices, d.Default, want, EncodingBits)
 	}
 }
