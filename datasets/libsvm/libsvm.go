@@ -30,7 +30,6 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 // The tasks.
@@ -71,22 +70,22 @@ type Options struct {
 	Features int
 }
 
-// Params are the libsvm plugin's parameter declarations.
-var Params = []param.Decl{
-	{Name: "file", Type: param.String, Doc: "LIBSVM/SVMlight file, relative to the data directory (.gz read transparently)"},
-	{Name: "test_file", Type: param.String, Default: "", Doc: "optional second file whose rows form the test part of the given split"},
-	{Name: "task", Type: param.Enum, Default: TaskAuto, Choices: []string{TaskAuto, TaskClassification, TaskRegression}, Doc: "auto: classification when every label is an integer"},
-	{Name: "features", Type: param.Int, Default: 0, Min: param.Bound(0), Doc: "number of features; 0 = the largest index in the files"},
+// Params are the libsvm plugin's parameters. The choices of task are the
+// Task constants.
+type Params struct {
+	File     string `param:"file" doc:"LIBSVM/SVMlight file, relative to the data directory (.gz read transparently)"`
+	TestFile string `param:"test_file" default:"" doc:"optional second file whose rows form the test part of the given split"`
+	Task     string `param:"task" enum:"auto|classification|regression" default:"auto" doc:"auto: classification when every label is an integer"`
+	Features int    `param:"features" range:"[0, +inf)" default:"0" doc:"number of features; 0 = the largest index in the files"`
 }
 
 func init() {
-	datasets.Register("libsvm", &datasets.Loader{
-		Doc:    "a LIBSVM/SVMlight sparse file (optionally with a test file: the given split), CSR features, or dense ones when more than half of the cells are stored",
-		Params: Params,
-		Files:  files,
-		Load: func(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-			files := []string{p.String("file")}
-			if t := p.String("test_file"); t != "" {
+	datasets.RegisterTyped("libsvm", datasets.TypedLoader[Params]{
+		Doc:   "a LIBSVM/SVMlight sparse file (optionally with a test file: the given split), CSR features, or dense ones when more than half of the cells are stored",
+		Files: files,
+		Load: func(ctx context.Context, env datasets.Env, p Params) (*datasets.Dataset, error) {
+			files := []string{p.File}
+			if t := p.TestFile; t != "" {
 				files = append(files, t)
 			}
 			paths := make([]string, len(files))
@@ -97,7 +96,7 @@ func init() {
 				}
 				paths[i] = path
 			}
-			return Load(paths, Options{Task: p.String("task"), Features: p.Int("features")})
+			return Load(paths, Options{Task: p.Task, Features: p.Features})
 		},
 	})
 }
@@ -395,9 +394,9 @@ func Write(w io.Writer, X matrix.Matrix, y []float64) error {
 }
 
 // files returns the data files the plugin reads at p (`repro data`).
-func files(p param.Values) []string {
-	fs := []string{p.String("file")}
-	if t := p.String("test_file"); t != "" {
+func files(p Params) []string {
+	fs := []string{p.File}
+	if t := p.TestFile; t != "" {
 		fs = append(fs, t)
 	}
 	return fs

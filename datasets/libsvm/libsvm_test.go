@@ -241,3 +241,12 @@ func TestDenseTwoFiles(t *testing.T) {
 		t.Errorf("split %v, y %v", d.Split, d.Y)
 	}
 }
+
+// TestTaskChoices: the choices of task, literals in Params' tag, are the
+// Task constants.
+func TestTaskChoices(t *testing.T) {
+	d, _ := param.Find(param.Of[Params]().Params, "task")
+	if want := []string{TaskAuto, TaskClassification, TaskRegression}; !reflect.DeepEqual(d.Choices, want) || d.Default != TaskAuto {
+		t.Errorf("task: choices %v default %v; want %v default %v", d.Choices, d.Default, want, TaskAuto)
+	}
+}
