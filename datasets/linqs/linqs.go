@@ -26,33 +26,54 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
 	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/param"
 )
 
 const source = "LINQS (https://linqs.org/datasets/), see the data folder's README"
 
-func register(name, dir string) {
-	doc := "a LINQS citation dataset (content + cites): binary word features, paper classes"
-	content, cites := param.Decl{Name: "content", Type: param.String, Doc: "the .content(.gz) file, relative to the data directory"},
-		param.Decl{Name: "cites", Type: param.String, Default: "", Doc: "the .cites file; default: beside content with the same stem"}
-	if name != "linqs" {
-		doc = fmt.Sprintf("LINQS %s: binary word features, paper classes (citation graph counted in Stats)", name)
-		content.Default = filepath.Join(dir, name+".content.gz")
+// citesParam is the cites parameter the LINQS loaders share.
+type citesParam struct {
+	Cites string `param:"cites" default:"" doc:"the .cites file; default: beside content with the same stem"`
+}
+
+// The parameters of the LINQS loaders differ in content's default: none
+// for linqs, the dataset's file for cora and citeseer.
+type (
+	linqsParams struct {
+		Content string `param:"content" doc:"the .content(.gz) file, relative to the data directory"`
+		citesParam
 	}
-	datasets.Register(name, &datasets.Loader{
-		Doc:    doc,
-		Params: []param.Decl{content, cites},
-		Files:  files,
-		Load: func(_ context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-			cp, err := env.Path(p.String("content"), source)
+	coraParams struct {
+		Content string `param:"content" default:"cora/cora.content.gz" doc:"the .content(.gz) file, relative to the data directory"`
+		citesParam
+	}
+	citeseerParams struct {
+		Content string `param:"content" default:"citeseer/citeseer.content.gz" doc:"the .content(.gz) file, relative to the data directory"`
+		citesParam
+	}
+)
+
+// linqsFiles is implemented by the parameters of every LINQS loader.
+type linqsFiles interface {
+	// files returns the content and cites files the loader reads.
+	files() []string
+}
+
+func (p linqsParams) files() []string    { return files(p.Content, p.Cites) }
+func (p coraParams) files() []string     { return files(p.Content, p.Cites) }
+func (p citeseerParams) files() []string { return files(p.Content, p.Cites) }
+
+// register makes the LINQS loader name, with parameters T, available.
+func register[T linqsFiles](name, doc string) {
+	datasets.RegisterTyped(name, datasets.TypedLoader[T]{
+		Doc:   doc,
+		Files: T.files,
+		Load: func(_ context.Context, env datasets.Env, p T) (*datasets.Dataset, error) {
+			fs := p.files()
+			cp, err := env.Path(fs[0], source)
 			if err != nil {
 				return nil, err
 			}
-			c := p.String("cites")
-			if c == "" {
-				c = CitesFor(p.String("content"))
-			}
-			ct, err := env.Path(c, source)
+			ct, err := env.Path(fs[1], source)
 			if err != nil {
 				return nil, err
 			}
@@ -67,9 +88,9 @@ func register(name, dir string) {
 }
 
 func init() {
-	register("linqs", "")
-	register("cora", "cora")
-	register("citeseer", "citeseer")
+	register[linqsParams]("linqs", "a LINQS citation dataset (content + cites): binary word features, paper classes")
+	register[coraParams]("cora", "LINQS cora: binary word features, paper classes (citation graph counted in Stats)")
+	register[citeseerParams]("citeseer", "LINQS citeseer: binary word features, paper classes (citation graph counted in Stats)")
 }
 
 // CitesFor returns the .cites file beside a .content(.gz) file.

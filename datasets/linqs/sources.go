@@ -2,7 +2,6 @@ package linqs
 
 import (
 	"github.com/repro-ml/repro/datasets/fetch"
-	"github.com/repro-ml/repro/param"
 )
 
 // Where Cora and CiteSeer come from (`repro data`): LINQS's archives. Their
@@ -39,11 +38,11 @@ func linqsSource(name, content string, contentSize int64, cites string, citesSiz
 	}
 }
 
-// files returns the content and cites files the loader reads at p.
-func files(p param.Values) []string {
-	c := p.String("cites")
-	if c == "" {
-		c = CitesFor(p.String("content"))
+// files returns the content and cites files a loader reads: cites, or
+// the file beside content.
+func files(content, cites string) []string {
+	if cites == "" {
+		cites = CitesFor(content)
 	}
-	return []string{p.String("content"), c}
+	return []string{content, cites}
 }
