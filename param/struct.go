@@ -41,8 +41,10 @@ import (
 // The Go type of the field gives the Type: float64 Float, int Int, bool
 // Bool, string String (Enum with an enum tag), []float64 FloatList, []int
 // IntList, []string StringList, map[string]string Map. Embedded structs
-// without a tag contribute their fields in place; fields without tags are
-// not parameters. Any other tag key, a malformed value or an unsupported
+// without a tag contribute their fields in place; an embedded struct may
+// instead change the defaults of some of them with one tag,
+// `defaults:"stop_words=none; ngrams=2"` (each value written as a
+// default tag); fields without tags are not parameters. Any other tag key, a malformed value or an unsupported
 // type is a programming error: Of panics, naming the struct and the field,
 // when the plugin registers.
 
@@ -91,14 +93,27 @@ func (s *Struct) walk(t reflect.Type, index []int) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		path := append(append([]int(nil), index...), i)
+		fail := func(format string, args ...any) {
+			panic(fmt.Sprintf("param: %v.%s: %s", s.typ, f.Name, fmt.Sprintf(format, args...)))
+		}
 		if f.Tag == "" {
 			if f.Anonymous && f.Type.Kind() == reflect.Struct {
 				s.walk(f.Type, path)
 			}
 			continue
 		}
-		fail := func(format string, args ...any) {
-			panic(fmt.Sprintf("param: %v.%s: %s", s.typ, f.Name, fmt.Sprintf(format, args...)))
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			tags, err := parseTag(f.Tag)
+			if err != nil || len(tags) != 1 || tags[0][0] != "defaults" {
+				fail("an embedded struct takes no tag but defaults:\"name=value; …\"")
+			}
+			def := tags[0][1]
+			first := len(s.Params)
+			s.walk(f.Type, path)
+			if err := overrideDefaults(s.Params[first:], def); err != nil {
+				fail("defaults %q: %v", def, err)
+			}
+			continue
 		}
 		tags, err := parseTag(f.Tag)
 		if err != nil {
@@ -251,6 +266,32 @@ func parseTag(tag reflect.StructTag) ([][2]string, error) {
 		out = append(out, [2]string{key, v})
 		s = s[i+1:]
 	}
+}
+
+// overrideDefaults sets the defaults of decls named in def, "name=value;
+// name=value", each value written as a default tag.
+func overrideDefaults(decls []Decl, def string) error {
+	for _, kv := range strings.Split(def, ";") {
+		name, v, ok := strings.Cut(strings.TrimSpace(kv), "=")
+		if !ok {
+			return fmt.Errorf("%q is not name=value", kv)
+		}
+		i := -1
+		for j := range decls {
+			if decls[j].Name == name {
+				i = j
+			}
+		}
+		if i < 0 {
+			return fmt.Errorf("the embedded struct declares no parameter %q; want one of %s", name, strings.Join(Names(decls), ", "))
+		}
+		x, err := parseDefault(decls[i], v)
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		decls[i].Default = x
+	}
+	return nil
 }
 
 // parseRange sets d's bounds from "[lo, hi)" and the like.

@@ -303,3 +303,67 @@ func TestEncodeRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// pipeline is embedded with other defaults by TestOfEmbeddedDefaults.
+type pipeline struct {
+	Stop   string   `param:"stop_words" enum:"none|smart" default:"smart" doc:"stop words"`
+	NGrams int      `param:"ngrams" range:"[1, 5]" default:"1" doc:"n-grams"`
+	Words  []string `param:"words" default:"[a]" doc:"words"`
+}
+
+func TestOfEmbeddedDefaults(t *testing.T) {
+	type loader struct {
+		File     string `param:"file" doc:"the file"`
+		pipeline `defaults:"stop_words=none; ngrams=2; words=[b c]"`
+	}
+	type plain struct {
+		pipeline
+	}
+	ds := param.Of[loader]().Params
+	if got := param.Defaults(ds); !reflect.DeepEqual(got, param.Values{"stop_words": "none", "ngrams": 2, "words": []string{"b", "c"}}) {
+		t.Errorf("defaults %v; want those of the defaults tag", got.Label())
+	}
+	if got := param.Defaults(param.Of[plain]().Params); !reflect.DeepEqual(got, param.Values{"stop_words": "smart", "ngrams": 1, "words": []string{"a"}}) {
+		t.Errorf("plain embedding: defaults %v; want the embedded struct's own", got.Label())
+	}
+	x, err := param.Decode[loader](param.Values{"file": "f"})
+	if err != nil || x.Stop != "none" || x.NGrams != 2 || x.File != "f" {
+		t.Errorf("Decode = %+v, %v", x, err)
+	}
+}
+
+type (
+	badDefaultsName struct {
+		pipeline `defaults:"stopwords=none"`
+	}
+	badDefaultsValue struct {
+		pipeline `defaults:"ngrams=9"`
+	}
+	badDefaultsSyntax struct {
+		pipeline `defaults:"ngrams"`
+	}
+	badDefaultsKey struct {
+		pipeline `param:"p"`
+	}
+)
+
+func TestOfEmbeddedDefaultsPanics(t *testing.T) {
+	for _, tc := range []struct {
+		of   func()
+		want string
+	}{
+		{func() { param.Of[badDefaultsName]() }, `badDefaultsName.pipeline: defaults "stopwords=none": the embedded struct declares no parameter "stopwords"; want one of stop_words, ngrams, words`},
+		{func() { param.Of[badDefaultsValue]() }, `badDefaultsValue.pipeline: defaults "ngrams=9": ngrams: 9 is out of range; want int in [1, 5]`},
+		{func() { param.Of[badDefaultsSyntax]() }, `badDefaultsSyntax.pipeline: defaults "ngrams": "ngrams" is not name=value`},
+		{func() { param.Of[badDefaultsKey]() }, `badDefaultsKey.pipeline: an embedded struct takes no tag but defaults`},
+	} {
+		msg := func() (msg string) {
+			defer func() { msg = fmt.Sprint(recover()) }()
+			tc.of()
+			return ""
+		}()
+		if !strings.Contains(msg, tc.want) {
+			t.Errorf("panic %q, want it to contain %q", msg, tc.want)
+		}
+	}
+}
