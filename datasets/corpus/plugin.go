@@ -25,27 +25,24 @@ const (
 )
 
 func init() {
-	datasets.Register("text", &datasets.Loader{
-		Doc: "your own labelled documents: JSON Lines, a CSV/TSV with a text column, or a folder per class (optionally under train/ and test/); text pipeline params",
-		Params: append([]param.Decl{
-			{Name: "file", Type: param.String,
-				Doc: "a .jsonl/.ndjson, .csv or .tsv file (.gz read transparently), or a directory of class folders; relative to the data dir"},
-			{Name: "format", Type: param.Enum, Default: FormatAuto, Choices: []string{FormatAuto, FormatJSONL, FormatCSV, FormatTSV, FormatFolders},
-				Doc: "auto: a directory is folders, else by the file's extension"},
-			{Name: "text", Type: param.String, Default: "text",
-				Doc: "the field (JSON Lines) or column (CSV/TSV) holding each document"},
-			{Name: "label", Type: param.StringList, Default: []string{"label"},
-				Doc: "label field: its values are the classes; several fields are 0/1 flags, one set per row, the class being the flag's name (not used by folders)"},
-			{Name: "split", Type: param.String, Default: "",
-				Doc: `field holding "train" or "test": the given split (folders: train/ and test/ give it)`},
-			{Name: "encoding", Type: param.Enum, Default: UTF8, Choices: []string{UTF8, Latin1},
-				Doc: "the files' encoding; text that is not valid UTF-8 is an error at its line unless latin-1 is declared"},
-			{Name: "keep_text", Type: param.Bool, Default: true,
-				Doc: "keep the documents in Dataset.Text, for kgrams, compress and lz77"},
-		}, text.PipelineParams("none", 1, 1)...),
-		Files: func(p param.Values) []string { return []string{p.String("file")} },
+	datasets.RegisterTyped("text", datasets.TypedLoader[params]{
+		Doc:   "your own labelled documents: JSON Lines, a CSV/TSV with a text column, or a folder per class (optionally under train/ and test/); text pipeline params",
+		Files: func(p params) []string { return []string{p.File} },
 		Load:  load,
 	})
+}
+
+// params are the parameters of the text loader; the choices of format
+// and encoding are the Format constants, UTF8 and Latin1.
+type params struct {
+	File          string   `param:"file" doc:"a .jsonl/.ndjson, .csv or .tsv file (.gz read transparently), or a directory of class folders; relative to the data dir"`
+	Format        string   `param:"format" enum:"auto|jsonl|csv|tsv|folders" default:"auto" doc:"auto: a directory is folders, else by the file's extension"`
+	Text          string   `param:"text" default:"text" doc:"the field (JSON Lines) or column (CSV/TSV) holding each document"`
+	Label         []string `param:"label" default:"[label]" doc:"label field: its values are the classes; several fields are 0/1 flags, one set per row, the class being the flag's name (not used by folders)"`
+	Split         string   `param:"split" default:"" doc:"field holding \"train\" or \"test\": the given split (folders: train/ and test/ give it)"`
+	Encoding      string   `param:"encoding" enum:"utf-8|latin-1" default:"utf-8" doc:"the files' encoding; text that is not valid UTF-8 is an error at its line unless latin-1 is declared"`
+	KeepText      bool     `param:"keep_text" default:"true" doc:"keep the documents in Dataset.Text, for kgrams, compress and lz77"`
+	text.Pipeline `defaults:"stop_words=none"`
 }
 
 // formatOf resolves format auto for path.
@@ -68,29 +65,29 @@ func formatOf(path, format string) (string, error) {
 	return "", param.Invalid("format", "auto cannot tell the format of %s from its name; want format: jsonl, csv, tsv or folders", path)
 }
 
-func load(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-	path, err := env.Path(p.String("file"), "the experiment's text file parameter")
+func load(ctx context.Context, env datasets.Env, p params) (*datasets.Dataset, error) {
+	path, err := env.Path(p.File, "the experiment's text file parameter")
 	if err != nil {
 		return nil, err
 	}
-	format, err := formatOf(path, p.String("format"))
+	format, err := formatOf(path, p.Format)
 	if err != nil {
 		return nil, err
 	}
-	f := Fields{Text: p.String("text"), Labels: p.Strings("label"), Split: p.String("split"), Encoding: p.String("encoding")}
+	f := Fields{Text: p.Text, Labels: p.Label, Split: p.Split, Encoding: p.Encoding}
 	docs, err := Read(ctx, path, format, f)
 	if err != nil {
 		return nil, err
 	}
-	opt, err := text.OptionsFrom(p)
+	opt, err := p.Options()
 	if err != nil {
 		return nil, err
 	}
-	d, err := Build(docs, opt, p.Bool("keep_text"))
+	d, err := Build(docs, opt, p.KeepText)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	d.Notes = append(d.Notes, text.Describe(p)+fmt.Sprintf(": %d terms", d.Cols()))
+	d.Notes = append(d.Notes, p.Describe()+fmt.Sprintf(": %d terms", d.Cols()))
 	return d, nil
 }
 

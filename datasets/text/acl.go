@@ -18,25 +18,25 @@ import (
 const aclSource = "Blitzer et al.'s Multi-Domain Sentiment Dataset, processed_acl.tar.gz (https://www.cs.jhu.edu/~mdredze/datasets/sentiment/)"
 
 func init() {
-	datasets.Register("processed-acl", &datasets.Loader{
-		Doc: "Blitzer's multi-domain Amazon reviews, processed_acl format (token:count … #label#:positive); labels negative/positive",
-		Params: append([]param.Decl{
-			{Name: "domain", Type: param.String,
-				Doc: "product domain: the subdirectory of dir holding its reviews (Blitzer's are books, dvd, electronics and kitchen; any other in the same layout loads under its own name)"},
-			{Name: "dir", Type: param.String, Default: "amazon/processed_acl",
-				Doc: "directory with <domain>/{positive,negative}.review(.gz), relative to the data dir"},
-			{Name: "unlabeled", Type: param.Bool, Default: true,
-				Doc: "if <domain>/unlabeled.review(.gz) exists, count its reviews in min_df/min_count (they are not rows)"},
-		}, PipelineParams("none", 1, 2)...),
+	datasets.RegisterTyped("processed-acl", datasets.TypedLoader[aclParams]{
+		Doc:      "Blitzer's multi-domain Amazon reviews, processed_acl format (token:count … #label#:positive); labels negative/positive",
 		Load:     loadACL,
 		Validate: validateACL,
 		Files:    aclFiles,
 	})
 }
 
+// aclParams are the parameters of processed-acl.
+type aclParams struct {
+	Domain    string `param:"domain" doc:"product domain: the subdirectory of dir holding its reviews (Blitzer's are books, dvd, electronics and kitchen; any other in the same layout loads under its own name)"`
+	Dir       string `param:"dir" default:"amazon/processed_acl" doc:"directory with <domain>/{positive,negative}.review(.gz), relative to the data dir"`
+	Unlabeled bool   `param:"unlabeled" default:"true" doc:"if <domain>/unlabeled.review(.gz) exists, count its reviews in min_df/min_count (they are not rows)"`
+	Pipeline  `defaults:"stop_words=none; ngrams=2"`
+}
+
 // validateACL checks that domain names one directory inside dir.
-func validateACL(p param.Values) error {
-	d := p.String("domain")
+func validateACL(p aclParams) error {
+	d := p.Domain
 	if d == "" || d == "." || d == ".." || strings.ContainsAny(d, `/\`) {
 		return param.Invalid("domain", "%q: want the name of a directory in dir, such as kitchen", d)
 	}
@@ -123,16 +123,16 @@ func ParseACLLine(line string) (terms []string, counts []float64, label string, 
 	return terms, counts, label, nil
 }
 
-func loadACL(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-	domain := p.String("domain")
+func loadACL(ctx context.Context, env datasets.Env, p aclParams) (*datasets.Dataset, error) {
+	domain := p.Domain
 	if err := validateACL(p); err != nil {
 		return nil, fmt.Errorf("processed-acl: %w", err)
 	}
-	dir := filepath.Join(p.String("dir"), domain)
+	dir := filepath.Join(p.Dir, domain)
 	if _, err := env.Path(dir, aclSource); err != nil {
-		return nil, fmt.Errorf("processed-acl %s: %w%s", domain, err, aclDomains(filepath.Join(env.DataDir, p.String("dir"))))
+		return nil, fmt.Errorf("processed-acl %s: %w%s", domain, err, aclDomains(filepath.Join(env.DataDir, p.Dir)))
 	}
-	opt, err := OptionsFrom(p)
+	opt, err := p.Options()
 	if err != nil {
 		return nil, fmt.Errorf("processed-acl %s: %w", domain, err)
 	}
@@ -158,7 +158,7 @@ func loadACL(ctx context.Context, env datasets.Env, p param.Values) (*datasets.D
 	d := &datasets.Dataset{Name: "processed-acl-" + domain, Classes: []string{"negative", "positive"}}
 	var unlabeled int
 	for _, part := range []string{"negative", "positive", "unlabeled"} {
-		if part == "unlabeled" && !p.Bool("unlabeled") {
+		if part == "unlabeled" && !p.Unlabeled {
 			continue
 		}
 		rc, path, err := aclFile(env, dir, part+".review")
@@ -228,7 +228,7 @@ func loadACL(ctx context.Context, env datasets.Env, p param.Values) (*datasets.D
 		fmt.Sprintf("Blitzer processed_acl %s: %d negative + %d positive labelled reviews, %d unlabelled reviews counted in the vocabulary", domain, counts[0], counts[1], unlabeled),
 		fmt.Sprintf("terms are Blitzer's own tokens as written in the files, not re-tokenized: lower-case words that may hold apostrophes, digits and punctuation (don't, 2nd), bigrams joined by _; "+
 			"stop words %s, n-grams up to %d, min_df %d over the whole corpus (train and test), min_count %v, vocabulary %s, max_features %d, weighting %s: %d terms",
-			p.String("stop_words"), p.Int("ngrams"), p.Int("min_df"), p.Float("min_count"), p.String("vocabulary"), p.Int("max_features"), p.String("weighting"), len(vocab)),
+			p.StopWords, p.NGrams, p.MinDF, p.MinCount, p.Vocabulary, p.MaxFeatures, p.Weighting, len(vocab)),
 	}
 	return d, d.Validate()
 }

@@ -12,23 +12,23 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/param"
 )
 
 const imdbSource = "Maas et al.'s Large Movie Review Dataset v1.0 (aclImdb_v1.tar.gz, https://ai.stanford.edu/~amaas/data/sentiment/); our copy keeps the labelled reviews only"
 
 func init() {
-	datasets.Register("imdb", &datasets.Loader{
-		Doc: "IMDb Large Movie Review Dataset (Maas et al. 2011): label = neg/pos folder, split = the given train/test (25,000 each); text pipeline params",
-		Params: append([]param.Decl{
-			{Name: "file", Type: param.String, Default: "imdb/aclImdb_labeled.tar.gz",
-				Doc: "the .tar.gz holding aclImdb/{train,test}/{neg,pos}/<id>_<rating>.txt (relative to the data dir)"},
-			{Name: "keep_text", Type: param.Bool, Default: false,
-				Doc: "keep the reviews in Dataset.Text, <br /> tags replaced by new lines (memory: ~65 MB)"},
-		}, PipelineParams("none", 1, 1)...),
+	datasets.RegisterTyped("imdb", datasets.TypedLoader[imdbParams]{
+		Doc:   "IMDb Large Movie Review Dataset (Maas et al. 2011): label = neg/pos folder, split = the given train/test (25,000 each); text pipeline params",
 		Load:  loadIMDb,
-		Files: fileParam,
+		Files: func(p imdbParams) []string { return []string{p.File} },
 	})
+}
+
+// imdbParams are the parameters of imdb.
+type imdbParams struct {
+	File     string `param:"file" default:"imdb/aclImdb_labeled.tar.gz" doc:"the .tar.gz holding aclImdb/{train,test}/{neg,pos}/<id>_<rating>.txt (relative to the data dir)"`
+	KeepText bool   `param:"keep_text" default:"false" doc:"keep the reviews in Dataset.Text, <br /> tags replaced by new lines (memory: ~65 MB)"`
+	Pipeline `defaults:"stop_words=none"`
 }
 
 // imdbDoc is one review.
@@ -57,8 +57,8 @@ func imdbPath(p string) (d imdbDoc, ok bool) {
 	return imdbDoc{test: split == "test", pos: label == "pos", id: n}, true
 }
 
-func loadIMDb(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-	full, err := env.Path(p.String("file"), imdbSource)
+func loadIMDb(ctx context.Context, env datasets.Env, p imdbParams) (*datasets.Dataset, error) {
+	full, err := env.Path(p.File, imdbSource)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +89,7 @@ func loadIMDb(ctx context.Context, env datasets.Env, p param.Values) (*datasets.
 
 // buildIMDb orders the reviews (train then test, neg then pos, by id) and
 // runs the pipeline.
-func buildIMDb(docs []imdbDoc, p param.Values) (*datasets.Dataset, error) {
+func buildIMDb(docs []imdbDoc, p imdbParams) (*datasets.Dataset, error) {
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("no reviews found under aclImdb/{train,test}/{neg,pos}/")
 	}
@@ -114,13 +114,13 @@ func buildIMDb(docs []imdbDoc, p param.Values) (*datasets.Dataset, error) {
 			return nil, fmt.Errorf("review %d appears twice in one folder", a.id)
 		}
 	}
-	opt, err := OptionsFrom(p)
+	opt, err := p.Options()
 	if err != nil {
 		return nil, err
 	}
 	vec := NewVectorizer(opt)
 	d := &datasets.Dataset{Name: "imdb", Classes: []string{"neg", "pos"}, Y: make([]float64, len(docs)), Split: make([]datasets.Part, len(docs))}
-	if p.Bool("keep_text") {
+	if p.KeepText {
 		d.Text = make([]string, len(docs))
 	}
 	br := strings.NewReplacer("<br />", "\n", "<br/>", "\n", "<br>", "\n")
@@ -146,7 +146,7 @@ func buildIMDb(docs []imdbDoc, p param.Values) (*datasets.Dataset, error) {
 	d.Stats = map[string]float64{"docs.train": float64(len(train)), "docs.test": float64(len(test)), "vocabulary": float64(len(vocab))}
 	d.Notes = []string{
 		fmt.Sprintf("IMDb reviews (Maas et al. 2011): %d train + %d test, labels neg/pos from the folders; <br /> tags read as line breaks", len(train), len(test)),
-		Describe(p) + fmt.Sprintf(": %d terms", len(vocab)),
+		p.Describe() + fmt.Sprintf(": %d terms", len(vocab)),
 	}
 	return d, d.Validate()
 }

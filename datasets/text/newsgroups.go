@@ -16,27 +16,25 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/internal/tabio"
-	"github.com/repro-ml/repro/param"
 )
 
 const newsSource = "Jason Rennie's 20 Newsgroups page (20news-bydate.tar.gz, http://qwone.com/~jason/20Newsgroups/)"
 
 func init() {
-	datasets.Register("20news", &datasets.Loader{
-		Doc: "20 Newsgroups by-date (Rennie): label = newsgroup, split = train/test folder; text pipeline params",
-		Params: append([]param.Decl{
-			{Name: "file", Type: param.String, Default: "20news-bydate.tar.gz",
-				Doc: "the .tar.gz as distributed, or a directory holding 20news-bydate-train/ and 20news-bydate-test/ (relative to the data dir)"},
-			{Name: "groups", Type: param.StringList, Default: []string{},
-				Doc: "newsgroups to keep (default: all 20)"},
-			{Name: "strip_headers", Type: param.Bool, Default: false,
-				Doc: "drop each message's header block (up to the first blank line); the paper keeps the files as distributed"},
-			{Name: "keep_text", Type: param.Bool, Default: false,
-				Doc: "keep the raw documents in Dataset.Text (memory: ~36 MB)"},
-		}, PipelineParams("default", 1, 1)...),
+	datasets.RegisterTyped("20news", datasets.TypedLoader[newsParams]{
+		Doc:   "20 Newsgroups by-date (Rennie): label = newsgroup, split = train/test folder; text pipeline params",
 		Load:  loadNewsgroups,
-		Files: fileParam,
+		Files: func(p newsParams) []string { return []string{p.File} },
 	})
+}
+
+// newsParams are the parameters of 20news.
+type newsParams struct {
+	File         string   `param:"file" default:"20news-bydate.tar.gz" doc:"the .tar.gz as distributed, or a directory holding 20news-bydate-train/ and 20news-bydate-test/ (relative to the data dir)"`
+	Groups       []string `param:"groups" default:"[]" doc:"newsgroups to keep (default: all 20)"`
+	StripHeaders bool     `param:"strip_headers" default:"false" doc:"drop each message's header block (up to the first blank line); the paper keeps the files as distributed"`
+	KeepText     bool     `param:"keep_text" default:"false" doc:"keep the raw documents in Dataset.Text (memory: ~36 MB)"`
+	Pipeline     `defaults:"stop_words=default"`
 }
 
 // newsDoc is one message of the collection.
@@ -47,14 +45,14 @@ type newsDoc struct {
 	text  string
 }
 
-func loadNewsgroups(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-	file := p.String("file")
+func loadNewsgroups(ctx context.Context, env datasets.Env, p newsParams) (*datasets.Dataset, error) {
+	file := p.File
 	full, err := env.Path(file, newsSource)
 	if err != nil {
 		return nil, err
 	}
 	want := map[string]bool{}
-	for _, g := range p.Strings("groups") {
+	for _, g := range p.Groups {
 		want[g] = true
 	}
 	var docs []newsDoc
@@ -84,7 +82,7 @@ const maxMessage = 16 << 20
 
 // buildNewsgroups runs the pipeline over messages read from either layout;
 // dirs are the group directories seen, messages or not.
-func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p param.Values) (*datasets.Dataset, error) {
+func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p newsParams) (*datasets.Dataset, error) {
 	sort.Slice(docs, func(a, b int) bool {
 		x, y := docs[a], docs[b]
 		if x.test != y.test {
@@ -99,7 +97,7 @@ func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p param.Values) (*dat
 	for _, d := range docs {
 		groupSet[d.group] = true
 	}
-	for _, g := range p.Strings("groups") {
+	for _, g := range p.Groups {
 		if !groupSet[g] {
 			if dirs[g] {
 				return nil, fmt.Errorf("20news: newsgroup %q has no messages (its directories are empty)", g)
@@ -125,14 +123,14 @@ func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p param.Values) (*dat
 	for i, c := range classes {
 		classOf[c] = i
 	}
-	opt, err := OptionsFrom(p)
+	opt, err := p.Options()
 	if err != nil {
 		return nil, fmt.Errorf("20news: %w", err)
 	}
 	vec := NewVectorizer(opt)
-	strip := p.Bool("strip_headers")
+	strip := p.StripHeaders
 	d := &datasets.Dataset{Name: "20news", Classes: classes, Y: make([]float64, len(docs)), Split: make([]datasets.Part, len(docs))}
-	if p.Bool("keep_text") {
+	if p.KeepText {
 		d.Text = make([]string, len(docs))
 	}
 	for i, doc := range docs {
@@ -162,7 +160,7 @@ func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p param.Values) (*dat
 	}
 	d.Notes = []string{
 		fmt.Sprintf("20 Newsgroups by-date: %d train + %d test messages, %d groups; %s", len(train), len(test), len(classes), hdr),
-		Describe(p) + fmt.Sprintf(": %d terms", len(vocab)),
+		p.Describe() + fmt.Sprintf(": %d terms", len(vocab)),
 	}
 	return d, d.Validate()
 }

@@ -4,7 +4,6 @@ import (
 	"path"
 
 	"github.com/repro-ml/repro/datasets/fetch"
-	"github.com/repro-ml/repro/param"
 )
 
 // Where the text corpora come from (`repro data`). The checksums of the
@@ -84,12 +83,9 @@ var aclContent = map[string]struct {
 	"kitchen/positive":     {"30fd84894433ee9dd7f7aa3da6f858811104e364528719be2d77372295c7d3b3", 1490635},
 }
 
-// fileParam returns the data file named by the param "file".
-func fileParam(p param.Values) []string { return []string{p.String("file")} }
-
 // aclFiles returns the labelled review files of the domain (the loader
 // also reads them uncompressed, and an optional unlabeled.review).
-func aclFiles(p param.Values) []string {
-	dir := path.Join(p.String("dir"), p.String("domain"))
+func aclFiles(p aclParams) []string {
+	dir := path.Join(p.Dir, p.Domain)
 	return []string{path.Join(dir, "positive.review.gz"), path.Join(dir, "negative.review.gz")}
 }
