@@ -104,51 +104,51 @@ func DefaultOptions() Options {
 	return Options{Header: true, Sep: ",", Task: TaskAuto, Missing: MissingError, MinClasses: 2}
 }
 
-// Params are the csv plugin's parameter declarations.
-var Params = []param.Decl{
-	{Name: "file", Type: param.String, Doc: "table file, relative to the data directory (.gz read transparently)"},
-	{Name: "label", Type: param.String, Doc: "label column: a name, or an integer index (0 first, -1 last)"},
-	{Name: "header", Type: param.Bool, Default: true, Doc: "the first line names the columns"},
-	{Name: "columns", Type: param.StringList, Default: []string{}, Doc: "column names when the file has no header (or to override it)"},
-	{Name: "sep", Type: param.String, Default: ",", Doc: `field separator: one character, or "whitespace" for runs of spaces/tabs`},
-	{Name: "task", Type: param.Enum, Default: TaskAuto, Choices: []string{TaskAuto, TaskClassification, TaskRegression}, Doc: "auto: classification when some label is not a number"},
-	{Name: "categorical", Type: param.StringList, Default: []string{}, Doc: "columns one-hot encoded (dummies col=value in sorted value order), each its own group"},
-	{Name: "drop", Type: param.StringList, Default: []string{}, Doc: "columns left out"},
-	{Name: "missing", Type: param.Enum, Default: MissingError, Choices: []string{MissingError, MissingDropRows, MissingMean}, Doc: `what to do with "?" and empty values`},
-	{Name: "groups", Type: param.Map, Default: map[string]string{}, Doc: "feature groups: name → comma-separated column names"},
-	{Name: "group_order", Type: param.StringList, Default: []string{}, Doc: "order of the groups (declared and categorical); default: categorical in column order, then declared by name"},
-	{Name: "classes", Type: param.StringList, Default: []string{}, Doc: "keep only rows of these classes, in this class order"},
+// Params are the csv plugin's parameters. The choices of task and
+// missing are the Task and Missing constants.
+type Params struct {
+	File        string            `param:"file" doc:"table file, relative to the data directory (.gz read transparently)"`
+	Label       string            `param:"label" doc:"label column: a name, or an integer index (0 first, -1 last)"`
+	Header      bool              `param:"header" default:"true" doc:"the first line names the columns"`
+	Columns     []string          `param:"columns" default:"[]" doc:"column names when the file has no header (or to override it)"`
+	Sep         string            `param:"sep" default:"," doc:"field separator: one character, or \"whitespace\" for runs of spaces/tabs"`
+	Task        string            `param:"task" enum:"auto|classification|regression" default:"auto" doc:"auto: classification when some label is not a number"`
+	Categorical []string          `param:"categorical" default:"[]" doc:"columns one-hot encoded (dummies col=value in sorted value order), each its own group"`
+	Drop        []string          `param:"drop" default:"[]" doc:"columns left out"`
+	Missing     string            `param:"missing" enum:"error|drop-rows|mean" default:"error" doc:"what to do with \"?\" and empty values"`
+	Groups      map[string]string `param:"groups" default:"{}" doc:"feature groups: name → comma-separated column names"`
+	GroupOrder  []string          `param:"group_order" default:"[]" doc:"order of the groups (declared and categorical); default: categorical in column order, then declared by name"`
+	Classes     []string          `param:"classes" default:"[]" doc:"keep only rows of these classes, in this class order"`
 }
 
-// OptionsFrom reads Options from values resolved against Params.
-func OptionsFrom(p param.Values) Options {
+// Options returns the Options of p.
+func (p Params) Options() Options {
 	return Options{
-		Label:       p.String("label"),
-		Header:      p.Bool("header"),
-		Columns:     p.Strings("columns"),
-		Sep:         p.String("sep"),
-		Task:        p.String("task"),
-		Categorical: p.Strings("categorical"),
-		Drop:        p.Strings("drop"),
-		Missing:     p.String("missing"),
-		Groups:      p.Map("groups"),
-		GroupOrder:  p.Strings("group_order"),
-		Classes:     p.Strings("classes"),
+		Label:       p.Label,
+		Header:      p.Header,
+		Columns:     p.Columns,
+		Sep:         p.Sep,
+		Task:        p.Task,
+		Categorical: p.Categorical,
+		Drop:        p.Drop,
+		Missing:     p.Missing,
+		Groups:      p.Groups,
+		GroupOrder:  p.GroupOrder,
+		Classes:     p.Classes,
 		MinClasses:  2,
 	}
 }
 
 func init() {
-	datasets.Register("csv", &datasets.Loader{
-		Doc:    "a delimited text table (CSV, UCI .data, whitespace columns) as a dense dataset",
-		Params: Params,
-		Files:  func(p param.Values) []string { return []string{p.String("file")} },
-		Load: func(ctx context.Context, env datasets.Env, p param.Values) (*datasets.Dataset, error) {
-			path, err := env.Path(p.String("file"), "the experiment's csv file parameter")
+	datasets.RegisterTyped("csv", datasets.TypedLoader[Params]{
+		Doc:   "a delimited text table (CSV, UCI .data, whitespace columns) as a dense dataset",
+		Files: func(p Params) []string { return []string{p.File} },
+		Load: func(ctx context.Context, env datasets.Env, p Params) (*datasets.Dataset, error) {
+			path, err := env.Path(p.File, "the experiment's csv file parameter")
 			if err != nil {
 				return nil, err
 			}
-			return Load(path, OptionsFrom(p))
+			return Load(path, p.Options())
 		},
 	})
 }
