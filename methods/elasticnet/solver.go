@@ -494,7 +494,7 @@ func (p *Problem) gradientCols(st *state, full, res, rmax []float64, j0, j1 int)
 		}
 		clear(g)
 		if K == 1 {
-			g[0] = sparseDot(p.ind[lo:hi], p.val[lo:hi], res)
+			g[0] = matrix.SparseDot(p.ind[lo:hi], p.val[lo:hi], res)
 		} else {
 			for t := lo; t < hi; t++ {
 				u, r := p.val[t], res[int(p.ind[t])*K:int(p.ind[t])*K+K]
@@ -680,7 +680,7 @@ func (p *Problem) newtonStep(ctx context.Context, st *state, k int, l1, l2, shr 
 			}
 			lo, hi := sub.ptr[q], sub.ptr[q+1]
 			ind, val := sub.ind[lo:hi], sub.val[lo:hi]
-			g := sparseDot(ind, val, w.rho)
+			g := matrix.SparseDot(ind, val, w.rho)
 			b := beta[q]
 			u := (g-w.m[q]*P)/fn + h*b
 			nb := 0.0
@@ -935,23 +935,6 @@ func sigmoid(z float64) float64 {
 	}
 	e := math.Exp(z)
 	return e / (1 + e)
-}
-
-// sparseDot returns Σₜ val[t]·x[ind[t]], len(val) = len(ind).
-func sparseDot(ind []int32, val, x []float64) float64 {
-	val = val[:len(ind)]
-	var s0, s1, s2, s3 float64
-	t := 0
-	for ; t+4 <= len(ind); t += 4 {
-		s0 += val[t] * x[ind[t]]
-		s1 += val[t+1] * x[ind[t+1]]
-		s2 += val[t+2] * x[ind[t+2]]
-		s3 += val[t+3] * x[ind[t+3]]
-	}
-	for ; t < len(ind); t++ {
-		s0 += val[t] * x[ind[t]]
-	}
-	return (s0 + s1) + (s2 + s3)
 }
 
 // sparseUpdate sets r[ind[t]] −= delta·v[ind[t]]·val[t] for each t,

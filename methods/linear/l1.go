@@ -353,7 +353,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 					gj += r[i]
 				}
 			default:
-				gj = sparseDot(val, ind, r)
+				gj = matrix.SparseDot(ind, val, r)
 			}
 			g[j] = gj
 			vj := violation(w[j], gj)
@@ -468,7 +468,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 						G += dxd[i]
 					}
 				default:
-					G += sparseDot(val, ind, dxd)
+					G += matrix.SparseDot(ind, val, dxd)
 				}
 				wj := wpd[j]
 				if wj == 0 && math.Abs(G) < qpMargin {
@@ -767,23 +767,4 @@ func addScaledProd(dst []float64, z float64, x, d []float64) {
 	for ; i < len(x); i++ {
 		dst[i] += z * x[i] * d[i]
 	}
-}
-
-// sparseDot returns Σₖ val[k]·v[ind[k]] with four accumulators, so that
-// the additions do not wait on each other (a column of 20 Newsgroups has
-// about 76 non-zeros; the single-sum loop was bound by the adds' latency).
-func sparseDot(val []float64, ind []int32, v []float64) float64 {
-	ind = ind[:len(val)]
-	var s0, s1, s2, s3 float64
-	k := 0
-	for ; k+4 <= len(val); k += 4 {
-		s0 += val[k] * v[ind[k]]
-		s1 += val[k+1] * v[ind[k+1]]
-		s2 += val[k+2] * v[ind[k+2]]
-		s3 += val[k+3] * v[ind[k+3]]
-	}
-	for ; k < len(val); k++ {
-		s0 += val[k] * v[ind[k]]
-	}
-	return (s0 + s1) + (s2 + s3)
 }

@@ -1,0 +1,29 @@
+package matrix
+
+import (
+	"math"
+	"testing"
+)
+
+func TestSparseDot(t *testing.T) {
+	x := []float64{1, -2, 3, 0.5, 4, -1, 2, 8, 0.25}
+	for _, tc := range []struct {
+		name string
+		ind  []int32
+		val  []float64
+	}{
+		{"empty", nil, nil},
+		{"one", []int32{4}, []float64{2}},
+		{"four", []int32{0, 1, 2, 3}, []float64{1, 1, 1, 1}},
+		{"seven", []int32{8, 0, 5, 2, 7, 1, 6}, []float64{4, -1, 2, 0.5, -0.125, 3, 1}},
+		{"repeated index", []int32{3, 3, 3, 3, 3}, []float64{1, 2, 3, 4, 5}},
+	} {
+		want := 0.0
+		for k, i := range tc.ind {
+			want += tc.val[k] * x[i]
+		}
+		if got := SparseDot(tc.ind, tc.val, x); math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s: SparseDot = %v, want %v", tc.name, got, want)
+		}
+	}
+}
