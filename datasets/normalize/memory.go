@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"math"
-
 )
 
 // memory estimates what Fit and Apply allocate on rows×cols with nnz

@@ -2,7 +2,6 @@ package reduce
 
 import (
 	"math"
-
 )
 
 // pcaMemory estimates what FitPCA allocates on n rows of d columns with
