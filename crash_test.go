@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/results"
 )
 
 // crashChild makes the test binary act as the repro command, for tests
@@ -90,7 +90,7 @@ func TestKillNineResume(t *testing.T) {
 }
 
 func fileSize(dir string) int64 {
-	fi, err := os.Stat(filepath.Join(dir, runner.ResultsFile))
+	fi, err := os.Stat(filepath.Join(dir, results.ResultsFile))
 	if err != nil {
 		return 0
 	}
@@ -100,17 +100,17 @@ func fileSize(dir string) int64 {
 // finished returns each finished trial's metrics (as JSON) by key.
 func finished(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	results, warns, err := runner.ReadResults(filepath.Join(dir, runner.ResultsFile))
+	recs, warns, err := results.ReadResults(filepath.Join(dir, results.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range warns {
-		if le, ok := w.(*runner.LineError); !ok || !le.Torn {
+		if le, ok := w.(*results.LineError); !ok || !le.Torn {
 			t.Errorf("results: %v", w) // only a torn last line may be left by a kill
 		}
 	}
 	out := map[string]string{}
-	for _, r := range runner.Latest(results) {
+	for _, r := range results.Latest(recs) {
 		if r.Failed() {
 			t.Errorf("trial %s failed: %s", r.Key, r.Error)
 			continue
@@ -125,7 +125,7 @@ func finished(t *testing.T, dir string) map[string]string {
 // run must skip it. It returns the number of finished trials stored.
 func checkNoDuplicates(t *testing.T, dir string) int {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	data, err := os.ReadFile(filepath.Join(dir, results.ResultsFile))
 	if err != nil {
 		if os.IsNotExist(err) {
 			return 0
@@ -134,7 +134,7 @@ func checkNoDuplicates(t *testing.T, dir string) int {
 	}
 	seen := map[string]int{}
 	for i, line := range strings.Split(string(data), "\n") {
-		var r runner.Result
+		var r results.Result
 		if json.Unmarshal([]byte(line), &r) != nil || r.Failed() {
 			continue // a torn last line, or a failed attempt (retried)
 		}

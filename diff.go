@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/reports"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -114,7 +115,7 @@ func compareDirs(stderr io.Writer, oldDir, newDir string, opts reports.DiffOptio
 		fmt.Fprintf(stderr, "repro diff: new run: %v\n", err)
 		return nil, exitFailed
 	}
-	if infos, err := runner.ReadDatasetInfo(newDir); err == nil {
+	if infos, err := results.ReadDatasetInfo(newDir); err == nil {
 		opts.Rows = map[string]int{}
 		for id, in := range infos {
 			opts.Rows[id] = in.Rows
@@ -132,13 +133,13 @@ func compareDirs(stderr io.Writer, oldDir, newDir string, opts reports.DiffOptio
 // loadResults, after failing where a comparison would silently shrink: no
 // results file, a line that cannot be read (unless allowCorrupt: then
 // loadResults warns of it), no result of the spec's trials.
-func diffResults(stderr io.Writer, dir string, spec *runner.Spec, allowCorrupt bool) ([]runner.Result, error) {
-	all, warns, found, err := runner.ReadAllResults(dir)
+func diffResults(stderr io.Writer, dir string, spec *runner.Spec, allowCorrupt bool) ([]results.Result, error) {
+	all, warns, found, err := results.ReadAllResults(dir)
 	switch {
 	case err != nil:
 		return nil, err
 	case !found:
-		return nil, fmt.Errorf("%s: no %s: the run has not started", dir, runner.ResultsFile)
+		return nil, fmt.Errorf("%s: no %s: the run has not started", dir, results.ResultsFile)
 	case len(warns) > 0 && !allowCorrupt:
 		var b strings.Builder
 		for _, w := range warns {
@@ -146,7 +147,7 @@ func diffResults(stderr io.Writer, dir string, spec *runner.Spec, allowCorrupt b
 		}
 		return nil, fmt.Errorf("%s: %d unreadable result lines (--allow-corrupt skips them):%s", dir, len(warns), b.String())
 	case len(all) == 0:
-		return nil, fmt.Errorf("%s: %s holds no results: nothing to compare", dir, runner.ResultsFile)
+		return nil, fmt.Errorf("%s: %s holds no results: nothing to compare", dir, results.ResultsFile)
 	}
 	mine, err := loadResults(dir, spec, stderr)
 	if err != nil {

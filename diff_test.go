@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -35,17 +36,17 @@ func copyDir(t *testing.T, src, dst string) {
 }
 
 // editResults rewrites each result of dir's results.jsonl with edit.
-func editResults(t *testing.T, dir string, edit func(*runner.Result)) {
+func editResults(t *testing.T, dir string, edit func(*results.Result)) {
 	t.Helper()
-	path := filepath.Join(dir, runner.ResultsFile)
-	results, warns, err := runner.ReadResults(path)
+	path := filepath.Join(dir, results.ResultsFile)
+	recs, warns, err := results.ReadResults(path)
 	if err != nil || len(warns) > 0 {
 		t.Fatal(err, warns)
 	}
 	var b strings.Builder
-	for i := range results {
-		edit(&results[i])
-		line, err := json.Marshal(&results[i])
+	for i := range recs {
+		edit(&recs[i])
+		line, err := json.Marshal(&recs[i])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +63,7 @@ func TestDiff(t *testing.T) {
 	old, new := filepath.Join(tmp, "old"), filepath.Join(tmp, "new")
 	mustCLI(t, exitOK, "run", irisSpec, "-o", old, "-q", "-j", "2")
 	copyDir(t, old, new)
-	editResults(t, new, func(r *runner.Result) {
+	editResults(t, new, func(r *results.Result) {
 		r.FitSeconds *= 2 // timing is never compared
 		if runner.SeriesName(r.Method, r.Variant) == "LR (C=0.1)" {
 			r.Metrics["accuracy"] -= 10 + float64(r.Trial)
@@ -200,8 +201,8 @@ func TestDiffGate(t *testing.T) {
 	tmp := t.TempDir()
 	old := filepath.Join(tmp, "old")
 	mustCLI(t, exitOK, "run", irisSpec, "-o", old, "-q", "-j", "2")
-	results := filepath.Join(old, runner.ResultsFile)
-	lines, _ := os.ReadFile(results)
+	recs := filepath.Join(old, results.ResultsFile)
+	lines, _ := os.ReadFile(recs)
 	copyOf := func(name string, edit func(dir string)) string {
 		dir := filepath.Join(tmp, name)
 		copyDir(t, old, dir)
@@ -218,7 +219,7 @@ func TestDiffGate(t *testing.T) {
 		return dir
 	}
 	setResults := func(text string) func(string) {
-		return func(dir string) { writeFile(t, filepath.Join(dir, runner.ResultsFile), text) }
+		return func(dir string) { writeFile(t, filepath.Join(dir, results.ResultsFile), text) }
 	}
 	firstLines := func(n int) string {
 		ls := strings.SplitAfter(string(lines), "\n")
@@ -239,7 +240,7 @@ func TestDiffGate(t *testing.T) {
 			out: "garbage: 3 unreadable result lines (--allow-corrupt skips them):\n\t" + filepath.Join(tmp, "garbage", "results.jsonl") + ":1: corrupt result line"},
 		{name: "one corrupt line", old: old, new: copyOf("corrupt", setResults(firstLines(3)+"{oops\n"+string(lines)[len(firstLines(3)):])), code: exitFailed,
 			out: "corrupt: 1 unreadable result lines (--allow-corrupt skips them)", flag: "--allow-corrupt"},
-		{name: "no results file", old: old, new: copyOf("unstarted", func(dir string) { os.Remove(filepath.Join(dir, runner.ResultsFile)) }), code: exitFailed,
+		{name: "no results file", old: old, new: copyOf("unstarted", func(dir string) { os.Remove(filepath.Join(dir, results.ResultsFile)) }), code: exitFailed,
 			out: "unstarted: no results.jsonl: the run has not started"},
 		{name: "other seed", old: old, new: run("seed", "seed=2"), code: exitFailed,
 			out: "FAIL: the runs have different seeds, 1 and 2: trials of one index train on different samples (--allow-other-seed accepts it)\n", flag: "--allow-other-seed"},
@@ -262,7 +263,7 @@ func TestDiffGate(t *testing.T) {
 		{name: "nothing compared", old: old, new: run("none", "methods.0.label=Other", "expect=[]"), code: exitFailed,
 			out: "no trial finished in both runs\n"},
 		{name: "newly failed", old: old, new: copyOf("failed", func(dir string) {
-			editResults(t, dir, func(r *runner.Result) {
+			editResults(t, dir, func(r *results.Result) {
 				if r.Trial == 1 && r.Size == 15 {
 					r.Metrics, r.Error = nil, "logreg-l2: diverged"
 				}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -109,8 +110,8 @@ func loadDir(dir string, sets []string) (*runner.Spec, error) {
 // results.jsonl and every shard's file (runner.ReadAllResults) — reporting
 // torn and corrupt lines on stderr and, for a sharded run, the trials each
 // shard still misses.
-func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]runner.Result, error) {
-	results, warns, found, err := runner.ReadAllResults(dir)
+func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]results.Result, error) {
+	recs, warns, found, err := results.ReadAllResults(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -127,6 +128,6 @@ func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]runner.Resu
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	printShards(stderr, dir, plan, results)
-	return runner.ForPlan(plan, runner.Latest(results)), nil
+	printShards(stderr, dir, plan, recs)
+	return runner.ForPlan(plan, results.Latest(recs)), nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -104,7 +105,7 @@ func golden(t *testing.T, name, got string) {
 // resultLines returns the lines of dir/results.jsonl and their keys.
 func resultLines(t *testing.T, dir string) (lines int, keys map[string]int) {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, runner.ResultsFile))
+	f, err := os.Open(filepath.Join(dir, results.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func resultLines(t *testing.T, dir string) (lines int, keys map[string]int) {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
-		var r runner.Result
+		var r results.Result
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("results line %d: %v", lines+1, err)
 		}
@@ -251,11 +252,11 @@ expect:
 	var lines []string
 	for _, tr := range plan.Trials {
 		acc := 50 + 10*tr.Method.Grid[tr.Point].Float("C")
-		r := runner.Result{Key: tr.Key, Dataset: "old", Method: "Old", Plugin: "retired-method", Trial: tr.Index,
-			Variant: map[string]any{"C": tr.Method.Grid[tr.Point].Float("C")}, Size: 8, Metrics: runner.Metrics{"accuracy": acc},
-			Observations: []runner.Observation{
-				{X: 4, Metrics: runner.Metrics{"accuracy": acc - 5}},
-				{X: 8, Metrics: runner.Metrics{"accuracy": acc}},
+		r := results.Result{Key: tr.Key, Dataset: "old", Method: "Old", Plugin: "retired-method", Trial: tr.Index,
+			Variant: map[string]any{"C": tr.Method.Grid[tr.Point].Float("C")}, Size: 8, Metrics: results.Metrics{"accuracy": acc},
+			Observations: []results.Observation{
+				{X: 4, Metrics: results.Metrics{"accuracy": acc - 5}},
+				{X: 8, Metrics: results.Metrics{"accuracy": acc}},
 			}}
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -263,7 +264,7 @@ expect:
 		}
 		lines = append(lines, string(b))
 	}
-	if err := os.WriteFile(filepath.Join(dir, runner.ResultsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, results.ResultsFile), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	stdout, _ := mustCLI(t, exitOK, "report", dir)
@@ -290,11 +291,11 @@ func TestSmoke(t *testing.T) {
 	if !strings.Contains(stdout, "smoke run of 2 of its 8 trials") || strings.Contains(stdout, "PASS") {
 		t.Errorf("smoke run:\n%s", stdout)
 	}
-	results, _, err := runner.ReadResults(filepath.Join(dir, runner.ResultsFile))
-	if err != nil || len(results) != 2 {
-		t.Fatalf("%d results, %v; want 2", len(results), err)
+	recs, _, err := results.ReadResults(filepath.Join(dir, results.ResultsFile))
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d results, %v; want 2", len(recs), err)
 	}
-	for _, r := range results {
+	for _, r := range recs {
 		if r.Trial != 0 || r.Size != 15 {
 			t.Errorf("smoke ran trial %d at size %d; want trial 0 at 15", r.Trial, r.Size)
 		}
@@ -322,15 +323,15 @@ func TestSmokeAssignments(t *testing.T) {
 	if !strings.Contains(stdout, "smoke run of 2 of its 4 trials") {
 		t.Errorf("smoke run with smoke: assignments:\n%s", stdout)
 	}
-	results, _, err := runner.ReadResults(filepath.Join(dir, runner.ResultsFile))
-	if err != nil || len(results) != 2 || results[0].Size != 12 || results[1].Size != 12 {
-		t.Fatalf("results %+v, %v; want two trials at size 12", results, err)
+	recs, _, err := results.ReadResults(filepath.Join(dir, results.ResultsFile))
+	if err != nil || len(recs) != 2 || recs[0].Size != 12 || recs[1].Size != 12 {
+		t.Fatalf("results %+v, %v; want two trials at size 12", recs, err)
 	}
 	// The command line comes after them.
 	dir2 := filepath.Join(tmp, "smoke2")
 	mustCLI(t, exitOK, "run", spec, "--smoke", "-o", dir2, "-q", "--set", "curve.sizes=[20]")
-	if results, _, err = runner.ReadResults(filepath.Join(dir2, runner.ResultsFile)); err != nil || len(results) != 2 || results[0].Size != 20 {
-		t.Errorf("results %+v, %v; want two trials at size 20", results, err)
+	if recs, _, err = results.ReadResults(filepath.Join(dir2, results.ResultsFile)); err != nil || len(recs) != 2 || recs[0].Size != 20 {
+		t.Errorf("results %+v, %v; want two trials at size 20", recs, err)
 	}
 	// A normal run ignores them.
 	stdout, _ = mustCLI(t, exitOK, "validate", spec)
@@ -441,13 +442,13 @@ func TestRunFailedTrials(t *testing.T) {
 		t.Errorf("failures not listed:\n%s", stderr)
 	}
 	// The failed trials record the size asked for (issue 10, item 19).
-	b, err := os.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	b, err := os.ReadFile(filepath.Join(dir, results.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	failed := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var r runner.Result
+		var r results.Result
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -531,7 +532,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 func TestTornAndCorruptLines(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q")
-	path := filepath.Join(dir, runner.ResultsFile)
+	path := filepath.Join(dir, results.ResultsFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -575,7 +576,7 @@ func TestTornAndCorruptLines(t *testing.T) {
 // well-formed lines.
 func resultLines2(t *testing.T, path string) (lines, keys int) {
 	t.Helper()
-	results, _, err := runner.ReadResults(path)
+	recs, _, err := results.ReadResults(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -584,7 +585,7 @@ func resultLines2(t *testing.T, path string) (lines, keys int) {
 		t.Fatal(err)
 	}
 	seen := map[string]bool{}
-	for _, r := range results {
+	for _, r := range recs {
 		seen[r.Key] = true
 	}
 	return strings.Count(string(data), "\n"), len(seen)
@@ -592,7 +593,7 @@ func resultLines2(t *testing.T, path string) (lines, keys int) {
 
 func TestRunLocked(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	unlock, err := runner.LockDir(dir)
+	unlock, err := results.LockDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -605,7 +606,7 @@ func TestRunLocked(t *testing.T) {
 	if !strings.Contains(stderr, "output directory "+dir+" is in use by another repro run") {
 		t.Errorf("locked run:\n%s", stderr)
 	}
-	if _, err := os.Stat(filepath.Join(dir, runner.ResultsFile)); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, results.ResultsFile)); err == nil {
 		t.Errorf("a locked run wrote results")
 	}
 }
@@ -615,7 +616,7 @@ func TestRunLocked(t *testing.T) {
 func TestDamagedDatasetsJSON(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q")
-	path := filepath.Join(dir, runner.DatasetsFile)
+	path := filepath.Join(dir, results.DatasetsFile)
 	good, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -651,7 +652,7 @@ func TestReportLocked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	unlock, err := runner.LockDir(dir)
+	unlock, err := results.LockDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -91,7 +92,7 @@ func TestMemoryLimit(t *testing.T) {
 			t.Errorf("stderr does not match %q:\n%s", want, stderr)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, runner.ResultsFile))
+	b, err := os.ReadFile(filepath.Join(dir, results.ResultsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

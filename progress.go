@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/results"
 )
 
 // progress reports a run on stderr: a live bar with done/total, failures
@@ -90,7 +90,7 @@ func (p *progress) ticker() {
 }
 
 // Done implements runner.Progress.
-func (p *progress) Done(r *runner.Result) {
+func (p *progress) Done(r *results.Result) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done++

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/results"
 )
 
 // fakeClock advances by step on every reading.
@@ -21,7 +21,7 @@ func TestProgressPlain(t *testing.T) {
 	p.now = fakeClock(time.Second)
 	p.Start(20, 5)
 	for i := 0; i < 20; i++ {
-		r := &runner.Result{}
+		r := &results.Result{}
 		if i%7 == 0 {
 			r.Error = "boom"
 		}
@@ -59,7 +59,7 @@ func TestProgressPlainInterrupted(t *testing.T) {
 	p.now = fakeClock(time.Second)
 	p.Start(100, 0)
 	for i := 0; i < 13; i++ {
-		p.Done(&runner.Result{})
+		p.Done(&results.Result{})
 	}
 	p.Finish()
 	if !strings.HasSuffix(buf.String(), "\n13/100 trials (13%), 14s, ETA 1m26s\n") {
@@ -73,10 +73,10 @@ func TestProgressBar(t *testing.T) {
 	p.tty = true
 	p.now = fakeClock(time.Second)
 	p.Start(4, 0)
-	p.Done(&runner.Result{Error: "x"})
-	p.Done(&runner.Result{})
-	p.Done(&runner.Result{})
-	p.Done(&runner.Result{})
+	p.Done(&results.Result{Error: "x"})
+	p.Done(&results.Result{})
+	p.Done(&results.Result{})
+	p.Done(&results.Result{})
 	p.Finish()
 	out := buf.String()
 	frames := strings.Split(out, "\r")
@@ -119,7 +119,7 @@ func TestProgressETAWaitsForOneTrialPerWorker(t *testing.T) {
 	now = now.Add(80 * time.Second)
 	var etas []string
 	for i := 0; i < 8; i++ {
-		p.Done(&runner.Result{})
+		p.Done(&results.Result{})
 		etas = append(etas, p.eta(now))
 	}
 	for i, e := range etas[:7] {
@@ -138,7 +138,7 @@ func TestProgressETAWaitsForOneTrialPerWorker(t *testing.T) {
 	p.Start(5, 0)
 	now = now.Add(30 * time.Second)
 	for i := 0; i < 4; i++ {
-		p.Done(&runner.Result{})
+		p.Done(&results.Result{})
 	}
 	if got := p.eta(now); got != "" {
 		t.Errorf("ETA after 4 of 5 trials run at once: %q, want none", got)
@@ -149,7 +149,7 @@ func TestProgressETAWaitsForOneTrialPerWorker(t *testing.T) {
 	p.Start(5, 0)
 	now = now.Add(30 * time.Second)
 	for i := 0; i < 3; i++ {
-		p.Done(&runner.Result{})
+		p.Done(&results.Result{})
 	}
 	if got, want := p.eta(now), ", ETA 20s"; got != want {
 		t.Errorf("ETA after 3 of 5 trials with -j 1: %q, want %q", got, want)

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/repro-ml/repro/reports"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/results"
 )
 
 func cmdReport(stdout, stderr io.Writer, args []string) int {
@@ -20,21 +20,21 @@ func cmdReport(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "repro report: %v\n", err)
 		return exitUsage
 	}
-	unlock, err := runner.LockDir(arg)
+	unlock, err := results.LockDir(arg)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro report: %v\n", err)
 		return exitFailed
 	}
 	defer unlock()
-	results, err := loadResults(arg, spec, stderr)
+	recs, err := loadResults(arg, spec, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro report: %v\n", err)
 		return exitUsage
 	}
-	if err := reports.Write(arg, spec, results); err != nil {
+	if err := reports.Write(arg, spec, recs); err != nil {
 		fmt.Fprintf(stderr, "repro report: writing the reports in %s: %v\n", arg, err)
 		return exitFailed
 	}
-	fmt.Fprintf(stdout, "report: %s (%d results)\n", filepath.Join(arg, "report.md"), len(results))
+	fmt.Fprintf(stdout, "report: %s (%d results)\n", filepath.Join(arg, "report.md"), len(recs))
 	return exitOK
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/reports"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -32,10 +33,10 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	check := fs.Bool("check", false, "exit 1 when an expectation fails, after writing the reports (as repro check would); without it the check table is printed and only failed trials make the exit status 1")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field, e.g. --set curve.trials=1 (repeatable)")
-	var shard runner.Shard
+	var shard results.Shard
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the run to `FILE` (read it with go tool pprof)")
 	fs.Func("shard", "run only shard I (from 0) of N of the trials, e.g. --shard 2/4 (in a job array: --shard $SLURM_ARRAY_TASK_ID/4)", func(v string) (err error) {
-		shard, err = runner.ParseShard(v)
+		shard, err = results.ParseShard(v)
 		return err
 	})
 	arg, ok := parseOne(fs, args)
@@ -202,13 +203,13 @@ func smokeTrial(spec *runner.Spec) func(*runner.Trial) bool {
 // printFailures lists the first failed trials. A trial that failed before
 // its training set was drawn has no size; the plan gives the size the spec
 // asked for.
-func printFailures(w io.Writer, plan *runner.Plan, results []runner.Result) {
+func printFailures(w io.Writer, plan *runner.Plan, recs []results.Result) {
 	specSize := map[string]float64{}
 	for _, t := range plan.Trials {
 		specSize[t.Key] = t.Size
 	}
 	n := 0
-	for _, r := range results {
+	for _, r := range recs {
 		if !r.Failed() {
 			continue
 		}

@@ -5,22 +5,23 @@ import (
 	"io"
 	"path/filepath"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
 // lockRun takes the lock a run holds: the output directory's, or for a
 // shard the shard's own, so that the shards of a job array run at once.
-func lockRun(dir string, shard runner.Shard) (func(), error) {
+func lockRun(dir string, shard results.Shard) (func(), error) {
 	if shard.N > 0 {
-		return runner.LockShard(dir, shard)
+		return results.LockShard(dir, shard)
 	}
-	return runner.LockDir(dir)
+	return results.LockDir(dir)
 }
 
 // shardDone ends `repro run --shard`: a shard writes no reports (they
 // need every shard's results, and the shards of an array finish at
 // different times); it prints its own counts and how the shards stand.
-func shardDone(stdout, stderr io.Writer, dir string, sum *runner.Summary, shard runner.Shard) int {
+func shardDone(stdout, stderr io.Writer, dir string, sum *runner.Summary, shard results.Shard) int {
 	spec := sum.Plan.Spec
 	in := 0
 	for _, s := range sum.Plan.Shards(shard.N) {
@@ -36,9 +37,9 @@ func shardDone(stdout, stderr io.Writer, dir string, sum *runner.Summary, shard 
 		fmt.Fprintf(stdout, "(%d of the shard's %d trials selected)\n", sum.Ran+sum.Skipped, in)
 	}
 	fmt.Fprintf(stdout, "results: %s\n", filepath.Join(dir, shard.File()))
-	results, _, _, err := runner.ReadAllResults(dir)
+	recs, _, _, err := results.ReadAllResults(dir)
 	if err == nil {
-		printShardStatus(stdout, dir, sum.Plan, shard.N, results)
+		printShardStatus(stdout, dir, sum.Plan, shard.N, recs)
 	}
 	if sum.Interrupted {
 		fmt.Fprintf(stderr, "interrupted: run the same command again to resume shard %s\n", shard)
@@ -53,8 +54,8 @@ func shardDone(stdout, stderr io.Writer, dir string, sum *runner.Summary, shard 
 
 // printShards reports, for each shard count N whose files dir holds, how
 // many trials each shard has finished and still misses.
-func printShards(w io.Writer, dir string, plan *runner.Plan, results []runner.Result) {
-	shards, err := runner.ShardFiles(dir)
+func printShards(w io.Writer, dir string, plan *runner.Plan, recs []results.Result) {
+	shards, err := results.ShardFiles(dir)
 	if err != nil {
 		fmt.Fprintf(w, "warning: %v\n", err)
 		return
@@ -63,16 +64,16 @@ func printShards(w io.Writer, dir string, plan *runner.Plan, results []runner.Re
 	for _, s := range shards {
 		if !seen[s.N] {
 			seen[s.N] = true
-			printShardStatus(w, dir, plan, s.N, results)
+			printShardStatus(w, dir, plan, s.N, recs)
 		}
 	}
 }
 
 // printShardStatus writes one line per shard of N: its trials finished,
 // failed and missing, and for an incomplete shard how to rerun it alone.
-func printShardStatus(w io.Writer, dir string, plan *runner.Plan, n int, results []runner.Result) {
+func printShardStatus(w io.Writer, dir string, plan *runner.Plan, n int, recs []results.Result) {
 	complete := 0
-	for _, st := range plan.ShardStatuses(n, results) {
+	for _, st := range plan.ShardStatuses(n, recs) {
 		if st.Finished == st.Trials {
 			complete++
 			fmt.Fprintf(w, "shard %s: %d of %d trials finished\n", st.Shard, st.Finished, st.Trials)

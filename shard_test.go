@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -53,7 +54,7 @@ func TestShardCLI(t *testing.T) {
 	}
 
 	// Shard 2 is lost: report and check say what it misses; it reruns alone.
-	shard2 := filepath.Join(dir, runner.Shard{I: 2, N: 3}.File())
+	shard2 := filepath.Join(dir, results.Shard{I: 2, N: 3}.File())
 	lines, _ := resultLines2(t, shard2)
 	if err := os.Remove(shard2); err != nil {
 		t.Fatal(err)
@@ -105,7 +106,7 @@ func stripTimes(b []byte) []byte {
 // runs.
 func TestShardLockDomainCLI(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	unlock, err := runner.LockShard(dir, runner.Shard{I: 0, N: 2})
+	unlock, err := results.LockShard(dir, results.Shard{I: 0, N: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +120,10 @@ func TestShardLockDomainCLI(t *testing.T) {
 	if !strings.Contains(stderr, "shard 0/3 cannot run beside it") || !strings.Contains(stderr, "run shards of 2 (--shard I/2)") {
 		t.Errorf("shard 0/3 beside shard 0/2:\n%s", stderr)
 	}
-	if _, err := os.Stat(filepath.Join(dir, runner.ResultsFile)); err == nil {
-		t.Errorf("a refused run wrote %s", runner.ResultsFile)
+	if _, err := os.Stat(filepath.Join(dir, results.ResultsFile)); err == nil {
+		t.Errorf("a refused run wrote %s", results.ResultsFile)
 	}
-	if _, err := os.Stat(filepath.Join(dir, runner.Shard{I: 0, N: 3}.File())); err == nil {
+	if _, err := os.Stat(filepath.Join(dir, results.Shard{I: 0, N: 3}.File())); err == nil {
 		t.Error("a refused shard wrote its results file")
 	}
 	stdout, _ := mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q", "--shard", "1/2")

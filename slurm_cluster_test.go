@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -61,7 +62,7 @@ func jobState(t *testing.T, job string) string {
 
 // merged returns the results stored in dir for spec's plan, timings
 // cleared.
-func merged(t *testing.T, dir string) []runner.Result {
+func merged(t *testing.T, dir string) []results.Result {
 	t.Helper()
 	spec, err := runner.ReadSpec(dir)
 	if err != nil {
@@ -71,14 +72,14 @@ func merged(t *testing.T, dir string) []runner.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, warns, _, err := runner.ReadAllResults(dir)
+	rs, warns, _, err := results.ReadAllResults(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range warns {
 		t.Logf("warning: %v", w)
 	}
-	out := runner.ForPlan(plan, runner.Latest(rs))
+	out := runner.ForPlan(plan, results.Latest(rs))
 	for i := range out {
 		out[i].FitSeconds, out[i].SelectSeconds = 0, 0
 	}
@@ -126,7 +127,7 @@ func TestSlurmCluster(t *testing.T) {
 	array, report := ids[1], ids[2]
 
 	// Kill task 2 once it has stored a result: mid-run.
-	shard2 := filepath.Join(dir, runner.Shard{I: 2, N: 4}.File())
+	shard2 := filepath.Join(dir, results.Shard{I: 2, N: 4}.File())
 	deadline := time.Now().Add(10 * time.Minute)
 	for {
 		if b, err := os.ReadFile(shard2); err == nil && strings.Count(string(b), "\n") >= 1 {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -15,7 +16,7 @@ import (
 // varies between trials, and INCR, equal to DDR but at the last batch,
 // where it trails by a constant. Trials record the full-pool AUC at their
 // last batch.
-func activeFixture() (*runner.Spec, []runner.Result) {
+func activeFixture() (*runner.Spec, []results.Result) {
 	spec := &runner.Spec{
 		Name: "toy2012-fig6-active",
 		Seed: 1,
@@ -42,11 +43,11 @@ func activeFixture() (*runner.Spec, []runner.Result) {
 		{0.61, 0.69, 0.81, 0.83},
 	}
 	l1gap := []float64{0.05, 0.03, 0.04, 0.06}
-	var results []runner.Result
+	var recs []results.Result
 	for di, ds := range []string{"citeseer", "cora"} {
 		for _, m := range []string{"DDR", "PCA-L1", "INCR"} {
 			for tr := 0; tr < 4; tr++ {
-				r := runner.Result{Key: keyOf(len(results)), Dataset: ds, Method: m, Plugin: m, Trial: tr, Size: 40, TrainRows: 40, TestRows: 100}
+				r := results.Result{Key: keyOf(len(recs)), Dataset: ds, Method: m, Plugin: m, Trial: tr, Size: 40, TrainRows: 40, TestRows: 100}
 				for i, x := range xs {
 					v := ddr[tr][i] + 0.01*float64(di)
 					switch {
@@ -55,25 +56,25 @@ func activeFixture() (*runner.Spec, []runner.Result) {
 					case m == "INCR" && i == len(xs)-1:
 						v -= 0.02
 					}
-					o := runner.Observation{X: x, Metrics: runner.Metrics{"auc": v}}
+					o := results.Observation{X: x, Metrics: results.Metrics{"auc": v}}
 					if i == len(xs)-1 {
 						// DDR's full-pool score is the best: the target.
 						full := map[string]float64{"DDR": 0.86, "PCA-L1": 0.85, "INCR": 0.855}[m]
-						o.Extras = runner.Metrics{runner.FullPrefix + "auc": full + 0.01*float64(di)}
+						o.Extras = results.Metrics{runner.FullPrefix + "auc": full + 0.01*float64(di)}
 					}
 					r.Observations = append(r.Observations, o)
 				}
 				r.Metrics = r.Observations[len(xs)-1].Metrics
-				results = append(results, r)
+				recs = append(recs, r)
 			}
 		}
 	}
-	return spec, results
+	return spec, recs
 }
 
 func TestActiveSummaryGolden(t *testing.T) {
-	spec, results := activeFixture()
-	files, err := Render(t.TempDir(), spec, results)
+	spec, recs := activeFixture()
+	files, err := Render(t.TempDir(), spec, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,10 +119,10 @@ func TestActiveSummaryGolden(t *testing.T) {
 // 0.0129) gets t = 0.045/(0.0129·√(1/4 + 100/x)): 1.09 at x = 10, 2.10
 // at x = 40 (p = 0.13, df 3): four ties, and the note names the test.
 func TestActiveWTLCorrectedT(t *testing.T) {
-	spec, results := activeFixture()
+	spec, recs := activeFixture()
 	spec.Report.Test = TestCorrectedT
 	var w bytes.Buffer
-	build(spec, results).writeActive(&w)
+	build(spec, recs).writeActive(&w)
 	for _, want := range []string{"| citeseer |        0 |        4 |        0 |", "two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train)) over the trials"} {
 		if !strings.Contains(w.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, w.String())
@@ -131,10 +132,10 @@ func TestActiveWTLCorrectedT(t *testing.T) {
 
 // Another protocol writes no active-learning summary.
 func TestActiveSummaryOnlyForActive(t *testing.T) {
-	spec, results := activeFixture()
+	spec, recs := activeFixture()
 	spec.Protocol = runner.ProtocolSpec{}
 	var w bytes.Buffer
-	build(spec, results).writeActive(&w)
+	build(spec, recs).writeActive(&w)
 	if w.Len() != 0 {
 		t.Errorf("curve protocol: wrote %q", w.String())
 	}
@@ -162,9 +163,9 @@ func TestAULC(t *testing.T) {
 // With one trial per series no iteration has two pairs: W/T/L is "—",
 // not 0/0/0.
 func TestActiveWTLUntested(t *testing.T) {
-	spec, results := activeFixture()
-	var one []runner.Result
-	for _, r := range results {
+	spec, recs := activeFixture()
+	var one []results.Result
+	for _, r := range recs {
 		if r.Trial == 0 {
 			one = append(one, r)
 		}
@@ -182,12 +183,12 @@ func TestActiveWTLUntested(t *testing.T) {
 // each method sets, and a baseline absent from a dataset leaves its W/T/L
 // there uncomputed with the reason.
 func TestActiveSeriesOwnStrategyAndDatasets(t *testing.T) {
-	spec, results := activeFixture()
+	spec, recs := activeFixture()
 	spec.Report.Test = TestT // the counts below are the plain t-test's
 	spec.Methods[2].Protocol = param.Values{"strategy": "uncertainty"}
 	spec.Methods[2].Datasets = []string{"citeseer"}
-	var kept []runner.Result
-	for _, r := range results {
+	var kept []results.Result
+	for _, r := range recs {
 		if r.Method != "INCR" || r.Dataset == "citeseer" {
 			kept = append(kept, r)
 		}
@@ -221,7 +222,7 @@ func TestActiveSeriesOwnStrategyAndDatasets(t *testing.T) {
 	spec.Methods[2].Datasets = nil
 	spec.Methods[0].Datasets = []string{"citeseer"}
 	kept = kept[:0]
-	for _, r := range results {
+	for _, r := range recs {
 		if r.Method != "DDR" || r.Dataset == "citeseer" {
 			kept = append(kept, r)
 		}

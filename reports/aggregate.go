@@ -11,6 +11,7 @@ import (
 
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -19,9 +20,9 @@ import (
 // learning: one per batch) contributes one per point.
 type observation struct {
 	trial   int
-	metrics runner.Metrics
-	extras  runner.Metrics
-	res     *runner.Result
+	metrics results.Metrics
+	extras  results.Metrics
+	res     *results.Result
 	// last marks the trial's final point, the one its artifacts belong to.
 	last bool
 }
@@ -84,7 +85,7 @@ type series struct {
 	oracle  bool
 	cells   map[float64]*cell
 	// results are the series' results in trial order (failed included).
-	results []*runner.Result
+	results []*results.Result
 	// wholeFailed counts failed whole-curve trials (a protocol that is
 	// not run per size): they fail at every x.
 	wholeFailed int
@@ -225,7 +226,7 @@ func (m *model) absent(name string, d *dataSet) bool {
 type model struct {
 	spec     *runner.Spec
 	datasets []*dataSet
-	failures []*runner.Result
+	failures []*results.Result
 	// infoErr is why datasets.json could not be read, if it could not.
 	infoErr error
 	// rows holds the datasets' row counts from datasets.json by id (nil
@@ -234,7 +235,7 @@ type model struct {
 }
 
 // build arranges results by dataset and series in spec order.
-func build(spec *runner.Spec, results []runner.Result) *model {
+func build(spec *runner.Spec, recs []results.Result) *model {
 	m := &model{spec: spec}
 	byID := map[string]*dataSet{}
 	index := map[string]map[string]*series{}
@@ -308,18 +309,18 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 		dataset string
 		size    float64
 	}
-	results = append(results[:len(results):len(results)], chooseDatasets(spec, results, planned)...)
+	recs = append(recs[:len(recs):len(recs)], chooseDatasets(spec, recs, planned)...)
 	resolved := map[specSize]int{}
-	for i := range results {
-		r := &results[i]
+	for i := range recs {
+		r := &recs[i]
 		if t := planned[r.Key]; t != nil && t.Size > 0 && !r.Failed() && r.Size > 0 {
 			resolved[specSize{r.Dataset, t.Size}] = r.Size
 		}
 	}
 
-	sorted := make([]*runner.Result, len(results))
-	for i := range results {
-		sorted[i] = &results[i]
+	sorted := make([]*results.Result, len(recs))
+	for i := range recs {
+		sorted[i] = &recs[i]
 	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Trial < sorted[j].Trial })
 	for _, r := range sorted {
@@ -361,11 +362,11 @@ func build(spec *runner.Spec, results []runner.Result) *model {
 	// judge a partial run as if it were whole.
 	// Results whose keys the plan does not know (hand-made or from an
 	// older spec) leave nothing to compare with.
-	have := make(map[string]bool, len(results))
+	have := make(map[string]bool, len(recs))
 	known := false
-	for i := range results {
-		have[results[i].Key] = true
-		known = known || planned[results[i].Key] != nil
+	for i := range recs {
+		have[recs[i].Key] = true
+		known = known || planned[recs[i].Key] != nil
 	}
 	for _, t := range planned {
 		if have[t.Key] || !known {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -35,7 +36,7 @@ func TestBootstrapTable(t *testing.T) {
 		for r := range v {
 			v[r] = 60 + 10*float64(rs[i].Trial) + float64(r)/2
 		}
-		rs[i].Bootstrap = runner.Samples{"accuracy": v}
+		rs[i].Bootstrap = results.Samples{"accuracy": v}
 	}
 	md, _ := renderMD(t, spec, rs)
 	got := row(t, md, "Bootstrap 95% interval of accuracy", "a")
@@ -51,7 +52,7 @@ func TestBootstrapTable(t *testing.T) {
 	}
 
 	// Only one trial with resamples: its own interval, marked n=1.
-	rs2 := append([]runner.Result(nil), rs...)
+	rs2 := append([]results.Result(nil), rs...)
 	for i := range rs2 {
 		if rs2[i].Method == "a" && rs2[i].Trial == 1 {
 			rs2[i].Bootstrap = nil
@@ -88,7 +89,7 @@ func TestCheckBootstrapDifference(t *testing.T) {
 				v[r] = 79 + float64(r)/5
 			}
 		}
-		rs[i].Bootstrap = runner.Samples{"accuracy": v}
+		rs[i].Bootstrap = results.Samples{"accuracy": v}
 	}
 	got := Check(spec, rs)
 	if len(got.Rows) != 1 {

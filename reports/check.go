@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -128,17 +129,17 @@ func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 //
 // Without the dataset sizes (see CheckDir) the pools the default test
 // depends on are estimated from the split and the trials (PoolRows).
-func Check(spec *runner.Spec, results []runner.Result) *Checked {
-	return build(spec, results).check()
+func Check(spec *runner.Spec, recs []results.Result) *Checked {
+	return build(spec, recs).check()
 }
 
 // CheckDir is Check on the results of the output directory dir, whose
 // datasets.json gives the dataset sizes the default test depends on, as
 // in the reports Write renders there. A missing or damaged datasets.json
 // leaves the estimates of Check.
-func CheckDir(dir string, spec *runner.Spec, results []runner.Result) *Checked {
-	m := build(spec, results)
-	infos, _ := runner.ReadDatasetInfo(dir)
+func CheckDir(dir string, spec *runner.Spec, recs []results.Result) *Checked {
+	m := build(spec, recs)
+	infos, _ := results.ReadDatasetInfo(dir)
 	m.rows = datasetRows(infos)
 	return m.check()
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -20,7 +21,7 @@ func ip(n int) *int { return &n }
 // least half their rows): A
 // ahead of B by about 10 points in every trial, C within a point of A
 // either way.
-func formsFixture(expect ...runner.Expectation) (*runner.Spec, []runner.Result) {
+func formsFixture(expect ...runner.Expectation) (*runner.Spec, []results.Result) {
 	spec := &runner.Spec{
 		Name:     "forms",
 		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "d", Split: runner.Split{Kind: "holdout", Params: param.Values{"test": 40.0, "stratify": false}}}},
@@ -38,12 +39,12 @@ func formsFixture(expect ...runner.Expectation) (*runner.Spec, []runner.Result) 
 		"B": {70, 71, 73, 72, 74},
 		"C": {81, 81, 82, 82, 83}, // A − C: −1, 1, −1, 1, 1
 	}
-	var rs []runner.Result
+	var rs []results.Result
 	for _, size := range []int{10, 20, 30} {
 		for _, m := range []string{"A", "B", "C"} {
 			for tr, v := range acc[m] {
-				rs = append(rs, runner.Result{Key: keyOf(len(rs)), Dataset: "d", Method: m, Size: size, Trial: tr,
-					TrainRows: size, TestRows: 40, Metrics: runner.Metrics{"accuracy": v + float64(size)/10}})
+				rs = append(rs, results.Result{Key: keyOf(len(rs)), Dataset: "d", Method: m, Size: size, Trial: tr,
+					TrainRows: size, TestRows: 40, Metrics: results.Metrics{"accuracy": v + float64(size)/10}})
 			}
 		}
 	}
@@ -180,7 +181,7 @@ func TestCheckDirPools(t *testing.T) {
 	spec, rs := formsFixture(runner.Expectation{Metric: "accuracy", Better: "A", Than: "B", Sizes: []int{30}, Significant: true},
 		runner.Expectation{Metric: "accuracy", WTL: runner.WTLCount{Series: "A", Than: "B", Wins: ip(3), Ties: ip(0), Losses: ip(0)}})
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, runner.DatasetsFile), []byte(`{"d": {"plugin": "csv", "rows": 240, "cols": 3}}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, results.DatasetsFile), []byte(`{"d": {"plugin": "csv", "rows": 240, "cols": 3}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

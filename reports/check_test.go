@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
 // twoSeries returns a spec with methods a and b on dataset d (size 10, two
 // trials) and results with the given accuracies and mse per trial.
-func twoSeries(acc map[string][]float64, expect ...runner.Expectation) (*runner.Spec, []runner.Result) {
+func twoSeries(acc map[string][]float64, expect ...runner.Expectation) (*runner.Spec, []results.Result) {
 	spec := &runner.Spec{
 		Name:     "t",
 		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "d"}},
@@ -22,10 +23,10 @@ func twoSeries(acc map[string][]float64, expect ...runner.Expectation) (*runner.
 		Metrics: []string{"accuracy", "mse"},
 		Expect:  expect,
 	}
-	var rs []runner.Result
+	var rs []results.Result
 	for _, m := range []string{"a", "b"} {
 		for tr, v := range acc[m] {
-			rs = append(rs, runner.Result{Key: m + string(rune('0'+tr)), Dataset: "d", Method: m, Size: 10, Trial: tr,
+			rs = append(rs, results.Result{Key: m + string(rune('0'+tr)), Dataset: "d", Method: m, Size: 10, Trial: tr,
 				Metrics: map[string]float64{"accuracy": v, "mse": v}})
 		}
 	}
@@ -84,7 +85,7 @@ func TestCheck(t *testing.T) {
 func TestCheckNoResults(t *testing.T) {
 	spec, rs := twoSeries(map[string][]float64{"b": {75}},
 		runner.Expectation{Metric: "accuracy", Method: "a", Value: fp(81), Tol: fp(1)})
-	rs = append(rs, runner.Result{Key: "x", Dataset: "d", Method: "a", Size: 10, Error: "boom"})
+	rs = append(rs, results.Result{Key: "x", Dataset: "d", Method: "a", Size: 10, Error: "boom"})
 	c := Check(spec, rs)
 	if len(c.Rows) != 1 || c.Rows[0].Pass || c.Rows[0].Measured != `no successful trials of a` {
 		t.Errorf("rows %+v, want one failure with a reason", c.Rows)
@@ -103,12 +104,12 @@ func TestSweepFigure(t *testing.T) {
 		Metrics: []string{"mse"},
 		Report:  runner.ReportSpec{X: "rho", XTransform: "neglog"},
 	}
-	var rs []runner.Result
+	var rs []results.Result
 	for g, p := range spec.Methods[0].Grid {
-		rs = append(rs, runner.Result{Key: string(rune('a' + g)), Dataset: "d", Method: "hp", Size: 10,
+		rs = append(rs, results.Result{Key: string(rune('a' + g)), Dataset: "d", Method: "hp", Size: 10,
 			Variant: map[string]any{"rho": p["rho"], "c": p["c"]}, Metrics: map[string]float64{"mse": float64(g)}})
 	}
-	rs = append(rs, runner.Result{Key: "r", Dataset: "d", Method: "ridge", Size: 10, Metrics: map[string]float64{"mse": 9}})
+	rs = append(rs, results.Result{Key: "r", Dataset: "d", Method: "ridge", Size: 10, Metrics: map[string]float64{"mse": 9}})
 	m := build(spec, rs)
 	f := m.sweepFigure(m.datasets[0], "mse")
 	if f.xlabel != "−ln rho" || len(f.curves) != 3 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -21,15 +22,15 @@ import (
 // results stored before scores were recorded) cannot be compared: the
 // choice is a failed result saying so. planned maps trial keys to the
 // plan's trials (the size as the spec writes it), when known.
-func chooseDatasets(spec *runner.Spec, results []runner.Result, planned map[string]*runner.Trial) []runner.Result {
+func chooseDatasets(spec *runner.Spec, recs []results.Result, planned map[string]*runner.Trial) []results.Result {
 	type trialID struct {
 		dataset, series string
 		size            float64
 		trial           int
 	}
-	byID := map[trialID]*runner.Result{}
-	for i := range results {
-		r := &results[i]
+	byID := map[trialID]*results.Result{}
+	for i := range recs {
+		r := &recs[i]
 		byID[trialID{r.Dataset, runner.SeriesName(r.Method, param.Values(r.Variant)), plannedSize(r, planned), r.Trial}] = r
 	}
 	methods := map[string]*runner.MethodSpec{}
@@ -41,14 +42,14 @@ func chooseDatasets(spec *runner.Spec, results []runner.Result, planned map[stri
 		}
 		methods[label] = m
 	}
-	var out []runner.Result
+	var out []results.Result
 	for _, c := range spec.Report.Choose {
 		if len(c.Among) == 0 {
 			continue
 		}
 		seen := map[trialID]bool{}
-		for i := range results {
-			first := &results[i]
+		for i := range recs {
+			first := &recs[i]
 			if first.Dataset != c.Among[0] {
 				continue
 			}
@@ -57,7 +58,7 @@ func chooseDatasets(spec *runner.Spec, results []runner.Result, planned map[stri
 				continue
 			}
 			seen[id] = true
-			var members []*runner.Result
+			var members []*results.Result
 			for _, ds := range c.Among {
 				id.dataset = ds
 				if r := byID[id]; r != nil {
@@ -75,8 +76,8 @@ func chooseDatasets(spec *runner.Spec, results []runner.Result, planned map[stri
 
 // choose returns the result a choice makes of members, one per dataset of
 // c.Among in order, by the select metric of m.
-func choose(c runner.DatasetChoice, members []*runner.Result, m *runner.MethodSpec) runner.Result {
-	fail := func(r *runner.Result, format string, args ...any) runner.Result {
+func choose(c runner.DatasetChoice, members []*results.Result, m *runner.MethodSpec) results.Result {
+	fail := func(r *results.Result, format string, args ...any) results.Result {
 		out := *r
 		out.Dataset = c.ID
 		out.Metrics, out.Extras, out.Bootstrap, out.Observations = nil, nil, nil, nil
@@ -118,7 +119,7 @@ func choose(c runner.DatasetChoice, members []*runner.Result, m *runner.MethodSp
 // plannedSize returns the size of r's trial as the spec writes it (a
 // fraction stays a fraction), or r's own size when the plan does not know
 // its key.
-func plannedSize(r *runner.Result, planned map[string]*runner.Trial) float64 {
+func plannedSize(r *results.Result, planned map[string]*runner.Trial) float64 {
 	if t := planned[r.Key]; t != nil {
 		return t.Size
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -48,7 +49,7 @@ func TestChooseDatasets(t *testing.T) {
 	}
 	for _, metric := range []string{"accuracy", "error"} {
 		spec := chooseSpec(metric)
-		var rs []runner.Result
+		var rs []results.Result
 		for tr, tt := range trials {
 			for _, m := range []struct {
 				id string
@@ -57,7 +58,7 @@ func TestChooseDatasets(t *testing.T) {
 				if m.state == "missing" {
 					continue
 				}
-				r := runner.Result{Key: m.id + string(rune('0'+tr)), Dataset: m.id, Method: "m", Plugin: "p", Size: 10, Trial: tr,
+				r := results.Result{Key: m.id + string(rune('0'+tr)), Dataset: m.id, Method: "m", Plugin: "p", Size: 10, Trial: tr,
 					Chosen: map[string]any{"c": 1.0}, SelectScore: m.score, Metrics: map[string]float64{metric: m.value}}
 				if m.state == "fail" {
 					r.Metrics, r.Error = nil, "solver diverged"
@@ -65,10 +66,10 @@ func TestChooseDatasets(t *testing.T) {
 				rs = append(rs, r)
 			}
 			// c is not among the choice: its scores must not count.
-			rs = append(rs, runner.Result{Key: "c" + string(rune('0'+tr)), Dataset: "c", Method: "m", Size: 10, Trial: tr,
+			rs = append(rs, results.Result{Key: "c" + string(rune('0'+tr)), Dataset: "c", Method: "m", Size: 10, Trial: tr,
 				SelectScore: score(99), Metrics: map[string]float64{metric: 99}})
 		}
-		got := map[int]runner.Result{}
+		got := map[int]results.Result{}
 		for _, r := range chooseDatasets(spec, rs, nil) {
 			if r.Dataset != "best" {
 				t.Errorf("%s: chosen result under dataset %q, want best", metric, r.Dataset)
@@ -117,7 +118,7 @@ func TestCheckChosenDataset(t *testing.T) {
 	spec := chooseSpec("accuracy")
 	spec.Curve.Trials = 2
 	score := func(v float64) *float64 { return &v }
-	rs := []runner.Result{
+	rs := []results.Result{
 		{Key: "a0", Dataset: "a", Method: "m", Size: 10, Trial: 0, SelectScore: score(80), Metrics: map[string]float64{"accuracy": 70}},
 		{Key: "b0", Dataset: "b", Method: "m", Size: 10, Trial: 0, SelectScore: score(81), Metrics: map[string]float64{"accuracy": 90}},
 		{Key: "a1", Dataset: "a", Method: "m", Size: 10, Trial: 1, SelectScore: score(82), Metrics: map[string]float64{"accuracy": 80}},
@@ -142,7 +143,7 @@ func TestWriteChosenDataset(t *testing.T) {
 	spec := chooseSpec("accuracy")
 	spec.Curve.Trials = 1
 	score := func(v float64) *float64 { return &v }
-	rs := []runner.Result{
+	rs := []results.Result{
 		{Key: "a0", Dataset: "a", Method: "m", Size: 10, Trial: 0, Chosen: map[string]any{"c": 2.0}, SelectScore: score(80), Metrics: map[string]float64{"accuracy": 70}},
 		{Key: "b0", Dataset: "b", Method: "m", Size: 10, Trial: 0, Chosen: map[string]any{"c": 1.0}, SelectScore: score(81), Metrics: map[string]float64{"accuracy": 90}},
 	}

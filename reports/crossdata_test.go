@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -26,10 +27,10 @@ func TestCheckAcrossDatasets(t *testing.T) {
 		},
 	}
 	errs := map[string][]float64{"c": {10, 11, 12}, "g": {11, 12, 14}} // g trails c by 1, 1, 2
-	var rs []runner.Result
+	var rs []results.Result
 	for d, vs := range errs {
 		for tr, v := range vs {
-			rs = append(rs, runner.Result{Key: d + string(rune('0'+tr)), Dataset: d, Method: "en", Size: 10, Trial: tr,
+			rs = append(rs, results.Result{Key: d + string(rune('0'+tr)), Dataset: d, Method: "en", Size: 10, Trial: tr,
 				Metrics: map[string]float64{"error": v}})
 		}
 	}

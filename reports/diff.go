@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -175,7 +176,7 @@ type trialID struct {
 // (runner.ForPlan); rows follow the old spec's order of datasets and
 // series. The fields that differ between the specs are in Diff.Changes;
 // what makes the comparison fail is in Diff.Failures.
-func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.Spec, newResults []runner.Result, opts DiffOptions) (*Diff, error) {
+func Compare(oldSpec *runner.Spec, oldResults []results.Result, newSpec *runner.Spec, newResults []results.Result, opts DiffOptions) (*Diff, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
 	}
@@ -219,8 +220,8 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 			newSizes[s] = append(newSizes[s], id.size)
 		}
 	}
-	newBy := map[string]*runner.Result{}
-	for _, r := range runner.ForPlan(newPlan, runner.Latest(newResults)) {
+	newBy := map[string]*results.Result{}
+	for _, r := range runner.ForPlan(newPlan, results.Latest(newResults)) {
 		newBy[r.Key] = &r
 	}
 	oldTrial := map[string]*runner.Trial{}
@@ -243,7 +244,7 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 	type rowSum struct{ train, test, n float64 }
 	rowSums := map[cellKey]*rowSum{}
 	oldHas := map[trialID]bool{}
-	add := func(g series, x float64, oo, no runner.Observation, train, test int) {
+	add := func(g series, x float64, oo, no results.Observation, train, test int) {
 		if !slices.Contains(xs[g], x) {
 			xs[g] = append(xs[g], x)
 		}
@@ -271,12 +272,12 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 			p[1] = append(p[1], nv)
 		}
 	}
-	for _, or := range runner.ForPlan(oldPlan, runner.Latest(oldResults)) {
+	for _, or := range runner.ForPlan(oldPlan, results.Latest(oldResults)) {
 		id := idOf(oldTrial[or.Key])
 		oldHas[id] = true
 		g := series{id.dataset, id.series}
 		nt := newTrial[id]
-		var nr *runner.Result
+		var nr *results.Result
 		if nt != nil {
 			nr = newBy[nt.Key]
 		}
@@ -329,7 +330,7 @@ func Compare(oldSpec *runner.Spec, oldResults []runner.Result, newSpec *runner.S
 			add(g, newPts[0].X, oldPts[0], newPts[0], or.TrainRows, or.TestRows)
 			continue
 		}
-		newAt := map[float64]runner.Observation{}
+		newAt := map[float64]results.Observation{}
 		for _, o := range newPts {
 			newAt[o.X] = o
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -34,7 +35,7 @@ func diffSpec() *runner.Spec {
 // gains 0.02–0.026 auc at size 40, and everything else
 // is identical; trial 3 of LR at size 20 is missing from the new run, and
 // trial 0 of svm (C=1) at size 40 fails in it.
-func diffRuns(t *testing.T) (spec *runner.Spec, old, new []runner.Result) {
+func diffRuns(t *testing.T) (spec *runner.Spec, old, new []results.Result) {
 	spec = diffSpec()
 	plan, err := runner.NewPlan(spec)
 	if err != nil {
@@ -42,15 +43,15 @@ func diffRuns(t *testing.T) (spec *runner.Spec, old, new []runner.Result) {
 	}
 	noise := []float64{0.3, -0.4, 0.1, 0.2}
 	for _, tr := range plan.Trials {
-		r := runner.Result{Key: tr.Key, Dataset: tr.Dataset.ID, Method: tr.Method.Label, Plugin: tr.Method.Name,
+		r := results.Result{Key: tr.Key, Dataset: tr.Dataset.ID, Method: tr.Method.Label, Plugin: tr.Method.Name,
 			Variant: tr.Variant(), Size: int(tr.Size), Trial: tr.Index, FitSeconds: 0.5}
 		acc := 70 + tr.Size/4 + 2*noise[tr.Index]
-		r.Metrics = runner.Metrics{"accuracy": acc, "auc": acc / 100}
+		r.Metrics = results.Metrics{"accuracy": acc, "auc": acc / 100}
 		old = append(old, r)
 
 		n := r
 		n.FitSeconds = 0.7 // timing differs between runs: never compared
-		n.Metrics = runner.Metrics{"accuracy": acc, "auc": acc / 100}
+		n.Metrics = results.Metrics{"accuracy": acc, "auc": acc / 100}
 		series := tr.Series()
 		switch {
 		case series == "svm (C=10)":
@@ -90,7 +91,7 @@ func TestDiffGolden(t *testing.T) {
 func TestDiffTolerance(t *testing.T) {
 	spec, old, new := diffRuns(t)
 	// The new run without its failed trial: only metric changes count.
-	var finished []runner.Result
+	var finished []results.Result
 	for _, r := range new {
 		if !r.Failed() {
 			finished = append(finished, r)
@@ -170,15 +171,15 @@ func TestDiffChange(t *testing.T) {
 
 // runOf returns a result for every trial of spec's plan, its metrics by
 // metrics.
-func runOf(t *testing.T, spec *runner.Spec, metrics func(tr *runner.Trial) runner.Metrics) []runner.Result {
+func runOf(t *testing.T, spec *runner.Spec, metrics func(tr *runner.Trial) results.Metrics) []results.Result {
 	t.Helper()
 	plan, err := runner.NewPlan(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []runner.Result
+	var out []results.Result
 	for _, tr := range plan.Trials {
-		out = append(out, runner.Result{Key: tr.Key, Dataset: tr.Dataset.ID, Method: tr.Method.Label, Plugin: tr.Method.Name,
+		out = append(out, results.Result{Key: tr.Key, Dataset: tr.Dataset.ID, Method: tr.Method.Label, Plugin: tr.Method.Name,
 			Variant: tr.Variant(), Size: int(tr.Size), Trial: tr.Index, Metrics: metrics(tr), TrainRows: int(tr.Size), TestRows: 50})
 	}
 	return out
@@ -189,13 +190,13 @@ func runOf(t *testing.T, spec *runner.Spec, metrics func(tr *runner.Trial) runne
 // and names the change.
 func TestDiffPairsBySeries(t *testing.T) {
 	noise := []float64{0.3, -0.4, 0.1, 0.2}
-	acc := func(worse float64) func(tr *runner.Trial) runner.Metrics {
-		return func(tr *runner.Trial) runner.Metrics {
+	acc := func(worse float64) func(tr *runner.Trial) results.Metrics {
+		return func(tr *runner.Trial) results.Metrics {
 			a := 70 + tr.Size/4 + 2*noise[tr.Index]
 			if tr.Method.Label == "LR" {
 				a -= worse * (1 + noise[3-tr.Index])
 			}
-			return runner.Metrics{"accuracy": a, "auc": a / 100}
+			return results.Metrics{"accuracy": a, "auc": a / 100}
 		}
 	}
 	oldSpec, newSpec := diffSpec(), diffSpec()
@@ -244,16 +245,16 @@ func TestDiffPairsBySeries(t *testing.T) {
 // TestDiffFailures covers each reason a diff fails, alone, and the option
 // that accepts it.
 func TestDiffFailures(t *testing.T) {
-	same := func(tr *runner.Trial) runner.Metrics {
+	same := func(tr *runner.Trial) results.Metrics {
 		a := 70 + tr.Size/4 + float64(tr.Index)
-		return runner.Metrics{"accuracy": a, "auc": a / 100}
+		return results.Metrics{"accuracy": a, "auc": a / 100}
 	}
 	tests := []struct {
 		name     string
 		edit     func(s *runner.Spec) // of the new spec
 		editOld  func(s *runner.Spec)
-		newSeeds func(r *runner.Result)
-		drop     func(r runner.Result) bool // results left out of the new run
+		newSeeds func(r *results.Result)
+		drop     func(r results.Result) bool // results left out of the new run
 		want     string
 		also     string // another failure the case has
 		allow    func(o *DiffOptions)
@@ -262,7 +263,7 @@ func TestDiffFailures(t *testing.T) {
 			want: `the runs are of two experiments, "diff-demo" and "other"`, allow: func(o *DiffOptions) { o.AllowOtherName = true }},
 		{name: "other seed", edit: func(s *runner.Spec) { s.Seed = 4 },
 			want: "the runs have different seeds, 3 and 4: trials of one index train on different samples", allow: func(o *DiffOptions) { o.AllowOtherSeed = true }},
-		{name: "other samples", newSeeds: func(r *runner.Result) { r.Seeds.Sample = 7 },
+		{name: "other samples", newSeeds: func(r *results.Result) { r.Seeds.Sample = 7 },
 			want: "24 paired trials of one index have different sample seeds (a dataset's samples_of changed?): they train on different samples", allow: func(o *DiffOptions) { o.AllowOtherSeed = true }},
 		{name: "missing dataset", editOld: func(s *runner.Spec) { s.Datasets = append(s.Datasets, s.Datasets[0]); s.Datasets[1].ID = "toy2" },
 			want: "the new run has no dataset toy2: 24 trials of the old run, listed above", allow: func(o *DiffOptions) { o.AllowMissing = true }},
@@ -274,9 +275,9 @@ func TestDiffFailures(t *testing.T) {
 			want: "the new run does not score auc of the old run", allow: func(o *DiffOptions) { o.AllowMissing = true }},
 		{name: "fewer trials planned", edit: func(s *runner.Spec) { s.Curve.Trials = 3 },
 			want: "the new run did not finish 6 of the 24 trials the old run finished, listed above", allow: func(o *DiffOptions) { o.AllowFewer = true }},
-		{name: "unfinished", drop: func(r runner.Result) bool { return r.Method == "LR" && r.Size == 40 },
+		{name: "unfinished", drop: func(r results.Result) bool { return r.Method == "LR" && r.Size == 40 },
 			want: "the new run did not finish 4 of the 24 trials the old run finished, listed above", allow: func(o *DiffOptions) { o.AllowFewer = true }},
-		{name: "nothing compared", drop: func(r runner.Result) bool { return true },
+		{name: "nothing compared", drop: func(r results.Result) bool { return true },
 			want: "nothing compared: no trial finished in both runs", also: "the new run did not finish 24 of the 24 trials the old run finished, listed above"},
 		{name: "one trial", edit: func(s *runner.Spec) { s.Curve.Trials = 1 }, editOld: func(s *runner.Spec) { s.Curve.Trials = 1 },
 			want: "nothing tested: every row has a single pair of trials, too few for the paired test"},
@@ -292,7 +293,7 @@ func TestDiffFailures(t *testing.T) {
 			if tt.editOld != nil {
 				tt.editOld(oldSpec)
 			}
-			var newResults []runner.Result
+			var newResults []results.Result
 			for _, r := range runOf(t, newSpec, same) {
 				if tt.newSeeds != nil {
 					tt.newSeeds(&r)
@@ -355,10 +356,10 @@ var toyRows = map[string]int{"toy": 300}
 // share more (without dataset facts the pool is taken as the largest
 // sample, 40: corrected at 20 and 40) — or any other when asked.
 func TestDiffTest(t *testing.T) {
-	shift := func(by float64) func(tr *runner.Trial) runner.Metrics {
-		return func(tr *runner.Trial) runner.Metrics {
+	shift := func(by float64) func(tr *runner.Trial) results.Metrics {
+		return func(tr *runner.Trial) results.Metrics {
 			a := 70 + tr.Size/4 + float64(tr.Index*tr.Index) - by*(1+0.5*float64(tr.Index))
-			return runner.Metrics{"accuracy": a, "auc": a / 100}
+			return results.Metrics{"accuracy": a, "auc": a / 100}
 		}
 	}
 	tests := []struct {

@@ -4,19 +4,20 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
 // aucSpec is twoSeries with auc and accuracy: a's AUC 0.9712 and b's
 // 0.9684 are "0.97 vs 0.97" at two decimals.
-func aucSpec(report runner.ReportSpec) (*runner.Spec, []runner.Result) {
+func aucSpec(report runner.ReportSpec) (*runner.Spec, []results.Result) {
 	spec, _ := twoSeries(nil, runner.Expectation{Metric: "auc", Better: "a", Than: "b"})
 	spec.Curve.Trials = 1
 	spec.Metrics = []string{"accuracy", "auc"}
 	spec.Report = report
-	rs := []runner.Result{
-		{Key: "a", Dataset: "d", Method: "a", Size: 10, Metrics: runner.Metrics{"accuracy": 67.48, "auc": 0.9712}},
-		{Key: "b", Dataset: "d", Method: "b", Size: 10, Metrics: runner.Metrics{"accuracy": 66.5, "auc": 0.9684}},
+	rs := []results.Result{
+		{Key: "a", Dataset: "d", Method: "a", Size: 10, Metrics: results.Metrics{"accuracy": 67.48, "auc": 0.9712}},
+		{Key: "b", Dataset: "d", Method: "b", Size: 10, Metrics: results.Metrics{"accuracy": 66.5, "auc": 0.9684}},
 	}
 	return spec, rs
 }

@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
 // renderMD renders spec's results in a scratch directory and returns
 // report.md.
-func renderMD(t *testing.T, spec *runner.Spec, rs []runner.Result) (string, map[string][]byte) {
+func renderMD(t *testing.T, spec *runner.Spec, rs []results.Result) (string, map[string][]byte) {
 	t.Helper()
 	files, err := Render(t.TempDir(), spec, rs)
 	if err != nil {
@@ -127,7 +128,7 @@ func TestReportAllFailedSingleTrialOddLabels(t *testing.T) {
 		Metrics:  []string{"accuracy"},
 		Baseline: odd,
 	}
-	rs := []runner.Result{
+	rs := []results.Result{
 		{Key: "1", Dataset: "d", Method: odd, Size: 10, Metrics: map[string]float64{"accuracy": 90}},
 		{Key: "2", Dataset: "d", Method: "broken", Size: 10, Error: "boom\nstack"},
 		{Key: "3", Dataset: "d", Method: long, Size: 10, Metrics: map[string]float64{"accuracy": 80}},
@@ -187,9 +188,9 @@ func TestArtifactPlotNamesDistinct(t *testing.T) {
 		Curve:   runner.Curve{Sizes: []float64{10}, Trials: 1},
 		Metrics: []string{"accuracy"},
 	}
-	var rs []runner.Result
+	var rs []results.Result
 	for i, label := range []string{"L/R", "L_R"} {
-		rs = append(rs, runner.Result{Key: keyOf(i), Dataset: "d", Method: label, Size: 10,
+		rs = append(rs, results.Result{Key: keyOf(i), Dataset: "d", Method: label, Size: 10,
 			Metrics: map[string]float64{"accuracy": 90}, Artifacts: writeArtifacts(t, dir, i, i)})
 	}
 	files, err := Render(dir, spec, rs)
@@ -226,9 +227,9 @@ func TestCheckUndefinedMetric(t *testing.T) {
 func TestSameResolvedSizeCountedOnce(t *testing.T) {
 	spec, _ := twoSeries(nil)
 	spec.Curve = runner.Curve{Sizes: []float64{90, 0.5}, Trials: 2}
-	var rs []runner.Result
+	var rs []results.Result
 	for i, v := range []float64{70, 80, 71, 81} { // sizes 90 then 0.5, trials 0 and 1
-		rs = append(rs, runner.Result{Key: keyOf(i), Dataset: "d", Method: "a", Size: 90, Trial: i % 2,
+		rs = append(rs, results.Result{Key: keyOf(i), Dataset: "d", Method: "a", Size: 90, Trial: i % 2,
 			Metrics: map[string]float64{"accuracy": v, "mse": 1}})
 	}
 	m := build(spec, rs)
@@ -251,11 +252,11 @@ func TestReportExtraInSweep(t *testing.T) {
 		Metrics: []string{"mse"},
 		Report:  runner.ReportSpec{X: "c", Y: []string{"support"}},
 	}
-	var rs []runner.Result
+	var rs []results.Result
 	for g, c := range []float64{0.1, 1} {
 		for tr := 0; tr < 2; tr++ {
-			rs = append(rs, runner.Result{Key: itoa(len(rs)), Dataset: "d", Method: "lasso", Variant: map[string]any{"c": c},
-				Size: 10, Trial: tr, Metrics: runner.Metrics{"mse": 1 - c/2}, Extras: runner.Metrics{"support": float64(3 + 4*g + tr)}})
+			rs = append(rs, results.Result{Key: itoa(len(rs)), Dataset: "d", Method: "lasso", Variant: map[string]any{"c": c},
+				Size: 10, Trial: tr, Metrics: results.Metrics{"mse": 1 - c/2}, Extras: results.Metrics{"support": float64(3 + 4*g + tr)}})
 		}
 	}
 	md, files := renderMD(t, spec, rs)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/reports"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -31,16 +32,16 @@ func Example() {
 			{Metric: "accuracy", Better: "lr", Than: "knn", Significant: true},
 		},
 	}
-	var results []runner.Result
+	var recs []results.Result
 	for i, acc := range []float64{91, 90, 85, 87} {
 		method := "lr"
 		if i >= 2 {
 			method = "knn"
 		}
-		results = append(results, runner.Result{Key: string(rune('a' + i)), Dataset: "iris", Method: method,
+		recs = append(recs, results.Result{Key: string(rune('a' + i)), Dataset: "iris", Method: method,
 			Size: 30, Trial: i % 2, TrainRows: 30, TestRows: 120, Metrics: map[string]float64{"accuracy": acc}})
 	}
-	failed := reports.WriteCheck(os.Stdout, reports.Check(spec, results))
+	failed := reports.WriteCheck(os.Stdout, reports.Check(spec, recs))
 	fmt.Println("failed:", failed)
 	// Output:
 	// | dataset | check              | size | expected                               | measured                                      | verdict                         | source  |

@@ -22,6 +22,7 @@ import (
 	"github.com/repro-ml/repro/internal/atomicfile"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -37,8 +38,8 @@ const (
 // dataset facts from dir/datasets.json and the trials' artifacts from
 // dir/artifacts when present. The files are byte-identical for the same
 // spec, results and artifacts.
-func Write(dir string, spec *runner.Spec, results []runner.Result) error {
-	files, err := Render(dir, spec, results)
+func Write(dir string, spec *runner.Spec, recs []results.Result) error {
+	files, err := Render(dir, spec, recs)
 	if err != nil {
 		return err
 	}
@@ -95,11 +96,11 @@ func renderedPlots(dir string) []string {
 
 // Render is Write without writing: it returns the content of every report
 // file by name. dir is read for datasets.json and artifacts only.
-func Render(dir string, spec *runner.Spec, results []runner.Result) (map[string][]byte, error) {
-	m := build(spec, results)
+func Render(dir string, spec *runner.Spec, recs []results.Result) (map[string][]byte, error) {
+	m := build(spec, recs)
 	// A damaged datasets.json costs the report its dataset facts, not the
 	// report: the setup says so and how to rebuild it.
-	infos, err := runner.ReadDatasetInfo(dir)
+	infos, err := results.ReadDatasetInfo(dir)
 	if err != nil {
 		m.infoErr = err
 		infos = nil
@@ -172,7 +173,7 @@ func direction(name string) (higher, known bool) {
 	return mt.HigherIsBetter, true
 }
 
-func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]runner.DatasetInfo, files map[string][]byte) error {
+func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]results.DatasetInfo, files map[string][]byte) error {
 	spec := m.spec
 	fmt.Fprintf(w, "# %s\n\n", spec.Name)
 	if d := strings.TrimSpace(spec.Description); d != "" {
@@ -200,7 +201,7 @@ func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]runn
 		fmt.Fprintf(w, "## Failed trials\n\n")
 		for i, r := range m.failures {
 			if i == 20 {
-				fmt.Fprintf(w, "- … and %d more (see %s)\n", len(m.failures)-20, runner.ResultsFile)
+				fmt.Fprintf(w, "- … and %d more (see %s)\n", len(m.failures)-20, results.ResultsFile)
 				break
 			}
 			msg := r.Error
@@ -320,7 +321,7 @@ func paramsText(ms runner.MethodSpec) string {
 	return ""
 }
 
-func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[string]runner.DatasetInfo, files map[string][]byte) error {
+func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[string]results.DatasetInfo, files map[string][]byte) error {
 	spec := m.spec
 	fmt.Fprintf(w, "## Dataset %s\n\n", d.id)
 	ds := d.spec
@@ -390,7 +391,7 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	} else if m.infoErr != nil {
 		fmt.Fprintf(w, "- (dataset facts unavailable: %s; `repro run` on this directory rebuilds it from the data, keeping the finished trials)\n", m.infoErr)
 	} else {
-		fmt.Fprintf(w, "- (no %s: dataset facts unavailable)\n", runner.DatasetsFile)
+		fmt.Fprintf(w, "- (no %s: dataset facts unavailable)\n", results.DatasetsFile)
 	}
 	fmt.Fprintln(w)
 
@@ -419,7 +420,7 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 		}
 		m.writeMetricTable(w, d, quantity{name: name, extra: true})
 	}
-	var info *runner.DatasetInfo
+	var info *results.DatasetInfo
 	if in, ok := infos[d.id]; ok {
 		info = &in
 	}
@@ -876,7 +877,7 @@ func (m *model) writeArtifacts(w *bytes.Buffer, d *dataSet, dir string, files ma
 			parts = append(parts, plural(hiddenTables, "table"))
 		}
 		fmt.Fprintf(w, "%s of the methods' artifacts left out of this report (report.artifacts: %s); each trial's are in artifacts/ as JSON, listed in %s.\n\n",
-			strings.Join(parts, " and "), m.spec.Report.Artifacts, runner.ResultsFile)
+			strings.Join(parts, " and "), m.spec.Report.Artifacts, results.ResultsFile)
 	}()
 	for _, s := range d.series {
 		var plotted = map[string]bool{}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -22,7 +23,7 @@ func fp(v float64) *float64 { return &v }
 // single-point baseline, a fixed grid (two series), a cv rule, an oracle
 // test rule, a whole-curve method, failed trials and artifacts (written to
 // dir with datasets.json).
-func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
+func fixture(t testing.TB, dir string) (*runner.Spec, []results.Result) {
 	spec := &runner.Spec{
 		Name:        "toy2024-fig1-demo",
 		Description: "A toy experiment for the report golden files | with a pipe.",
@@ -58,8 +59,8 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 	// base accuracy per series; trial noise is deterministic.
 	base := map[string]float64{"ridge LR": 60, "svm": 65, "fnr": 72, "knn": 68}
 	noise := []float64{0.5, -1.25, 2}
-	var results []runner.Result
-	add := func(r runner.Result) { r.Key = keyOf(len(results)); results = append(results, r) }
+	var recs []results.Result
+	add := func(r results.Result) { r.Key = keyOf(len(recs)); recs = append(recs, r) }
 	for _, m := range spec.Methods {
 		if m.Label == "active" {
 			continue
@@ -71,7 +72,7 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 		for _, g := range points {
 			for _, size := range []int{20, 50} {
 				for tr := 0; tr < 3; tr++ {
-					r := runner.Result{Dataset: "toy", Method: m.Label, Plugin: m.Name, Size: size, Trial: tr,
+					r := results.Result{Dataset: "toy", Method: m.Label, Plugin: m.Name, Size: size, Trial: tr,
 						TrainRows: size, TestRows: 100, FitSeconds: 0.125 * float64(tr+1) * float64(g+1)}
 					if m.Select.Rule == "fixed" && len(m.Varying) > 0 {
 						r.Variant = map[string]any{"C": m.Grid[g]["C"]}
@@ -97,7 +98,7 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 						r.Error = "svm: solver did not converge\nafter 1000 iterations"
 					}
 					if m.Label == "ridge LR" {
-						r.Artifacts = writeArtifacts(t, dir, len(results), tr)
+						r.Artifacts = writeArtifacts(t, dir, len(recs), tr)
 					}
 					add(r)
 				}
@@ -105,10 +106,10 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 		}
 	}
 	// An unsized failure: the split failed before the size was known.
-	add(runner.Result{Dataset: "toy", Method: "knn", Plugin: "knn", Trial: 2, Error: "split: empty"})
+	add(results.Result{Dataset: "toy", Method: "knn", Plugin: "knn", Trial: 2, Error: "split: empty"})
 	// A whole-curve trial: one result per trial with an observation per size.
 	for tr := 0; tr < 3; tr++ {
-		r := runner.Result{Dataset: "toy", Method: "active", Plugin: "active", Trial: tr, Size: 50, FitSeconds: 2}
+		r := results.Result{Dataset: "toy", Method: "active", Plugin: "active", Trial: tr, Size: 50, FitSeconds: 2}
 		if tr == 1 {
 			r.Error = "panic: index out of range"
 			add(r)
@@ -116,15 +117,15 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []runner.Result) {
 		}
 		for _, size := range []int{20, 50} {
 			acc := 70 + float64(size)/4 + float64(tr)
-			r.Observations = append(r.Observations, runner.Observation{X: float64(size), Metrics: runner.Metrics{"accuracy": acc, "auc": acc / 100}})
+			r.Observations = append(r.Observations, results.Observation{X: float64(size), Metrics: results.Metrics{"accuracy": acc, "auc": acc / 100}})
 		}
 		r.Metrics = r.Observations[1].Metrics
 		add(r)
 	}
-	info := map[string]runner.DatasetInfo{"toy": {Plugin: "csv", Rows: 300, Cols: 12, Classes: []string{"neg", "pos"},
+	info := map[string]results.DatasetInfo{"toy": {Plugin: "csv", Rows: 300, Cols: 12, Classes: []string{"neg", "pos"},
 		Stats: map[string]float64{"graph_edges": 1234, "density": 0.125}, Notes: []string{"12 rows with missing values dropped"}}}
-	writeJSON(t, filepath.Join(dir, runner.DatasetsFile), info)
-	return spec, results
+	writeJSON(t, filepath.Join(dir, results.DatasetsFile), info)
+	return spec, recs
 }
 
 // writeJSON writes v as JSON to path.
@@ -201,8 +202,8 @@ func golden(t *testing.T, name string, got []byte) {
 
 func TestWriteGolden(t *testing.T) {
 	dir := t.TempDir()
-	spec, results := fixture(t, dir)
-	if err := Write(dir, spec, results); err != nil {
+	spec, recs := fixture(t, dir)
+	if err := Write(dir, spec, recs); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{ReportFile, SummaryFile} {
@@ -213,14 +214,14 @@ func TestWriteGolden(t *testing.T) {
 		golden(t, name, b)
 	}
 	var out bytes.Buffer
-	failed := WriteCheck(&out, Check(spec, results))
+	failed := WriteCheck(&out, Check(spec, recs))
 	golden(t, "check.txt", out.Bytes())
 	if failed != 5 {
 		t.Errorf("WriteCheck returned %d failed, want 5", failed)
 	}
 
 	// Every PNG decodes with the plot size and renders identically again.
-	again, err := Render(dir, spec, results)
+	again, err := Render(dir, spec, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestWriteGolden(t *testing.T) {
 // including PNGs the earlier report did not link (the user's own).
 func TestWriteRemovesStalePlots(t *testing.T) {
 	dir := t.TempDir()
-	spec, results := fixture(t, dir)
+	spec, recs := fixture(t, dir)
 	stale := filepath.Join(dir, "toy-old_metric.png")
 	keep := filepath.Join(dir, "notes.txt")
 	mine := filepath.Join(dir, "holiday.png")
@@ -273,7 +274,7 @@ func TestWriteRemovesStalePlots(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ReportFile), []byte(oldReport), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(dir, spec, results); err != nil {
+	if err := Write(dir, spec, recs); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -108,7 +109,7 @@ func PoolRows(ds *runner.DatasetSpec, rows, nTrain, nTest, maxTrain int) int {
 }
 
 // datasetRows returns the row counts of infos by dataset id.
-func datasetRows(infos map[string]runner.DatasetInfo) map[string]int {
+func datasetRows(infos map[string]results.DatasetInfo) map[string]int {
 	if len(infos) == 0 {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -48,7 +49,7 @@ func storedFixture(t *testing.T, dir string) (*runner.Spec, string) {
 	}
 	noise := []float64{0.5, -1, 1.5}
 	var lines [][]byte
-	add := func(r runner.Result) {
+	add := func(r results.Result) {
 		r.Key = keyOf(len(lines))
 		b, err := json.Marshal(r)
 		if err != nil {
@@ -66,7 +67,7 @@ func storedFixture(t *testing.T, dir string) (*runner.Spec, string) {
 			dims = float64(d)
 		}
 		for tr := 0; tr < 3; tr++ {
-			r := runner.Result{Dataset: "pool", Method: label, Plugin: plugin, Variant: v, Trial: tr,
+			r := results.Result{Dataset: "pool", Method: label, Plugin: plugin, Variant: v, Trial: tr,
 				TrainRows: 40, TestRows: 40, FitSeconds: 0.25 * float64(tr+1)}
 			if v == nil && tr == 2 {
 				r.Error = "gone-active: pool exhausted"
@@ -74,9 +75,9 @@ func storedFixture(t *testing.T, dir string) (*runner.Spec, string) {
 				continue
 			}
 			for i, x := range []float64{10, 20, 30, 40} {
-				o := runner.Observation{X: x, Metrics: runner.Metrics{"accuracy": 50 + x/2 + dims + noise[tr]}}
+				o := results.Observation{X: x, Metrics: results.Metrics{"accuracy": 50 + x/2 + dims + noise[tr]}}
 				if v != nil {
-					o.Extras = runner.Metrics{"components": min(dims, 2+float64(i+tr))}
+					o.Extras = results.Metrics{"components": min(dims, 2+float64(i+tr))}
 					if dims == 10 {
 						o.Extras["dictionary"] = 100 + 2*x + float64(tr)
 					}
@@ -94,12 +95,12 @@ func storedFixture(t *testing.T, dir string) (*runner.Spec, string) {
 			add(r)
 		}
 	}
-	path := filepath.Join(dir, runner.ResultsFile)
+	path := filepath.Join(dir, results.ResultsFile)
 	if err := os.WriteFile(path, append(bytes.Join(lines, []byte("\n")), '\n'), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	info := map[string]runner.DatasetInfo{"pool": {Plugin: "gone-corpus", Rows: 120, Cols: 8, Classes: []string{"a", "b", "c"}}}
-	writeJSON(t, filepath.Join(dir, runner.DatasetsFile), info)
+	info := map[string]results.DatasetInfo{"pool": {Plugin: "gone-corpus", Rows: 120, Cols: 8, Classes: []string{"a", "b", "c"}}}
+	writeJSON(t, filepath.Join(dir, results.DatasetsFile), info)
 	return spec, path
 }
 
@@ -120,11 +121,11 @@ func TestRenderStoredWithoutPlugins(t *testing.T) {
 			t.Fatalf("method plugin %q is registered; the test needs one that is not", ms.Name)
 		}
 	}
-	results, warns, err := runner.ReadResults(path)
+	recs, warns, err := results.ReadResults(path)
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("reading %s: %v %v", path, err, warns)
 	}
-	if err := Write(dir, spec, results); err != nil {
+	if err := Write(dir, spec, recs); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, ReportFile))
@@ -132,7 +133,7 @@ func TestRenderStoredWithoutPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "stored-report.md", b)
-	files, err := Render(dir, spec, results)
+	files, err := Render(dir, spec, recs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/results"
 )
 
 // taskMetric is the metric whose per-task parts (stored by the runner as
@@ -23,7 +23,7 @@ const maxTaskSizes = 4
 // the binary_errors metric, the mean binary errors of every series on
 // every task: one row per series and task, one column per training size
 // (only the largest when there are many). Tasks are in class order.
-func (m *model) writeTasks(w *bytes.Buffer, d *dataSet, info *runner.DatasetInfo) {
+func (m *model) writeTasks(w *bytes.Buffer, d *dataSet, info *results.DatasetInfo) {
 	if d.spec.Tasks != "one-vs-rest" || len(d.xs) == 0 {
 		return
 	}
@@ -78,7 +78,7 @@ func (m *model) writeTasks(w *bytes.Buffer, d *dataSet, info *runner.DatasetInfo
 // taskNames returns the one-vs-rest tasks present in d's results (the
 // binary_errors/<class> metrics), in class order when info knows the
 // classes, the others after them sorted.
-func taskNames(d *dataSet, info *runner.DatasetInfo) []string {
+func taskNames(d *dataSet, info *results.DatasetInfo) []string {
 	seen := map[string]bool{}
 	for _, s := range d.series {
 		for _, c := range s.cells {
@@ -124,7 +124,7 @@ const onLevel = 0.5
 // set of rows it writes one row per series and one column per table row: the mean entry
 // over the tasks and the trials, and how many tasks have an entry above
 // onLevel (mean over trials), out of the table's columns.
-func (m *model) writeAcrossTasks(w *bytes.Buffer, d *dataSet, dir string, info *runner.DatasetInfo) {
+func (m *model) writeAcrossTasks(w *bytes.Buffer, d *dataSet, dir string, info *results.DatasetInfo) {
 	if d.spec.Tasks != "one-vs-rest" || len(d.xs) == 0 {
 		return
 	}

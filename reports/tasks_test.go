@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
 // ovrFixture is a one-vs-rest experiment over three classes with the given
 // training sizes: per-task binary errors of two series, trial noise
 // deterministic.
-func ovrFixture(t *testing.T, dir string, tasks string, sizes []int) (*runner.Spec, []runner.Result) {
+func ovrFixture(t *testing.T, dir string, tasks string, sizes []int) (*runner.Spec, []results.Result) {
 	spec := &runner.Spec{
 		Name: "ovr", Seed: 1,
 		Datasets: []runner.DatasetSpec{{Name: "iris", ID: "iris", Tasks: tasks, Split: runner.Split{Kind: "holdout", Params: param.Values{"test": 60.0, "stratify": false}}}},
@@ -29,19 +30,19 @@ func ovrFixture(t *testing.T, dir string, tasks string, sizes []int) (*runner.Sp
 		spec.Curve.Sizes = append(spec.Curve.Sizes, float64(s))
 	}
 	// Classes in datasets.json order the tasks (not alphabetical).
-	info := map[string]runner.DatasetInfo{"iris": {Plugin: "iris", Rows: 150, Cols: 4, Classes: []string{"setosa", "versicolor", "virginica"}}}
+	info := map[string]results.DatasetInfo{"iris": {Plugin: "iris", Rows: 150, Cols: 4, Classes: []string{"setosa", "versicolor", "virginica"}}}
 	b, _ := json.Marshal(info)
-	if err := os.WriteFile(filepath.Join(dir, runner.DatasetsFile), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, results.DatasetsFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var results []runner.Result
+	var recs []results.Result
 	for mi, m := range []string{"LR", "MED"} {
 		for _, size := range sizes {
 			for tr := 0; tr < 2; tr++ {
 				// Errors fall with size; MED makes fewer; trial 1 one more.
 				base := 60 / float64(size) * float64(2-mi)
 				per := map[string]float64{"setosa": 0, "versicolor": base + float64(tr), "virginica": base/2 + float64(tr)}
-				r := runner.Result{Key: keyOf(len(results)), Dataset: "iris", Method: m, Plugin: "x", Size: size, Trial: tr,
+				r := results.Result{Key: keyOf(len(recs)), Dataset: "iris", Method: m, Plugin: "x", Size: size, Trial: tr,
 					Metrics: map[string]float64{"accuracy": 90}}
 				sum := 0.0
 				for k, v := range per {
@@ -49,11 +50,11 @@ func ovrFixture(t *testing.T, dir string, tasks string, sizes []int) (*runner.Sp
 					sum += v
 				}
 				r.Metrics["binary_errors"] = sum
-				results = append(results, r)
+				recs = append(recs, r)
 			}
 		}
 	}
-	return spec, results
+	return spec, recs
 }
 
 // section returns the "### binary_errors per task" section of a report.
@@ -83,8 +84,8 @@ func TestTasksTable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			spec, results := ovrFixture(t, dir, tt.tasks, tt.sizes)
-			files, err := Render(dir, spec, results)
+			spec, recs := ovrFixture(t, dir, tt.tasks, tt.sizes)
+			files, err := Render(dir, spec, recs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,19 +132,19 @@ func writeSwitches(t *testing.T, dir string, i int, cols, rows []string, values 
 // coefficients) are not summarized.
 func TestAcrossTasksTable(t *testing.T) {
 	dir := t.TempDir()
-	spec, results := ovrFixture(t, dir, "one-vs-rest", []int{10, 20})
+	spec, recs := ovrFixture(t, dir, "one-vs-rest", []int{10, 20})
 	// A third series, with other kernels.
 	spec.Methods = append(spec.Methods, runner.MethodSpec{Name: "med", Label: "MED2", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}})
-	for _, r := range results {
+	for _, r := range recs {
 		if r.Method == "MED" {
-			r.Method, r.Key = "MED2", keyOf(len(results))
-			results = append(results, r)
+			r.Method, r.Key = "MED2", keyOf(len(recs))
+			recs = append(recs, r)
 		}
 	}
 	tasks := []string{"setosa", "versicolor", "virginica"}
 	kernels := []string{"poly:1", "rbf:1"}
-	for i := range results {
-		r := &results[i]
+	for i := range recs {
+		r := &recs[i]
 		tr := float64(r.Trial)
 		switch r.Method {
 		case "MED":
@@ -156,7 +157,7 @@ func TestAcrossTasksTable(t *testing.T) {
 			r.Artifacts = append(writeArtifacts(t, dir, i, r.Trial), writeSwitches(t, dir, i, []string{"shared"}, kernels, [][]any{{0.75}, {0.25 * tr}}))
 		}
 	}
-	files, err := Render(dir, spec, results)
+	files, err := Render(dir, spec, recs)
 	if err != nil {
 		t.Fatal(err)
 	}

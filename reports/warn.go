@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -154,8 +155,8 @@ func (s *series) notConverged() (n, of int) {
 // stderr: a cv or test rule that chose the end of a numeric grid axis in
 // at least half the trials of a series (widen the grid), and fits that
 // stopped at their iteration cap.
-func Warnings(spec *runner.Spec, results []runner.Result) []error {
-	m := build(spec, results)
+func Warnings(spec *runner.Spec, recs []results.Result) []error {
+	m := build(spec, recs)
 	var out []error
 	capped, fits := 0, 0
 	var where []string

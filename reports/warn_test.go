@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -14,7 +15,7 @@ import (
 // end) never flagged; med-rho varies rho apart (select.over: c) and
 // chooses c = 10, the largest, in every trial of rho=0.5. Two of ridge's
 // fits stopped at their iteration cap.
-func edgeSpec() (*runner.Spec, []runner.Result) {
+func edgeSpec() (*runner.Spec, []results.Result) {
 	cv := runner.Select{Rule: "cv", Folds: 3, Metric: "accuracy"}
 	grid := func(name string, vals ...any) []param.Values {
 		var g []param.Values
@@ -43,10 +44,10 @@ func edgeSpec() (*runner.Spec, []runner.Result) {
 		Curve:   runner.Curve{Sizes: []float64{10, 20}, Trials: 3},
 		Metrics: []string{"accuracy"},
 	}
-	var rs []runner.Result
+	var rs []results.Result
 	add := func(method string, variant map[string]any, size, trial int, chosen map[string]any, capped bool) {
-		rs = append(rs, runner.Result{Key: method + param.Values(variant).Label() + itoa(size) + itoa(trial), Dataset: "d", Method: method,
-			Variant: variant, Size: size, Trial: trial, Chosen: chosen, NotConverged: capped, Metrics: runner.Metrics{"accuracy": 80}})
+		rs = append(rs, results.Result{Key: method + param.Values(variant).Label() + itoa(size) + itoa(trial), Dataset: "d", Method: method,
+			Variant: variant, Size: size, Trial: trial, Chosen: chosen, NotConverged: capped, Metrics: results.Metrics{"accuracy": 80}})
 	}
 	for _, size := range []int{10, 20} {
 		for tr := 0; tr < 3; tr++ {

@@ -18,6 +18,7 @@ import (
 	_ "github.com/repro-ml/repro/methods/ddr"    // ddr
 	_ "github.com/repro-ml/repro/methods/linear" // logreg-l2
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 )
 
 // bilgicSpec is Bilgic's loop in small: kfold trials, the active
@@ -52,7 +53,7 @@ func TestActivePCARotationInvariance(t *testing.T) {
 		t.Run(strategy, func(t *testing.T) {
 			ori := runSpec(t, bilgicSpec(strategy, false), t.TempDir(), 2, nil)
 			pca := runSpec(t, bilgicSpec(strategy, true), t.TempDir(), 2, nil)
-			want := map[int][]Observation{}
+			want := map[int][]results.Observation{}
 			for _, r := range ori.Results {
 				if r.Failed() {
 					t.Fatalf("ORI-L2 trial %d: %s", r.Trial, r.Error)

@@ -1,14 +1,13 @@
 package runner
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/results"
 )
 
 // MaxBootstrap is the largest report.bootstrap: resamples per trial.
@@ -32,7 +31,7 @@ func BootstrapSeed(seed uint64) uint64 {
 // prediction is fixed: only the test set is resampled (the error bars of
 // Paskov et al. 2013, Fig. 2). A resample on which a metric is undefined
 // (AUC of a resample with one class) records NaN.
-func Bootstrap(names []string, p *metric.Prediction, truth metric.Truth, b int, seed uint64) (Samples, error) {
+func Bootstrap(names []string, p *metric.Prediction, truth metric.Truth, b int, seed uint64) (results.Samples, error) {
 	n := truth.Rows()
 	if n == 0 || b <= 0 {
 		return nil, nil
@@ -40,7 +39,7 @@ func Bootstrap(names []string, p *metric.Prediction, truth metric.Truth, b int, 
 	if p.Rows() != n {
 		return nil, fmt.Errorf("bootstrap: prediction of %d rows for %d test rows", p.Rows(), n)
 	}
-	out := make(Samples, len(names))
+	out := make(results.Samples, len(names))
 	for _, name := range names {
 		out[name] = make([]float64, b)
 	}
@@ -78,59 +77,10 @@ func Bootstrap(names []string, p *metric.Prediction, truth metric.Truth, b int, 
 
 // bootstrap scores p on the trial's report.bootstrap resamples of set, or
 // returns nil when the spec asks for none.
-func (t *TrialRun) bootstrap(p *metric.Prediction, set *datasets.Dataset) (Samples, error) {
+func (t *TrialRun) bootstrap(p *metric.Prediction, set *datasets.Dataset) (results.Samples, error) {
 	b := t.Spec.Report.Bootstrap
 	if b <= 0 {
 		return nil, nil
 	}
 	return Bootstrap(t.Spec.Metrics, p, set.Truth(), b, BootstrapSeed(t.Spec.Seed))
-}
-
-// Samples holds, per metric, its values on the bootstrap resamples of a
-// trial's test set (Result.Bootstrap). Its JSON form writes non-finite
-// values as strings, as Metrics does.
-type Samples map[string][]float64
-
-// MarshalJSON writes s with its keys sorted and non-finite values as
-// strings ("NaN", "+Inf", "-Inf").
-func (s Samples) MarshalJSON() ([]byte, error) {
-	return marshalSorted(s, func(b *bytes.Buffer, vs []float64) error {
-		b.WriteByte('[')
-		for j, v := range vs {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			if err := writeValue(b, v); err != nil {
-				return err
-			}
-		}
-		b.WriteByte(']')
-		return nil
-	})
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (s *Samples) UnmarshalJSON(data []byte) error {
-	var raw map[string][]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
-	}
-	if raw == nil {
-		*s = nil
-		return nil
-	}
-	out := make(Samples, len(raw))
-	for k, rs := range raw {
-		vs := make([]float64, len(rs))
-		for i, r := range rs {
-			v, err := metricValue(r)
-			if err != nil {
-				return fmt.Errorf("bootstrap %q, resample %d: %w", k, i, err)
-			}
-			vs[i] = v
-		}
-		out[k] = vs
-	}
-	*s = out
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/results"
 )
 
 // binaryPrediction returns scores (−s, s) per row predicting class 1 where
@@ -105,7 +106,7 @@ func TestBootstrap(t *testing.T) {
 }
 
 func TestSamplesJSON(t *testing.T) {
-	s := Samples{"auc": {0.5, math.NaN(), 1}, "accuracy": {80, 82.5}}
+	s := results.Samples{"auc": {0.5, math.NaN(), 1}, "accuracy": {80, 82.5}}
 	b, err := json.Marshal(s)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +114,7 @@ func TestSamplesJSON(t *testing.T) {
 	if want := `{"accuracy":[80,82.5],"auc":[0.5,"NaN",1]}`; string(b) != want {
 		t.Errorf("JSON %s; want %s", b, want)
 	}
-	var back Samples
+	var back results.Samples
 	if err := json.Unmarshal(b, &back); err != nil {
 		t.Fatal(err)
 	}

@@ -16,23 +16,11 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/results"
 )
 
-// DatasetInfo describes a loaded dataset in DIR/datasets.json, for reports.
-type DatasetInfo struct {
-	Plugin  string             `json:"plugin"`
-	Rows    int                `json:"rows"`
-	Cols    int                `json:"cols"`
-	Classes []string           `json:"classes,omitempty"`
-	Stats   map[string]float64 `json:"stats,omitempty"`
-	Notes   []string           `json:"notes,omitempty"`
-}
-
-// DatasetsFile is the name of the dataset summary file in an output directory.
-const DatasetsFile = "datasets.json"
-
-func infoOf(ds *DatasetSpec, d *datasets.Dataset) DatasetInfo {
-	return DatasetInfo{Plugin: ds.Name, Rows: d.Rows(), Cols: d.Cols(), Classes: d.Classes, Stats: d.Stats, Notes: d.Notes}
+func infoOf(ds *DatasetSpec, d *datasets.Dataset) results.DatasetInfo {
+	return results.DatasetInfo{Plugin: ds.Name, Rows: d.Rows(), Cols: d.Cols(), Classes: d.Classes, Stats: d.Stats, Notes: d.Notes}
 }
 
 // LoadDataset loads the dataset of ds with the plugin it names and applies

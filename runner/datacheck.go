@@ -14,6 +14,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 )
 
 // What a spec asks of its data can only partly be checked without it: a
@@ -37,8 +38,8 @@ const maxCheckedTrials = 1000
 // holds those of the missing files again, as *datasets.MissingFileError,
 // for the caller to say how to fetch them. infos describes the datasets
 // that loaded, by id.
-func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[string]DatasetInfo, missing []error, err error) {
-	infos = map[string]DatasetInfo{}
+func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[string]results.DatasetInfo, missing []error, err error) {
+	infos = map[string]results.DatasetInfo{}
 	var errs []FieldError
 	got := loadAll(ctx, env, spec, nil, true, NoMemLimit, runtime.GOMAXPROCS(0))
 	for i := range spec.Datasets {

@@ -9,123 +9,46 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/repro-ml/repro/results"
 )
 
-func TestLockDir(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "out", "exp")
-	unlock, err := LockDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// flock locks belong to the open file, so a second LockDir in the same
-	// process conflicts just as another process would.
-	_, err = LockDir(dir)
-	var le *LockedError
-	if !errors.As(err, &le) {
-		t.Fatalf("second LockDir: err = %v, want *LockedError", err)
-	}
-	if le.Dir != dir || le.PID != os.Getpid() {
-		t.Errorf("LockedError = %+v, want Dir %s, PID %d", le, dir, os.Getpid())
-	}
-	if !strings.Contains(err.Error(), dir) {
-		t.Errorf("message %q does not name the directory", err)
-	}
-	// Run on a locked directory fails fast and writes nothing.
-	_, err = Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 1})
-	if !errors.As(err, &le) {
-		t.Fatalf("Run on a locked dir: err = %v, want *LockedError", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, ResultsFile)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("Run on a locked dir touched %s: %v", ResultsFile, err)
-	}
-	unlock()
-	unlock2, err := LockDir(dir)
-	if err != nil {
-		t.Fatalf("LockDir after unlock: %v", err)
-	}
-	unlock2()
-}
-
-func TestLockDirNotADirectory(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "file")
-	if err := os.WriteFile(file, nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	_, err := LockDir(file)
-	if err == nil || !strings.Contains(err.Error(), file) {
-		t.Fatalf("LockDir on a file: err = %v, want an error naming %s", err, file)
-	}
-}
-
-// TestLockDomain: an output directory is one lock domain. A run of every
-// trial excludes any shard run and is excluded by one; the shards of one
-// count share the directory; shards of another count are refused while
-// any shard of the first runs, the first to start included or not; each
-// refusal says who holds the directory.
-func TestLockDomain(t *testing.T) {
+// TestRunLocked checks that Run takes the output directory's lock domain
+// (results.LockDir, results.LockShard): on a directory another run holds
+// it fails at once with a *results.LockedError and writes nothing.
+func TestRunLocked(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	locked := func(err error, holder, want Shard, msg string) {
+	refused := func(err error, msg string) {
 		t.Helper()
-		var le *LockedError
+		var le *results.LockedError
 		if !errors.As(err, &le) {
-			t.Fatalf("err = %v, want a *LockedError", err)
-		}
-		if le.Holder != holder || le.Want != want || le.PID != os.Getpid() || le.Dir != dir {
-			t.Errorf("LockedError = %+v, want holder %v, want %v, pid %d, dir %s", le, holder, want, os.Getpid(), dir)
+			t.Fatalf("err = %v, want a *results.LockedError", err)
 		}
 		if !strings.Contains(err.Error(), msg) {
 			t.Errorf("message %q; want it to contain %q", err, msg)
 		}
-	}
-	lock := func(s Shard) func() {
-		t.Helper()
-		unlock, err := LockShard(dir, s)
-		if err != nil {
-			t.Fatalf("shard %s: %v", s, err)
+		if _, err := os.Stat(filepath.Join(dir, results.ResultsFile)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("a refused run touched %s: %v", results.ResultsFile, err)
 		}
-		return unlock
 	}
 
-	// A run of every trial, then shards.
-	unlock, err := LockDir(dir)
+	// A run of every trial holds the directory.
+	unlock, err := results.LockDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = LockShard(dir, Shard{0, 2})
-	locked(err, Shard{}, Shard{0, 2}, "in use by a run of every trial (pid")
-	_, err = Run(context.Background(), blobsSpec(), Options{Dir: dir, Shard: Shard{1, 2}})
-	locked(err, Shard{}, Shard{1, 2}, "shard 1/2 cannot run beside it")
-	unlock()
-
-	// Shards of 2, then a run of every trial and shards of 3.
-	u0, u1 := lock(Shard{0, 2}), lock(Shard{1, 2})
-	_, err = LockDir(dir)
-	locked(err, Shard{0, 2}, Shard{}, "in use by a run split into 2 shards (shard 0/2, pid ")
 	_, err = Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 1})
-	locked(err, Shard{0, 2}, Shard{}, "a run of every trial cannot run beside it")
-	if _, err := os.Stat(filepath.Join(dir, ResultsFile)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a refused run touched %s: %v", ResultsFile, err)
-	}
-	_, err = LockShard(dir, Shard{0, 3})
-	locked(err, Shard{0, 2}, Shard{0, 3}, "run shards of 2 (--shard I/2)")
-	_, err = LockShard(dir, Shard{1, 2})
-	locked(err, Shard{1, 2}, Shard{1, 2}, "in use by another run of shard 1/2")
-	// The first shard leaves; the second still holds the directory.
-	u0()
-	_, err = LockShard(dir, Shard{2, 3})
-	locked(err, Shard{0, 2}, Shard{2, 3}, "shard 2/3 cannot run beside it")
-	u0 = lock(Shard{0, 2}) // a shard of 2 may rejoin
-	u0()
-	u1()
-
-	// Free again: shards of 3 take it, and now refuse shards of 2.
-	u := lock(Shard{2, 3})
-	_, err = LockShard(dir, Shard{1, 2})
-	locked(err, Shard{2, 3}, Shard{1, 2}, "a run split into 3 shards (shard 2/3, pid ")
-	u()
-	unlock, err = LockDir(dir)
-	if err != nil {
-		t.Fatalf("LockDir once every shard left: %v", err)
-	}
+	refused(err, "in use by another repro run")
+	_, err = Run(context.Background(), blobsSpec(), Options{Dir: dir, Shard: results.Shard{I: 1, N: 2}})
+	refused(err, "shard 1/2 cannot run beside it")
 	unlock()
+
+	// A shard of 2 holds it.
+	u0, err := results.LockShard(dir, results.Shard{I: 0, N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 1})
+	refused(err, "a run of every trial cannot run beside it")
+	u0()
 }

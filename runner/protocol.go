@@ -8,6 +8,7 @@ import (
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/registry"
+	"github.com/repro-ml/repro/results"
 )
 
 // A trial runs in three pluggable steps, each a registry of its own:
@@ -106,22 +107,10 @@ type Protocol struct {
 	// all of its observations (active).
 	PerSize bool
 	// Run runs one trial and returns its observations, in order of x.
-	Run func(ctx context.Context, t *TrialRun, p param.Values) ([]Observation, error)
+	Run func(ctx context.Context, t *TrialRun, p param.Values) ([]results.Observation, error)
 	// Steps, if set, returns how many times a trial fits its method (the
 	// active protocol's batches); otherwise once. For `repro validate`.
 	Steps func(p param.Values) int
-}
-
-// Observation is one point a trial contributes to a curve: an x value (a
-// training size, a label budget), the metrics there, and any named extras
-// a protocol or method records (components chosen, dictionary size).
-type Observation struct {
-	X       float64 `json:"x"`
-	Metrics Metrics `json:"metrics"`
-	Extras  Metrics `json:"extras,omitempty"`
-	// Bootstrap holds the metrics on resamples of the test set
-	// (report.bootstrap), or nil.
-	Bootstrap Samples `json:"bootstrap,omitempty"`
 }
 
 // Strategy is a query strategy of the active protocol: which unlabelled

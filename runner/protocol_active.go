@@ -15,6 +15,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 )
 
 func init() {
@@ -61,7 +62,7 @@ func init() {
 
 // runActive runs the pool-based loop of active learning and returns one
 // observation per batch, at x = the number of labelled rows.
-func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation, error) {
+func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]results.Observation, error) {
 	if t.Part.Test == nil {
 		return nil, fmt.Errorf("protocol active needs a fixed test part (split kind given, holdout or kfold), not %q", t.Trial.Dataset.Split.KindName())
 	}
@@ -109,7 +110,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 	if fixed {
 		testSet = t.Data.Subset(test)
 	}
-	var obs []Observation
+	var obs []results.Observation
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -145,7 +146,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]Observation,
 		if err != nil {
 			return nil, err
 		}
-		obs = append(obs, Observation{X: float64(len(rows)), Metrics: metrics, Extras: Extras(model)})
+		obs = append(obs, results.Observation{X: float64(len(rows)), Metrics: metrics, Extras: Extras(model)})
 		res.Size, res.TrainRows = len(rows), len(rows)
 		q := &Query{N: min(batch, budget-len(labelled), len(cands)), Candidates: cands, Rand: rng}
 		if len(labelled) >= budget || q.N == 0 {
@@ -225,7 +226,7 @@ const FullPrefix = "full_"
 // repeats with refold: false, under any query strategy — therefore share
 // one fit, which the run caches: one per fold and method, not one per
 // repeat.
-func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
+func (t *TrialRun) scoreFullPool(ctx context.Context, o *results.Observation) error {
 	pool := slices.Clone(t.Part.Pool)
 	sort.Ints(pool)
 	id := t.dataID
@@ -258,7 +259,7 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 		return fullScore{Metrics: m, Iterations: res.Iterations - iters, NotConverged: res.NotConverged}, err
 	})
 	if o.Extras == nil {
-		o.Extras = Metrics{}
+		o.Extras = results.Metrics{}
 	}
 	extras := o.Extras
 	add := func(full fullScore) {
@@ -291,7 +292,7 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *Observation) error {
 // fullScore is a cached full-pool score: the metrics, and the iterations
 // and convergence of the fit that every trial of the pool records.
 type fullScore struct {
-	Metrics      Metrics
+	Metrics      results.Metrics
 	Iterations   int
 	NotConverged bool
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 )
 
 func init() {
@@ -20,7 +21,7 @@ func init() {
 
 // runCurve trains on the first n rows of the pool's sampling order, n the
 // trial's size, and scores on the partition's test rows.
-func runCurve(ctx context.Context, t *TrialRun, _ param.Values) ([]Observation, error) {
+func runCurve(ctx context.Context, t *TrialRun, _ param.Values) ([]results.Observation, error) {
 	order, err := t.Order()
 	if err != nil {
 		return nil, err
@@ -65,7 +66,7 @@ func runCurve(ctx context.Context, t *TrialRun, _ param.Values) ([]Observation, 
 	if err := t.SaveArtifacts(model); err != nil {
 		return nil, err
 	}
-	return []Observation{{X: float64(n), Metrics: metrics, Extras: Extras(model), Bootstrap: boot}}, nil
+	return []results.Observation{{X: float64(n), Metrics: metrics, Extras: Extras(model), Bootstrap: boot}}, nil
 }
 
 // resolveSize turns a spec size into a row count for a pool of m rows.

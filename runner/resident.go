@@ -10,6 +10,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/results"
 )
 
 // A run's datasets are resident only while its trials need them: a
@@ -67,7 +68,7 @@ type residents struct {
 	loading int
 	largest int64 // the largest charge measured so far; 0 before any
 	startup bool  // loading the datasets checked before any trial
-	infos   map[string]DatasetInfo
+	infos   map[string]results.DatasetInfo
 	err     error // the first problem of a dataset loaded after the first trial
 	wake    chan struct{}
 	loads   sync.WaitGroup
@@ -102,7 +103,7 @@ const (
 // needed reports whether a trial or datasets.json still needs r's data.
 func (r *resident) needed() bool { return len(r.queue) > 0 || r.running > 0 || r.info }
 
-func newResidents(spec *Spec, env datasets.Env, pending []*Trial, all bool, memLimit int64, budget *memBudget, workers int, dir string, infos map[string]DatasetInfo) *residents {
+func newResidents(spec *Spec, env datasets.Env, pending []*Trial, all bool, memLimit int64, budget *memBudget, workers int, dir string, infos map[string]results.DatasetInfo) *residents {
 	p := &residents{spec: spec, env: env, memLimit: memLimit, budget: budget, maxLoads: max(workers, 1), dir: dir,
 		infos: infos, wake: make(chan struct{}, 1), stop: func() {}, purge: func() {}}
 	byID := map[*DatasetSpec]*resident{}
@@ -188,7 +189,7 @@ func (p *residents) start(ctx context.Context) error {
 		return err
 	}
 	if len(loaded) > 0 {
-		if err := writeJSON(filepath.Join(p.dir, DatasetsFile), p.infos); err != nil {
+		if err := writeJSON(filepath.Join(p.dir, results.DatasetsFile), p.infos); err != nil {
 			p.mu.Unlock()
 			return err
 		}
@@ -319,7 +320,7 @@ func (p *residents) loadedLocked(ctx context.Context, r *resident, d *datasets.D
 		return -1
 	}
 	if changed {
-		if err := writeJSON(filepath.Join(p.dir, DatasetsFile), p.infos); err != nil {
+		if err := writeJSON(filepath.Join(p.dir, results.DatasetsFile), p.infos); err != nil {
 			p.failLocked(err)
 			return -1
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 )
 
 // residentLoads counts the loads of each fake-resident dataset by tag.
@@ -154,7 +155,7 @@ func (l *lifecycle) check(t *testing.T) (peak int) {
 // holds one dataset and its fits, one dataset is loaded at a time, each
 // once; under a loose one all three are at once; the results are the same.
 func TestRunResidentDatasets(t *testing.T) {
-	var want []Result
+	var want []results.Result
 	for _, c := range []struct {
 		limit    int64
 		workers  int
@@ -185,7 +186,7 @@ func TestRunResidentDatasets(t *testing.T) {
 			if loads != "map[a:1 b:1 c:1]" {
 				t.Errorf("loads %s, want each dataset once", loads)
 			}
-			infos, err := ReadDatasetInfo(dir)
+			infos, err := results.ReadDatasetInfo(dir)
 			if err != nil || len(infos) != 3 {
 				t.Errorf("datasets.json: %v, %v; want the 3 datasets", infos, err)
 			}
@@ -272,9 +273,9 @@ func TestRunResidentDataErrors(t *testing.T) {
 				t.Errorf("error %q, want %q as when checked before the first trial", tight, loose)
 			}
 			l.check(t)
-			results, _, err := ReadResults(filepath.Join(dir, ResultsFile))
-			if err != nil || len(results) != 8 {
-				t.Errorf("%d results stored (%v), want the 8 trials of dataset a", len(results), err)
+			recs, _, err := results.ReadResults(filepath.Join(dir, results.ResultsFile))
+			if err != nil || len(recs) != 8 {
+				t.Errorf("%d results stored (%v), want the 8 trials of dataset a", len(recs), err)
 			}
 		})
 	}
@@ -305,7 +306,7 @@ func TestResidentsOrder(t *testing.T) {
 	} {
 		l := traceResidents(t)
 		ctx := context.Background()
-		p := newResidents(spec, datasets.Env{}, pending, false, c.limit, newMemBudget(c.limit), 1, t.TempDir(), map[string]DatasetInfo{})
+		p := newResidents(spec, datasets.Env{}, pending, false, c.limit, newMemBudget(c.limit), 1, t.TempDir(), map[string]results.DatasetInfo{})
 		if err := p.start(ctx); err != nil {
 			t.Fatal(err)
 		}

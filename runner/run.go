@@ -3,7 +3,6 @@ package runner
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -18,6 +17,7 @@ import (
 	"github.com/repro-ml/repro/internal/atomicfile"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 )
 
 // Options controls Run.
@@ -47,7 +47,7 @@ type Options struct {
 	// (Shard.File) under the shard's own lock (LockShard) rather than the
 	// directory's, so that the shards of a job array run at once on one
 	// directory. Fresh then discards only the shard's file.
-	Shard Shard
+	Shard results.Shard
 	// MemLimit is the memory, in bytes, the fits running at once may
 	// need by their methods' estimates (methods.Plugin.Memory), beside
 	// the datasets resident: a trial whose fit alone needs more fails
@@ -72,7 +72,7 @@ type Progress interface {
 	// number already finished in the store.
 	Start(total, done int)
 	// Done is called after each trial (success or failure).
-	Done(r *Result)
+	Done(r *results.Result)
 	// Finish is called once at the end.
 	Finish()
 }
@@ -81,7 +81,7 @@ type Progress interface {
 type Summary struct {
 	Plan *Plan
 	// Results are the latest results of the plan's trials, in plan order.
-	Results []Result
+	Results []results.Result
 	// Skipped is how many trials were already finished in the store.
 	Skipped int
 	// Ran is how many trials ran in this call; Failed how many of those
@@ -125,9 +125,9 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		opts.Only = func(t *Trial) bool { return in[t.Key] && (only == nil || only(t)) }
 	}
 	if !opts.Locked {
-		lock := LockDir
+		lock := results.LockDir
 		if opts.Shard.N > 0 {
-			lock = func(dir string) (func(), error) { return LockShard(dir, opts.Shard) }
+			lock = func(dir string) (func(), error) { return results.LockShard(dir, opts.Shard) }
 		}
 		unlock, err := lock(opts.Dir)
 		if err != nil {
@@ -136,7 +136,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		defer unlock()
 	}
 	if opts.Fresh {
-		fresh := []string{ResultsFile, DatasetsFile, "artifacts", ShardDir}
+		fresh := []string{results.ResultsFile, results.DatasetsFile, "artifacts", results.ShardDir}
 		if opts.Shard.N > 0 {
 			fresh = []string{opts.Shard.File()}
 		}
@@ -146,20 +146,20 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 			}
 		}
 	}
-	var store *Store
-	var existing []Result
+	var store *results.Store
+	var existing []results.Result
 	var warns []error
 	if opts.Shard.N > 0 {
-		store, existing, warns, err = openShardStore(opts.Dir, opts.Shard, in)
+		store, existing, warns, err = results.OpenShardStore(opts.Dir, opts.Shard, in)
 	} else {
-		store, existing, warns, err = OpenStore(opts.Dir)
+		store, existing, warns, err = results.OpenStore(opts.Dir)
 	}
 	if err != nil {
 		return nil, err
 	}
 	defer store.Close()
 	if opts.Shard.N == 0 {
-		if existing, warns, err = withShards(opts.Dir, existing, warns); err != nil {
+		if existing, warns, err = results.WithShards(opts.Dir, existing, warns); err != nil {
 			return nil, err
 		}
 	}
@@ -180,7 +180,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		}
 	}
 	done := map[string]bool{}
-	for _, r := range Latest(existing) {
+	for _, r := range results.Latest(existing) {
 		done[r.Key] = r.Finished(spec.Metrics)
 	}
 	var pending []*Trial
@@ -219,7 +219,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	}
 	// A damaged datasets.json is rebuilt from the data: every dataset
 	// loads, not only those with trials left to run.
-	infos, err := ReadDatasetInfo(opts.Dir)
+	infos, err := results.ReadDatasetInfo(opts.Dir)
 	rebuild := err != nil
 	if rebuild {
 		w := fmt.Errorf("%w; rebuilding it from the data", err)
@@ -229,7 +229,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		}
 	}
 	if infos == nil {
-		infos = map[string]DatasetInfo{}
+		infos = map[string]results.DatasetInfo{}
 	}
 	var budget *memBudget
 	if memLimit > 0 {
@@ -262,7 +262,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		x.fits.purge()
 	}
 	jobs := make(chan job)
-	results := make(chan *Result)
+	recs := make(chan *results.Result)
 	var wg sync.WaitGroup
 	for w := 0; w < opts.Workers; w++ {
 		wg.Add(1)
@@ -281,7 +281,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 						if r.Failed() && ctx.Err() != nil {
 							return
 						}
-						results <- r
+						recs <- r
 					}()
 					continue
 				}
@@ -289,7 +289,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 				if r.Failed() && ctx.Err() != nil {
 					continue // cancelled mid-trial: not a result
 				}
-				results <- r
+				recs <- r
 			}
 			// No trial left to start: this worker's CPU is free for
 			// the folds of the trials still running (chooseCV).
@@ -313,9 +313,9 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 			}
 		}
 	}()
-	go func() { wg.Wait(); close(results) }()
+	go func() { wg.Wait(); close(recs) }()
 	var appendErr error
-	for r := range results {
+	for r := range recs {
 		if appendErr != nil {
 			continue // not stored: neither ran nor done
 		}
@@ -394,11 +394,11 @@ func MaxWorkers() int { return workersPerCPU * runtime.NumCPU() }
 
 // conflicting warns of keys stored twice as finished with different
 // metrics: the later line is used, but two runs of one trial should agree.
-func conflicting(results []Result) []error {
-	first := map[string]*Result{}
+func conflicting(stored []results.Result) []error {
+	first := map[string]*results.Result{}
 	var out []error
-	for i := range results {
-		r := &results[i]
+	for i := range stored {
+		r := &stored[i]
 		if r.Failed() {
 			continue
 		}
@@ -411,7 +411,7 @@ func conflicting(results []Result) []error {
 		b, _ := json.Marshal(r.Points())
 		if string(a) != string(b) {
 			out = append(out, fmt.Errorf("%s: trial %s (%s, %s, trial %d) is stored twice with different metrics; the later line is used",
-				ResultsFile, r.Key, r.Dataset, SeriesName(r.Method, r.Variant), r.Trial))
+				results.ResultsFile, r.Key, r.Dataset, SeriesName(r.Method, r.Variant), r.Trial))
 		}
 	}
 	return out
@@ -491,22 +491,6 @@ func writeJSON(path string, v any) error {
 	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
-// ReadDatasetInfo reads dir/datasets.json; a missing file is (nil, nil).
-func ReadDatasetInfo(dir string) (map[string]DatasetInfo, error) {
-	b, err := os.ReadFile(filepath.Join(dir, DatasetsFile))
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var m map[string]DatasetInfo
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s is damaged: %w", filepath.Join(dir, DatasetsFile), err)
-	}
-	return m, nil
-}
-
 // job is a trial handed to a worker, with its dataset.
 type job struct {
 	t  *Trial
@@ -572,9 +556,9 @@ func (x *executor) giveBack(need int64) {
 // execute runs one trial and returns its result; it never panics. If
 // after is not nil, the result is complete once after has returned: the
 // trial waits there for work another trial is doing.
-func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *Result, after func()) {
+func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *results.Result, after func()) {
 	spec := x.spec
-	res = &Result{
+	res = &results.Result{
 		Key: t.Key, Dataset: t.Dataset.ID, Method: t.Method.Label, Plugin: t.Method.Name,
 		Trial: t.Index, Variant: t.Variant(),
 	}
@@ -616,7 +600,7 @@ func trimStack(b []byte) string {
 // run splits the dataset for the trial, fits the pool's transforms and
 // hands the trial to its protocol. A non-nil after completes res once the
 // work the trial waits for (TrialRun.after) is done.
-func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Result) (after func() error, err error) {
+func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *results.Result) (after func() error, err error) {
 	if ld == nil {
 		return nil, fmt.Errorf("dataset %q not loaded", t.Dataset.ID)
 	}
@@ -677,7 +661,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *Resul
 	return tr.after, nil
 }
 
-func (x *executor) saveArtifacts(model methods.Model, res *Result) error {
+func (x *executor) saveArtifacts(model methods.Model, res *results.Result) error {
 	a, ok := model.(methods.Artifacter)
 	if !ok {
 		return nil

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 )
 
 // method builds a MethodSpec with the grid of the given values (each a
@@ -70,8 +71,8 @@ func runSpec(t *testing.T, spec *Spec, dir string, workers int, progress Progres
 }
 
 // strip removes what may legitimately differ between runs: timings.
-func strip(rs []Result) []Result {
-	out := make([]Result, len(rs))
+func strip(rs []results.Result) []results.Result {
+	out := make([]results.Result, len(rs))
 	for i, r := range rs {
 		r.FitSeconds, r.SelectSeconds = 0, 0
 		out[i] = r
@@ -146,7 +147,7 @@ type cancelAfter struct {
 
 func (c *cancelAfter) Start(int, int) {}
 func (c *cancelAfter) Finish()        {}
-func (c *cancelAfter) Done(*Result) {
+func (c *cancelAfter) Done(*results.Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.n--; c.n == 0 {
@@ -170,7 +171,7 @@ func TestRunCancelAndResume(t *testing.T) {
 	if sum2.Skipped != first || sum2.Ran != len(sum2.Plan.Trials)-first {
 		t.Errorf("resume skipped %d ran %d; want %d and %d", sum2.Skipped, sum2.Ran, first, len(sum2.Plan.Trials)-first)
 	}
-	all, warns, err := ReadResults(filepath.Join(dir, ResultsFile))
+	all, warns, err := results.ReadResults(filepath.Join(dir, results.ResultsFile))
 	if err != nil || len(warns) > 0 {
 		t.Fatal(err, warns)
 	}
@@ -190,7 +191,7 @@ func TestRunCancelAndResume(t *testing.T) {
 func TestRunTornAndCorruptLines(t *testing.T) {
 	dir := t.TempDir()
 	sum := runSpec(t, blobsSpec(), dir, 2, nil)
-	path := filepath.Join(dir, ResultsFile)
+	path := filepath.Join(dir, results.ResultsFile)
 	data, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
 	// Corrupt line 3, and cut the last line in half as a kill would.
@@ -199,17 +200,17 @@ func TestRunTornAndCorruptLines(t *testing.T) {
 	lines[len(lines)-1] = last[:len(last)/2]
 	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
 
-	_, warns, err := ReadResults(path)
+	_, warns, err := results.ReadResults(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(warns) != 2 {
 		t.Fatalf("got %d warnings, want 2 (corrupt line 3, torn last line): %v", len(warns), warns)
 	}
-	if le := warns[0].(*LineError); le.Line != 3 || le.Torn {
+	if le := warns[0].(*results.LineError); le.Line != 3 || le.Torn {
 		t.Errorf("first warning %v, want corrupt line 3", le)
 	}
-	if le := warns[1].(*LineError); le.Line != len(lines) || !le.Torn {
+	if le := warns[1].(*results.LineError); le.Line != len(lines) || !le.Torn {
 		t.Errorf("second warning %v, want torn line %d", le, len(lines))
 	}
 	sum2 := runSpec(t, blobsSpec(), dir, 2, nil)
@@ -220,7 +221,7 @@ func TestRunTornAndCorruptLines(t *testing.T) {
 		t.Error("results after repair differ from the original run")
 	}
 	// The torn tail was truncated: every line but the corrupt one parses.
-	_, warns, _ = ReadResults(path)
+	_, warns, _ = results.ReadResults(path)
 	if len(warns) != 1 {
 		t.Errorf("after repair %d warnings, want only the corrupt middle line: %v", len(warns), warns)
 	}
@@ -394,8 +395,8 @@ func TestForPlanTypesChosenFromGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Result{Key: plan.Trials[0].Key, Chosen: map[string]any{"at": float64(-2)}}
-	got := ForPlan(plan, []Result{r})
+	r := results.Result{Key: plan.Trials[0].Key, Chosen: map[string]any{"at": float64(-2)}}
+	got := ForPlan(plan, []results.Result{r})
 	if len(got) != 1 || got[0].Chosen["at"] != -2 || got[0].Method != "f" || got[0].Dataset != "blobs" {
 		t.Errorf("ForPlan gave %+v", got)
 	}
@@ -489,7 +490,7 @@ func TestRunNaNMetricStored(t *testing.T) {
 			t.Errorf("result %s: error %q metrics %v; want accuracy and a NaN auc", r.Key, r.Error, r.Metrics)
 		}
 	}
-	stored, warns, err := ReadResults(filepath.Join(dir, ResultsFile))
+	stored, warns, err := results.ReadResults(filepath.Join(dir, results.ResultsFile))
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("reading back: %v %v", err, warns)
 	}
@@ -498,49 +499,6 @@ func TestRunNaNMetricStored(t *testing.T) {
 	}
 	if again := runSpec(t, spec, dir, 2, nil); again.Ran != 0 {
 		t.Errorf("rerun ran %d trials, want 0", again.Ran)
-	}
-}
-
-func TestMetricsJSON(t *testing.T) {
-	tests := []struct {
-		name string
-		m    Metrics
-		json string
-	}{
-		{"finite, sorted keys", Metrics{"b": 1.5, "a": -0.25}, `{"a":-0.25,"b":1.5}`},
-		{"non-finite as strings", Metrics{"auc": math.NaN(), "mse": math.Inf(1), "x": math.Inf(-1)}, `{"auc":"NaN","mse":"+Inf","x":"-Inf"}`},
-		{"empty", Metrics{}, `{}`},
-		{"nil", nil, `null`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			b, err := json.Marshal(tc.m)
-			if err != nil || string(b) != tc.json {
-				t.Fatalf("Marshal = %s, %v; want %s", b, err, tc.json)
-			}
-			var back Metrics
-			if err := json.Unmarshal(b, &back); err != nil {
-				t.Fatal(err)
-			}
-			if len(back) != len(tc.m) || (tc.m == nil) != (back == nil) {
-				t.Fatalf("round trip %v, want %v", back, tc.m)
-			}
-			for k, v := range tc.m {
-				if w := back[k]; !(w == v || math.IsNaN(w) && math.IsNaN(v)) {
-					t.Errorf("%s: round trip %v, want %v", k, w, v)
-				}
-			}
-		})
-	}
-	var m Metrics
-	if err := json.Unmarshal([]byte(`{"b":"Inf"}`), &m); err != nil || !math.IsInf(m["b"], 1) {
-		t.Errorf("\"Inf\" read as %v, %v", m, err)
-	}
-	// repro never writes null: a null metric is a damaged line.
-	for _, bad := range []string{`{"a":"nan?"}`, `{"a":true}`, `[1]`, `{"a":null}`} {
-		if err := json.Unmarshal([]byte(bad), &m); err == nil {
-			t.Errorf("%s: no error", bad)
-		}
 	}
 }
 
@@ -584,13 +542,13 @@ func TestResolveSize(t *testing.T) {
 func TestStoreLastLineWithoutNewline(t *testing.T) {
 	dir := t.TempDir()
 	first := runSpec(t, blobsSpec(), dir, 2, nil)
-	path := filepath.Join(dir, ResultsFile)
+	path := filepath.Join(dir, results.ResultsFile)
 	data, _ := os.ReadFile(path)
 	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
 	lines[1] = strings.TrimSuffix(lines[1], "\n") + " " + strings.TrimSuffix(lines[1], "\n") + "\n"
 	dropped := strings.Index(lines[0], "\n")
 	keyOf := func(line string) string {
-		var r Result
+		var r results.Result
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
@@ -600,11 +558,11 @@ func TestStoreLastLineWithoutNewline(t *testing.T) {
 	lines = lines[1:]                                          // one trial to run again
 	os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644) // last line has no '\n'
 
-	_, warns, err := ReadResults(path)
+	_, warns, err := results.ReadResults(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(warns) != 1 || warns[0].(*LineError).Line != 1 || warns[0].(*LineError).Torn {
+	if len(warns) != 1 || warns[0].(*results.LineError).Line != 1 || warns[0].(*results.LineError).Torn {
 		t.Fatalf("warnings %v; want only line 1 (two values) as corrupt", warns)
 	}
 	sum := runSpec(t, blobsSpec(), dir, 2, nil)
@@ -614,7 +572,7 @@ func TestStoreLastLineWithoutNewline(t *testing.T) {
 	if !reflect.DeepEqual(strip(sum.Results), strip(first.Results)) {
 		t.Error("results differ from the first run")
 	}
-	stored, warns, _ := ReadResults(path)
+	stored, warns, _ := results.ReadResults(path)
 	if len(warns) != 1 {
 		t.Errorf("after rerun: %v; want the corrupt line 1 only", warns)
 	}
@@ -655,13 +613,13 @@ func TestStoreConflictsAndIncompleteLines(t *testing.T) {
 	spec.Curve.Sizes = spec.Curve.Sizes[:1]
 	dir := t.TempDir()
 	first := runSpec(t, spec, dir, 2, nil)
-	path := filepath.Join(dir, ResultsFile)
+	path := filepath.Join(dir, results.ResultsFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	var a, b Result
+	var a, b results.Result
 	if err := json.Unmarshal([]byte(lines[0]), &a); err != nil {
 		t.Fatal(err)
 	}
@@ -674,7 +632,7 @@ func TestStoreConflictsAndIncompleteLines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range []Result{a, b} {
+	for _, r := range []results.Result{a, b} {
 		line, _ := json.Marshal(r)
 		f.Write(append(line, '\n'))
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 )
 
 // seriesSpec is an active-learning experiment with two datasets whose
@@ -97,7 +98,7 @@ func TestMethodProtocolSeries(t *testing.T) {
 	// the same results.
 	same := mustParse(t, strings.Replace(seriesSpec, "{name: fake-rows, label: rand}", "{name: fake-rows, label: rand, protocol: {strategy: random}}", 1))
 	sum2 := runSpec(t, same, t.TempDir(), 1, nil)
-	got := map[string]Result{}
+	got := map[string]results.Result{}
 	for _, r := range sum2.Results {
 		got[r.Key] = r
 	}
@@ -110,7 +111,7 @@ func TestMethodProtocolSeries(t *testing.T) {
 			t.Errorf("%s trial %d: key %s missing with {strategy: random} set on the method", r.Dataset, r.Trial, r.Key)
 			continue
 		}
-		if r2 = strip([]Result{r2})[0]; !reflect.DeepEqual(r.Observations, r2.Observations) {
+		if r2 = strip([]results.Result{r2})[0]; !reflect.DeepEqual(r.Observations, r2.Observations) {
 			t.Errorf("%s trial %d: observations differ with {strategy: random} set on the method", r.Dataset, r.Trial)
 		}
 	}

@@ -10,31 +10,33 @@ import (
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/repro-ml/repro/results"
 )
 
 func TestParseShard(t *testing.T) {
 	tests := []struct {
 		in   string
-		want Shard
+		want results.Shard
 		ok   bool
 	}{
-		{"0/4", Shard{0, 4}, true},
-		{"3/4", Shard{3, 4}, true},
-		{"0/1", Shard{0, 1}, true},
-		{"4/4", Shard{}, false},
-		{"-1/4", Shard{}, false},
-		{"1/0", Shard{}, false},
-		{"1", Shard{}, false},
-		{"a/b", Shard{}, false},
-		{"", Shard{}, false},
+		{"0/4", results.Shard{I: 0, N: 4}, true},
+		{"3/4", results.Shard{I: 3, N: 4}, true},
+		{"0/1", results.Shard{I: 0, N: 1}, true},
+		{"4/4", results.Shard{}, false},
+		{"-1/4", results.Shard{}, false},
+		{"1/0", results.Shard{}, false},
+		{"1", results.Shard{}, false},
+		{"a/b", results.Shard{}, false},
+		{"", results.Shard{}, false},
 	}
 	for _, tt := range tests {
-		got, err := ParseShard(tt.in)
+		got, err := results.ParseShard(tt.in)
 		if (err == nil) != tt.ok || got != tt.want {
 			t.Errorf("ParseShard(%q) = %v, %v; want %v (ok %v)", tt.in, got, err, tt.want, tt.ok)
 		}
 	}
-	if s := (Shard{2, 8}); s.File() != filepath.Join("results", "shard-2-of-8.jsonl") || s.String() != "2/8" {
+	if s := (results.Shard{I: 2, N: 8}); s.File() != filepath.Join("results", "shard-2-of-8.jsonl") || s.String() != "2/8" {
 		t.Errorf("Shard{2, 8}: file %s, string %s", s.File(), s.String())
 	}
 }
@@ -96,7 +98,7 @@ func TestShardRuns(t *testing.T) {
 	dir := t.TempDir()
 	const n = 3
 	for i := range n {
-		sum, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 1, Shard: Shard{i, n}})
+		sum, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 1, Shard: results.Shard{I: i, N: n}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,15 +106,15 @@ func TestShardRuns(t *testing.T) {
 			t.Errorf("shard %d: ran %d, skipped %d, failed %d", i, sum.Ran, sum.Skipped, sum.Failed)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(dir, ResultsFile)); !errors.Is(err, os.ErrNotExist) {
-		t.Errorf("a shard wrote %s: %v", ResultsFile, err)
+	if _, err := os.Stat(filepath.Join(dir, results.ResultsFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a shard wrote %s: %v", results.ResultsFile, err)
 	}
-	merged := func() []Result {
-		rs, warns, found, err := ReadAllResults(dir)
+	merged := func() []results.Result {
+		rs, warns, found, err := results.ReadAllResults(dir)
 		if err != nil || len(warns) > 0 || !found {
 			t.Fatal(err, warns, found)
 		}
-		return ForPlan(local.Plan, Latest(rs))
+		return ForPlan(local.Plan, results.Latest(rs))
 	}
 	if got := merged(); !reflect.DeepEqual(strip(got), strip(local.Results)) {
 		t.Fatalf("the union of %d shards differs from a local run: %d vs %d results", n, len(got), len(local.Results))
@@ -123,8 +125,8 @@ func TestShardRuns(t *testing.T) {
 
 	// Shard 1 lost half its file (a node died): it is missing trials,
 	// and a rerun of shard 1 alone runs just those.
-	path := filepath.Join(dir, Shard{1, n}.File())
-	own, _, err := ReadResults(path)
+	path := filepath.Join(dir, results.Shard{I: 1, N: n}.File())
+	own, _, err := results.ReadResults(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +146,7 @@ func TestShardRuns(t *testing.T) {
 	if st[1].Missing != len(own)-keep || st[0].Missing != 0 || st[2].Missing != 0 {
 		t.Errorf("after the loss: %+v; want %d missing in shard 1 only", st, len(own)-keep)
 	}
-	sum, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 2, Shard: Shard{1, n}})
+	sum, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 2, Shard: results.Shard{I: 1, N: n}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +159,9 @@ func TestShardRuns(t *testing.T) {
 }
 
 // merged0 reads every results file of dir, warnings allowed.
-func merged0(t *testing.T, dir string) []Result {
+func merged0(t *testing.T, dir string) []results.Result {
 	t.Helper()
-	rs, _, _, err := ReadAllResults(dir)
+	rs, _, _, err := results.ReadAllResults(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,22 +176,22 @@ func TestShardLocks(t *testing.T) {
 		t.Skip("no flock on " + runtime.GOOS)
 	}
 	dir := t.TempDir()
-	u0, err := LockShard(dir, Shard{0, 2})
+	u0, err := results.LockShard(dir, results.Shard{I: 0, N: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer u0()
-	u1, err := LockShard(dir, Shard{1, 2})
+	u1, err := results.LockShard(dir, results.Shard{I: 1, N: 2})
 	if err != nil {
 		t.Fatalf("shard 1 while shard 0 runs: %v", err)
 	}
 	defer u1()
-	_, err = LockShard(dir, Shard{0, 2})
-	var le *LockedError
+	_, err = results.LockShard(dir, results.Shard{I: 0, N: 2})
+	var le *results.LockedError
 	if !errors.As(err, &le) {
 		t.Errorf("shard 0 twice: %v, want a *LockedError", err)
 	}
-	_, err = Run(context.Background(), blobsSpec(), Options{Dir: dir, Shard: Shard{1, 2}})
+	_, err = Run(context.Background(), blobsSpec(), Options{Dir: dir, Shard: results.Shard{I: 1, N: 2}})
 	if !errors.As(err, &le) {
 		t.Errorf("Run of a locked shard: %v, want a *LockedError", err)
 	}
@@ -203,25 +205,25 @@ func TestLocalAfterShards(t *testing.T) {
 	ref := runSpec(t, blobsSpec(), t.TempDir(), 2, nil)
 	dir := t.TempDir()
 	const n = 3
-	in2 := ref.Plan.inShard(Shard{2, n})
+	in2 := ref.Plan.inShard(results.Shard{I: 2, N: n})
 	for i := range 2 {
-		if _, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 2, Shard: Shard{i, n}}); err != nil {
+		if _, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 2, Shard: results.Shard{I: i, N: n}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A failed line for a trial of shard 0, written after its success.
-	var victim Result
+	var victim results.Result
 	for _, r := range ref.Results {
 		if !in2[r.Key] {
 			victim = r
 			break
 		}
 	}
-	f, err := os.OpenFile(filepath.Join(dir, Shard{0, n}.File()), os.O_APPEND|os.O_WRONLY, 0)
+	f, err := os.OpenFile(filepath.Join(dir, results.Shard{I: 0, N: n}.File()), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	failed := Result{Key: victim.Key, Dataset: victim.Dataset, Method: victim.Method, Trial: victim.Trial, Error: "killed"}
+	failed := results.Result{Key: victim.Key, Dataset: victim.Dataset, Method: victim.Method, Trial: victim.Trial, Error: "killed"}
 	if _, err := f.WriteString(mustJSON(t, &failed) + "\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -236,11 +238,11 @@ func TestLocalAfterShards(t *testing.T) {
 		t.Error("results after shards + local run differ from a local run")
 	}
 	// Merged, the local success wins over the shard's failed line.
-	rs, _, _, err := ReadAllResults(dir)
+	rs, _, _, err := results.ReadAllResults(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ForPlan(ref.Plan, Latest(rs)); !reflect.DeepEqual(strip(got), strip(ref.Results)) {
+	if got := ForPlan(ref.Plan, results.Latest(rs)); !reflect.DeepEqual(strip(got), strip(ref.Results)) {
 		t.Error("ReadAllResults: merged results differ from a local run")
 	}
 	if sum := runSpec(t, blobsSpec(), dir, 2, nil); sum.Ran != 0 {

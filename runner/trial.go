@@ -11,6 +11,7 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/results"
 )
 
 // TrialRun is one trial as a protocol sees it: the data after the
@@ -26,10 +27,10 @@ type TrialRun struct {
 	// Part is the trial's partition of Data's rows.
 	Part *Partition
 	// Seeds are the trial's seeds (also in Result.Seeds).
-	Seeds Seeds
+	Seeds results.Seeds
 	// Result is the trial's result; the protocol sets Size, TrainRows,
 	// TestRows, FitSeconds, Iterations, Chosen and the like.
-	Result *Result
+	Result *results.Result
 
 	x      *executor
 	ld     *loadedData
@@ -248,9 +249,9 @@ func checkPrediction(p *methods.Prediction, set *datasets.Dataset, ovr bool) err
 
 // Score returns the spec's metrics of p on set, with each metric's
 // per-part details as "name/part".
-func (t *TrialRun) Score(p *methods.Prediction, set *datasets.Dataset) (Metrics, error) {
+func (t *TrialRun) Score(p *methods.Prediction, set *datasets.Dataset) (results.Metrics, error) {
 	truth := set.Truth()
-	out := make(Metrics, len(t.Spec.Metrics))
+	out := make(results.Metrics, len(t.Spec.Metrics))
 	sc := metric.NewScorer(p, truth) // auc and auc_weighted sort the scores once
 	for _, name := range t.Spec.Metrics {
 		v, err := sc.Evaluate(name)
@@ -267,7 +268,7 @@ func (t *TrialRun) Score(p *methods.Prediction, set *datasets.Dataset) (Metrics,
 
 // Extras returns the named values model records (methods.Extraser), or
 // nil.
-func Extras(model methods.Model) Metrics {
+func Extras(model methods.Model) results.Metrics {
 	e, ok := model.(methods.Extraser)
 	if !ok {
 		return nil
@@ -276,7 +277,7 @@ func Extras(model methods.Model) Metrics {
 	if len(m) == 0 {
 		return nil
 	}
-	return Metrics(m)
+	return results.Metrics(m)
 }
 
 // SaveArtifacts stores model's artifacts, if it has any, under the trial's

@@ -13,6 +13,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 )
 
 // warmLog records, for each fit of fake-warm, the grid points fitted
@@ -118,7 +119,7 @@ func init() {
 // cv folds at once on the workers that have no trial; at -j 1 one fit at
 // a time; the results are the same.
 func TestCVFoldsUseIdleWorkers(t *testing.T) {
-	var results [][]Result
+	var recs [][]results.Result
 	for _, tc := range []struct{ workers, most int }{{1, 1}, {3, 3}} {
 		concurrent.Lock()
 		concurrent.most = 0
@@ -134,9 +135,9 @@ func TestCVFoldsUseIdleWorkers(t *testing.T) {
 		if concurrent.most != tc.most {
 			t.Errorf("-j %d: at most %d fits at once, want %d", tc.workers, concurrent.most, tc.most)
 		}
-		results = append(results, strip(sum.Results))
+		recs = append(recs, strip(sum.Results))
 	}
-	if !reflect.DeepEqual(results[0], results[1]) {
+	if !reflect.DeepEqual(recs[0], recs[1]) {
 		t.Error("-j 1 and -j 3 gave different results")
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -116,10 +117,10 @@ metrics: [accuracy]
 
 // sameResults checks that a and b hold the same results, paired by trial
 // key, timings aside.
-func sameResults(t *testing.T, a, b []runner.Result) {
+func sameResults(t *testing.T, a, b []results.Result) {
 	t.Helper()
-	strip := func(rs []runner.Result) map[string]runner.Result {
-		out := map[string]runner.Result{}
+	strip := func(rs []results.Result) map[string]results.Result {
+		out := map[string]results.Result{}
 		for _, r := range rs {
 			r.FitSeconds, r.SelectSeconds = 0, 0
 			out[r.Key] = r
@@ -200,7 +201,7 @@ func cancelRun(t *testing.T, name string, pr *runner.Protocol) {
 	if sum.Ran > 0 {
 		t.Errorf("%d trials ran to their end after a cancellation %v into the first: the trial running at the cancellation did not stop", sum.Ran, cancelDelay)
 	}
-	if slices.ContainsFunc(sum.Results, func(r runner.Result) bool { return r.Failed() }) {
+	if slices.ContainsFunc(sum.Results, func(r results.Result) bool { return r.Failed() }) {
 		t.Error("a trial cut short by the cancellation was recorded as failed, not left to run again")
 	}
 }
@@ -209,5 +210,5 @@ func cancelRun(t *testing.T, name string, pr *runner.Protocol) {
 type startHook struct{ start func() }
 
 func (h *startHook) Start(total, done int) { h.start() }
-func (h *startHook) Done(*runner.Result)   {}
+func (h *startHook) Done(*results.Result)  {}
 func (h *startHook) Finish()               {}

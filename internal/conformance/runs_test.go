@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -65,7 +66,7 @@ func yamlParams(keys []string, p map[string]any) string {
 
 // checkFinite fails t for a metric of r's observations that is NaN or
 // infinite, and for a non-finite select score.
-func checkFinite(t *testing.T, r *runner.Result) {
+func checkFinite(t *testing.T, r *results.Result) {
 	t.Helper()
 	for _, o := range r.Points() {
 		for name, v := range o.Metrics {

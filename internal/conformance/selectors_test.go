@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/reports"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -152,9 +153,9 @@ func checkSelection(t *testing.T, sel *runner.Selector, grid []float64, sum *run
 // table row of report.md that names the method (label probe) carries the
 // oracle flag when oracle is set, and that no part of the report does
 // when it is not.
-func checkOracleFlag(t *testing.T, dir string, spec *runner.Spec, results []runner.Result, oracle bool) {
+func checkOracleFlag(t *testing.T, dir string, spec *runner.Spec, recs []results.Result, oracle bool) {
 	t.Helper()
-	files, err := reports.Render(dir, spec, results)
+	files, err := reports.Render(dir, spec, recs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	_ "github.com/repro-ml/repro/plugins"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
 )
 
@@ -53,11 +54,11 @@ func TestRunFailingProgram(t *testing.T) {
 	if sum.Ran != 4 || sum.Failed != 2 {
 		t.Errorf("ran %d trials, %d failed; want 4 and 2", sum.Ran, sum.Failed)
 	}
-	results, _, err := runner.ReadResults(filepath.Join(dir, "results.jsonl"))
+	recs, _, err := results.ReadResults(filepath.Join(dir, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range results {
+	for _, r := range recs {
 		switch r.Method {
 		case "LR":
 			if r.Failed() {

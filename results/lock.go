@@ -1,4 +1,4 @@
-package runner
+package results
 
 import (
 	"fmt"
@@ -23,7 +23,7 @@ const guardFile = ".lock-guard"
 // DIR/.lock records its holder: "PID" for a run of every trial, "PID shard
 // I/N" for the first shard of a sharded run.
 
-// LockedError is returned by LockDir, LockShard (and Run) when another run
+// LockedError is returned by LockDir, LockShard (and runner.Run) when another run
 // holds the output directory, or the shard.
 type LockedError struct {
 	Dir string

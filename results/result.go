@@ -1,4 +1,4 @@
-package runner
+package results
 
 import (
 	"bytes"
@@ -213,4 +213,65 @@ func metricValue(r json.RawMessage) (float64, error) {
 		return 0, err
 	}
 	return v, nil
+}
+
+// Observation is one point a trial contributes to a curve: an x value (a
+// training size, a label budget), the metrics there, and any named extras
+// a protocol or method records (components chosen, dictionary size).
+type Observation struct {
+	X       float64 `json:"x"`
+	Metrics Metrics `json:"metrics"`
+	Extras  Metrics `json:"extras,omitempty"`
+	// Bootstrap holds the metrics on resamples of the test set
+	// (report.bootstrap), or nil.
+	Bootstrap Samples `json:"bootstrap,omitempty"`
+}
+
+// Samples holds, per metric, its values on the bootstrap resamples of a
+// trial's test set (Result.Bootstrap). Its JSON form writes non-finite
+// values as strings, as Metrics does.
+type Samples map[string][]float64
+
+// MarshalJSON writes s with its keys sorted and non-finite values as
+// strings ("NaN", "+Inf", "-Inf").
+func (s Samples) MarshalJSON() ([]byte, error) {
+	return marshalSorted(s, func(b *bytes.Buffer, vs []float64) error {
+		b.WriteByte('[')
+		for j, v := range vs {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeValue(b, v); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (s *Samples) UnmarshalJSON(data []byte) error {
+	var raw map[string][]json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	if raw == nil {
+		*s = nil
+		return nil
+	}
+	out := make(Samples, len(raw))
+	for k, rs := range raw {
+		vs := make([]float64, len(rs))
+		for i, r := range rs {
+			v, err := metricValue(r)
+			if err != nil {
+				return fmt.Errorf("bootstrap %q, resample %d: %w", k, i, err)
+			}
+			vs[i] = v
+		}
+		out[k] = vs
+	}
+	*s = out
+	return nil
 }
