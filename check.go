@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/repro-ml/repro/reports"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 func cmdCheck(stdout, stderr io.Writer, args []string) int {
@@ -21,33 +21,33 @@ func cmdCheck(stdout, stderr io.Writer, args []string) int {
 	// A FILE.yaml is checked with its own expect: block (edited after the
 	// run or not) against the results in its output directory; a DIR with
 	// the spec stored there.
-	var spec *runner.Spec
+	var sp *spec.Spec
 	dir := arg
 	if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
 		if *out != "" {
 			fmt.Fprintf(stderr, "repro check: -o is for FILE.yaml; %s is a directory\n", dir)
 			return exitUsage
 		}
-		if spec, err = loadDir(dir, sets); err != nil {
+		if sp, err = loadDir(dir, sets); err != nil {
 			fmt.Fprintf(stderr, "repro check: %v\n", err)
 			return exitUsage
 		}
 	} else {
-		if spec, err = loadSpec(arg, sets, stderr); err != nil {
+		if sp, err = loadSpec(arg, sets, stderr); err != nil {
 			return exitUsage
 		}
-		dir = outDir(*out, spec)
+		dir = outDir(*out, sp)
 	}
-	results, err := loadResults(dir, spec, stderr)
+	results, err := loadResults(dir, sp, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro check: %v (run the experiment first)\n", err)
 		return exitUsage
 	}
-	if len(spec.Expect) == 0 {
-		fmt.Fprintf(stdout, "%s has no expect: entries\n", spec.Name)
+	if len(sp.Expect) == 0 {
+		fmt.Fprintf(stdout, "%s has no expect: entries\n", sp.Name)
 		return exitOK
 	}
-	if reports.WriteCheck(stdout, reports.CheckDir(dir, spec, results)) > 0 {
+	if reports.WriteCheck(stdout, reports.CheckDir(dir, sp, results)) > 0 {
 		return exitFailed
 	}
 	return exitOK

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // A specProgram is an external program a method of a spec runs.
@@ -16,15 +16,15 @@ type specProgram struct {
 	argv   []string // as written, placeholders unexpanded
 	path   string   // argv[0] looked up on PATH; "" if not found
 	err    error    // why it was not found
-	at     runner.Pos
+	at     spec.Pos
 }
 
 // programs returns the external programs the spec's methods run
 // (methods.Plugin.Programs), each distinct argument vector of a method
 // once, in spec order, with the program looked up on PATH.
-func programs(spec *runner.Spec) []specProgram {
+func programs(sp *spec.Spec) []specProgram {
 	var out []specProgram
-	for _, m := range spec.Methods {
+	for _, m := range sp.Methods {
 		pl, err := methods.Lookup(m.Name)
 		if err != nil || pl.Programs == nil {
 			continue

@@ -16,6 +16,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/fetch"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 const dataUsage = `usage: repro data list FILE.yaml [--data DIR]
@@ -74,9 +75,9 @@ func (f *dataFile) in(dir string) string {
 
 // dataFiles returns the files spec's datasets read, in spec order, each
 // once, and the entries whose plugin declares no files (embedded data).
-func dataFiles(spec *runner.Spec) (files []*dataFile, undeclared []string) {
+func dataFiles(sp *spec.Spec) (files []*dataFile, undeclared []string) {
 	byPath := map[string]*dataFile{}
-	for _, ds := range spec.Datasets {
+	for _, ds := range sp.Datasets {
 		l, err := datasets.Lookup(ds.Name)
 		if err != nil || l.Files == nil {
 			undeclared = append(undeclared, fmt.Sprintf("%s (%s)", ds.ID, ds.Name))
@@ -104,7 +105,7 @@ func dataFiles(spec *runner.Spec) (files []*dataFile, undeclared []string) {
 }
 
 // dataSpec parses the data commands' flags and loads the experiment.
-func dataSpec(name string, stderr io.Writer, args []string, optional bool, extra func(*flag.FlagSet)) (spec *runner.Spec, arg, dir string, code int) {
+func dataSpec(name string, stderr io.Writer, args []string, optional bool, extra func(*flag.FlagSet)) (sp *spec.Spec, arg, dir string, code int) {
 	fs := newFlags("data "+name, stderr, "data "+name)
 	fs.Usage = func() { fmt.Fprint(stderr, dataUsage) }
 	data := fs.String("data", "", "data directory (default $"+datasets.DataDirEnv+", else the user cache directory)")
@@ -124,10 +125,10 @@ func dataSpec(name string, stderr io.Writer, args []string, optional bool, extra
 		return nil, "", dir, exitOK
 	}
 	arg = pos[0]
-	if spec, err = loadSpec(arg, nil, stderr); err != nil {
+	if sp, err = loadSpec(arg, nil, stderr); err != nil {
 		return nil, "", "", exitUsage
 	}
-	return spec, arg, dir, exitOK
+	return sp, arg, dir, exitOK
 }
 
 // fetchCommand is the command that fetches the data of experiment arg into
@@ -137,12 +138,12 @@ func fetchCommand(arg, dir string) string {
 }
 
 func cmdDataList(stdout, stderr io.Writer, args []string) int {
-	spec, arg, dir, code := dataSpec("list", stderr, args, false, nil)
-	if spec == nil {
+	sp, arg, dir, code := dataSpec("list", stderr, args, false, nil)
+	if sp == nil {
 		return code
 	}
-	files, undeclared := dataFiles(spec)
-	fmt.Fprintf(stdout, "%s reads %d data files; data directory %s\n", spec.Name, len(files), dir)
+	files, undeclared := dataFiles(sp)
+	fmt.Fprintf(stdout, "%s reads %d data files; data directory %s\n", sp.Name, len(files), dir)
 	if len(undeclared) > 0 {
 		fmt.Fprintf(stdout, "no data files: %s\n", strings.Join(undeclared, ", "))
 	}
@@ -223,17 +224,17 @@ func describeSource(w io.Writer, s *fetch.Source, f *fetch.File) {
 
 func cmdDataFetch(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	var mirror *string
-	spec, _, dir, code := dataSpec("fetch", stderr, args, false, func(fs *flag.FlagSet) {
+	sp, _, dir, code := dataSpec("fetch", stderr, args, false, func(fs *flag.FlagSet) {
 		mirror = fs.String("mirror", os.Getenv(fetch.MirrorEnv), "URL whose scheme and host replace every download URL's (default $"+fetch.MirrorEnv+")")
 	})
-	if spec == nil {
+	if sp == nil {
 		return code
 	}
 	if _, err := fetch.MirrorURL("http://h/", *mirror); err != nil {
 		fmt.Fprintf(stderr, "repro data fetch: --mirror (default $%s): %v\n", fetch.MirrorEnv, err)
 		return exitUsage
 	}
-	files, _ := dataFiles(spec)
+	files, _ := dataFiles(sp)
 	client := &fetch.Client{Mirror: *mirror, Progress: newFetchProgress(stderr)}
 	failed, fetched := 0, 0
 	var done []*fetch.Source
@@ -293,7 +294,7 @@ func cmdDataFetch(ctx context.Context, stdout, stderr io.Writer, args []string) 
 		fmt.Fprintf(stderr, "repro data fetch: %d of the sources could not be fetched\n", failed)
 		return exitFailed
 	}
-	fmt.Fprintf(stdout, "%s: every data file is in %s (%d fetched now)\n", spec.Name, dir, fetched)
+	fmt.Fprintf(stdout, "%s: every data file is in %s (%d fetched now)\n", sp.Name, dir, fetched)
 	return exitOK
 }
 
@@ -307,13 +308,13 @@ func paths(s *fetch.Source) string {
 }
 
 func cmdDataVerify(stdout, stderr io.Writer, args []string) int {
-	spec, _, dir, code := dataSpec("verify", stderr, args, true, nil)
+	sp, _, dir, code := dataSpec("verify", stderr, args, true, nil)
 	if code != exitOK {
 		return code
 	}
 	var files []*dataFile
-	if spec != nil {
-		files, _ = dataFiles(spec)
+	if sp != nil {
+		files, _ = dataFiles(sp)
 	} else {
 		for _, p := range fetch.Paths() {
 			f := &dataFile{path: p}
@@ -338,7 +339,7 @@ func cmdDataVerify(stdout, stderr io.Writer, args []string) int {
 			fmt.Fprintf(stdout, "ok        %s%s\n", f.path, note)
 		case fetch.Missing:
 			missing++
-			if spec != nil {
+			if sp != nil {
 				fmt.Fprintf(stdout, "missing   %s\n", f.path)
 			}
 		default:
@@ -352,12 +353,12 @@ func cmdDataVerify(stdout, stderr io.Writer, args []string) int {
 	}
 	if missing > 0 {
 		fmt.Fprintf(stdout, ", %d missing", missing)
-		if spec == nil {
+		if sp == nil {
 			fmt.Fprint(stdout, " (not checked)")
 		}
 	}
 	fmt.Fprintln(stdout)
-	if bad > 0 || spec != nil && missing > 0 {
+	if bad > 0 || sp != nil && missing > 0 {
 		return exitFailed
 	}
 	return exitOK

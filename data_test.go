@@ -19,7 +19,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/fetch"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 const dataSpecFile = "testdata/data-csv.yaml"
@@ -193,11 +193,11 @@ func TestDataFetchPaper(t *testing.T) {
 	}
 	for _, exp := range []string{"experiments/sandler2008-fig3-sentiment.yaml", "experiments/bilgic2012-fig4-5-baselines.yaml",
 		"experiments/szafranski2007-table2-census.yaml", "experiments/sandler2008-fig1-20newsgroups.yaml"} {
-		spec, err := runner.Load(exp, nil)
+		sp, err := spec.Load(exp, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		files, _ := dataFiles(spec)
+		files, _ := dataFiles(sp)
 		served := map[string][]byte{}
 		for _, f := range files {
 			if f.src == nil {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/repro-ml/repro/reports"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 const diffSynopsis = `diff OLD_DIR NEW_DIR [--tolerance T|P%] [--alpha A] [--test NAME] [--allow-missing|-fewer|-other-seed|-other-name|-corrupt]
@@ -133,7 +133,7 @@ func compareDirs(stderr io.Writer, oldDir, newDir string, opts reports.DiffOptio
 // loadResults, after failing where a comparison would silently shrink: no
 // results file, a line that cannot be read (unless allowCorrupt: then
 // loadResults warns of it), no result of the spec's trials.
-func diffResults(stderr io.Writer, dir string, spec *runner.Spec, allowCorrupt bool) ([]results.Result, error) {
+func diffResults(stderr io.Writer, dir string, sp *spec.Spec, allowCorrupt bool) ([]results.Result, error) {
 	all, warns, found, err := results.ReadAllResults(dir)
 	switch {
 	case err != nil:
@@ -149,12 +149,12 @@ func diffResults(stderr io.Writer, dir string, spec *runner.Spec, allowCorrupt b
 	case len(all) == 0:
 		return nil, fmt.Errorf("%s: %s holds no results: nothing to compare", dir, results.ResultsFile)
 	}
-	mine, err := loadResults(dir, spec, stderr)
+	mine, err := loadResults(dir, sp, stderr)
 	if err != nil {
 		return nil, err
 	}
 	if len(mine) == 0 {
-		return nil, fmt.Errorf("%s: none of the %d results is of a trial of its %s: nothing to compare", dir, len(all), runner.SpecFile)
+		return nil, fmt.Errorf("%s: none of the %d results is of a trial of its %s: nothing to compare", dir, len(all), spec.SpecFile)
 	}
 	return mine, nil
 }

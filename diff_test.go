@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // copyDir copies the regular files of src (one level of subdirectories
@@ -65,7 +65,7 @@ func TestDiff(t *testing.T) {
 	copyDir(t, old, new)
 	editResults(t, new, func(r *results.Result) {
 		r.FitSeconds *= 2 // timing is never compared
-		if runner.SeriesName(r.Method, r.Variant) == "LR (C=0.1)" {
+		if spec.SeriesName(r.Method, r.Variant) == "LR (C=0.1)" {
 			r.Metrics["accuracy"] -= 10 + float64(r.Trial)
 		}
 	})
@@ -245,9 +245,9 @@ func TestDiffGate(t *testing.T) {
 		{name: "other seed", old: old, new: run("seed", "seed=2"), code: exitFailed,
 			out: "FAIL: the runs have different seeds, 1 and 2: trials of one index train on different samples (--allow-other-seed accepts it)\n", flag: "--allow-other-seed"},
 		{name: "other name", old: old, new: copyOf("name", func(dir string) {
-			spec := filepath.Join(dir, runner.SpecFile)
-			b, _ := os.ReadFile(spec)
-			writeFile(t, spec, strings.Replace(string(b), "\nname: iris-cli\n", "\nname: iris-other\n", 1))
+			sp := filepath.Join(dir, spec.SpecFile)
+			b, _ := os.ReadFile(sp)
+			writeFile(t, sp, strings.Replace(string(b), "\nname: iris-cli\n", "\nname: iris-other\n", 1))
 		}), code: exitFailed,
 			out: `FAIL: the runs are of two experiments, "iris-cli" and "iris-other" (--allow-other-name accepts it)` + "\n", flag: "--allow-other-name"},
 		{name: "unfinished", old: old, new: copyOf("half", setResults(firstLines(5))), code: exitFailed,

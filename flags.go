@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // multiFlag collects a repeated string flag.
@@ -60,27 +60,27 @@ func newFlags(name string, stderr io.Writer, synopsis string) *flag.FlagSet {
 	return fs
 }
 
-func outDir(flagDir string, spec *runner.Spec) string {
+func outDir(flagDir string, sp *spec.Spec) string {
 	if flagDir != "" {
 		return flagDir
 	}
-	return filepath.Join("out", spec.Name)
+	return filepath.Join("out", sp.Name)
 }
 
 // loadSpec loads the experiment file path with the --set overrides, and
 // prints why it cannot on stderr.
-func loadSpec(path string, sets []string, stderr io.Writer) (*runner.Spec, error) {
+func loadSpec(path string, sets []string, stderr io.Writer) (*spec.Spec, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		err := fmt.Errorf("%s is a directory; want an experiment FILE.yaml", path)
 		fmt.Fprintf(stderr, "repro: %v\n", err)
 		return nil, err
 	}
-	spec, err := runner.Load(path, sets)
+	sp, err := spec.Load(path, sets)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return nil, err
 	}
-	return spec, nil
+	return sp, nil
 }
 
 // errNotOutput reports a directory that holds no run of an experiment.
@@ -88,35 +88,35 @@ func errNotOutput(dir string) error {
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 		return fmt.Errorf("%s: no such directory", dir)
 	}
-	return fmt.Errorf("%s is not a repro output directory (it has no %s)", dir, runner.SpecFile)
+	return fmt.Errorf("%s is not a repro output directory (it has no %s)", dir, spec.SpecFile)
 }
 
 // loadDir reads the spec stored in an output directory. Without --set
 // overrides it does not consult the plugin registries (runner.ReadSpec),
 // so a directory stays reportable after its plugins are gone; overrides
 // are validated against the plugins as for a spec file.
-func loadDir(dir string, sets []string) (*runner.Spec, error) {
-	specPath := filepath.Join(dir, runner.SpecFile)
+func loadDir(dir string, sets []string) (*spec.Spec, error) {
+	specPath := filepath.Join(dir, spec.SpecFile)
 	if fi, err := os.Stat(specPath); err != nil || fi.IsDir() {
 		return nil, errNotOutput(dir)
 	}
 	if len(sets) == 0 {
-		return runner.ReadSpec(dir)
+		return spec.ReadSpec(dir)
 	}
-	return runner.Load(specPath, sets)
+	return spec.Load(specPath, sets)
 }
 
 // loadResults reads the results of spec's plan stored in dir — in
 // results.jsonl and every shard's file (runner.ReadAllResults) — reporting
 // torn and corrupt lines on stderr and, for a sharded run, the trials each
 // shard still misses.
-func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]results.Result, error) {
+func loadResults(dir string, sp *spec.Spec, stderr io.Writer) ([]results.Result, error) {
 	recs, warns, found, err := results.ReadAllResults(dir)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
-		if _, err := os.Stat(filepath.Join(dir, runner.SpecFile)); err != nil {
+		if _, err := os.Stat(filepath.Join(dir, spec.SpecFile)); err != nil {
 			return nil, errNotOutput(dir)
 		}
 		return nil, fmt.Errorf("%s: no results yet", dir)
@@ -124,10 +124,10 @@ func loadResults(dir string, spec *runner.Spec, stderr io.Writer) ([]results.Res
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
-	plan, err := runner.NewPlan(spec)
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	printShards(stderr, dir, plan, recs)
-	return runner.ForPlan(plan, results.Latest(recs)), nil
+	return results.ForPlan(plan, results.Latest(recs)), nil
 }

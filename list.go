@@ -12,6 +12,7 @@ import (
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 func cmdList(stdout, stderr io.Writer, args []string) int {
@@ -68,20 +69,20 @@ func cmdList(stdout, stderr io.Writer, args []string) int {
 			tw.Flush()
 		case "protocols", "protocol":
 			fmt.Fprintln(stdout, "PROTOCOLS (protocol:)")
-			for _, name := range runner.Protocols.Names() {
-				p, _ := runner.Protocols.Lookup(name)
+			for _, name := range spec.Protocols.Names() {
+				p, _ := spec.LookupProtocol(name)
 				listPlugin(stdout, name, p.Doc, p.Params)
 			}
 		case "splits", "split":
 			fmt.Fprintln(stdout, "SPLIT KINDS (split: kind)")
-			for _, name := range runner.Splitters.Names() {
-				p, _ := runner.Splitters.Lookup(name)
+			for _, name := range spec.Splitters.Names() {
+				p, _ := spec.LookupSplitter(name)
 				listPlugin(stdout, name, p.Doc, p.Params)
 			}
 		case "selectors", "selector":
 			fmt.Fprintln(stdout, "SELECT RULES (select: rule)")
-			for _, name := range runner.Selectors.Names() {
-				p, _ := runner.Selectors.Lookup(name)
+			for _, name := range spec.Selectors.Names() {
+				p, _ := spec.LookupSelector(name)
 				fmt.Fprintf(stdout, "  %s — %s\n", name, oneLine(p.Doc))
 			}
 		case "strategies", "strategy":

@@ -20,7 +20,7 @@ import (
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -226,7 +226,7 @@ func TestReportWithoutPlugins(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	spec := `name: gone
+	sp := `name: gone
 seed: 1
 metrics: [accuracy]
 datasets:
@@ -238,14 +238,14 @@ curve: {trials: 2, sampling: random}
 expect:
   - {dataset: old, method: Old (C=2), metric: accuracy, sizes: [8], min: 60}
 `
-	if err := os.WriteFile(filepath.Join(dir, runner.SpecFile), []byte(spec), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, spec.SpecFile), []byte(sp), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stored, err := runner.ReadSpec(dir)
+	stored, err := spec.ReadSpec(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := runner.NewPlan(stored)
+	plan, err := spec.NewPlan(stored)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,16 +310,16 @@ func TestSmokeAssignments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := filepath.Join(tmp, "iris.yaml")
+	sp := filepath.Join(tmp, "iris.yaml")
 	write := func(smoke string) {
-		if err := os.WriteFile(spec, append(b, []byte(smoke)...), 0o644); err != nil {
+		if err := os.WriteFile(sp, append(b, []byte(smoke)...), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	write("smoke: [\"curve.sizes=[12, 30]\", \"curve.trials=1\"]\n")
-	mustCLI(t, exitOK, "validate", spec)
+	mustCLI(t, exitOK, "validate", sp)
 	dir := filepath.Join(tmp, "smoke")
-	stdout, _ := mustCLI(t, exitOK, "run", spec, "--smoke", "-o", dir, "-q")
+	stdout, _ := mustCLI(t, exitOK, "run", sp, "--smoke", "-o", dir, "-q")
 	if !strings.Contains(stdout, "smoke run of 2 of its 4 trials") {
 		t.Errorf("smoke run with smoke: assignments:\n%s", stdout)
 	}
@@ -329,23 +329,23 @@ func TestSmokeAssignments(t *testing.T) {
 	}
 	// The command line comes after them.
 	dir2 := filepath.Join(tmp, "smoke2")
-	mustCLI(t, exitOK, "run", spec, "--smoke", "-o", dir2, "-q", "--set", "curve.sizes=[20]")
+	mustCLI(t, exitOK, "run", sp, "--smoke", "-o", dir2, "-q", "--set", "curve.sizes=[20]")
 	if recs, _, err = results.ReadResults(filepath.Join(dir2, results.ResultsFile)); err != nil || len(recs) != 2 || recs[0].Size != 20 {
 		t.Errorf("results %+v, %v; want two trials at size 20", recs, err)
 	}
 	// A normal run ignores them.
-	stdout, _ = mustCLI(t, exitOK, "validate", spec)
+	stdout, _ = mustCLI(t, exitOK, "validate", sp)
 	if !strings.Contains(stdout, "8 trials") {
 		t.Errorf("validate without --smoke:\n%s", stdout)
 	}
 	write("smoke: [\"curve.sizes=[-3]\"]\n")
 	// A smoke: assignment that does not apply is reported at its line.
-	want := spec + ":16:9: smoke[0]: curve.sizes[0]: -3 is out of range"
-	_, stderr := mustCLI(t, exitUsage, "validate", spec)
+	want := sp + ":16:9: smoke[0]: curve.sizes[0]: -3 is out of range"
+	_, stderr := mustCLI(t, exitUsage, "validate", sp)
 	if !strings.Contains(stderr, want) {
 		t.Errorf("validate with a bad smoke: assignment: no %q in\n%s", want, stderr)
 	}
-	_, stderr = mustCLI(t, exitUsage, "run", spec, "--smoke", "-o", filepath.Join(tmp, "smoke3"), "-q")
+	_, stderr = mustCLI(t, exitUsage, "run", sp, "--smoke", "-o", filepath.Join(tmp, "smoke3"), "-q")
 	if !strings.Contains(stderr, want) {
 		t.Errorf("run --smoke with a bad smoke: assignment: no %q in\n%s", want, stderr)
 	}
@@ -369,7 +369,7 @@ func TestRunReportCheck(t *testing.T) {
 	if n, keys := resultLines(t, dir); n != irisTrials || len(keys) != irisTrials {
 		t.Fatalf("results.jsonl: %d lines, %d keys; want %d", n, len(keys), irisTrials)
 	}
-	for _, f := range []string{"report.md", "summary.csv", "iris-accuracy.png", runner.SpecFile, "env.json", "datasets.json"} {
+	for _, f := range []string{"report.md", "summary.csv", "iris-accuracy.png", spec.SpecFile, "env.json", "datasets.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("run wrote no %s: %v", f, err)
 		}

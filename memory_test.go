@@ -76,11 +76,11 @@ func TestMemoryLimit(t *testing.T) {
 	data := t.TempDir()
 	writeLIBSVM(t, filepath.Join(data, "huge.svm"), 33554432)
 	writeLIBSVM(t, filepath.Join(data, "small.svm"), 0)
-	spec := writeFile(t, filepath.Join(t.TempDir(), "huge.yaml"), hugeSpec)
+	sp := writeFile(t, filepath.Join(t.TempDir(), "huge.yaml"), hugeSpec)
 	dir := filepath.Join(t.TempDir(), "out")
 	// The limit from the environment; the flag's parsing is below.
 	t.Setenv(runner.MemLimitEnv, "1GB")
-	stdout, stderr := mustCLI(t, exitFailed, "run", spec, "-o", dir, "-q", "-j", "2", "--data", data)
+	stdout, stderr := mustCLI(t, exitFailed, "run", sp, "-o", dir, "-q", "-j", "2", "--data", data)
 	if !strings.Contains(stdout, "5 trials: 5 ran now, 0 already done, 2 failed") {
 		t.Errorf("stdout:\n%s", stdout)
 	}
@@ -122,7 +122,7 @@ func TestMemoryLimit(t *testing.T) {
 			t.Errorf("%s: error %q, want %q", ds, e, want)
 		}
 	}
-	code, _, stderr := cli(t, "run", spec, "-o", dir, "-q", "--data", data, "--mem-limit", "lots")
+	code, _, stderr := cli(t, "run", sp, "-o", dir, "-q", "--data", data, "--mem-limit", "lots")
 	if code != exitUsage || !strings.Contains(stderr, `--mem-limit (default $REPRO_MEM_LIMIT): memory limit "lots": want a positive size such as 8GB, 1.5GiB or 500MB, or off`) {
 		t.Errorf("--mem-limit lots: exit %d\n%s", code, stderr)
 	}
@@ -133,7 +133,7 @@ func TestMemoryLimit(t *testing.T) {
 func TestColdRun(t *testing.T) {
 	data := t.TempDir()
 	writeLIBSVM(t, filepath.Join(data, "small.svm"), 0)
-	spec := writeFile(t, filepath.Join(t.TempDir(), "cold.yaml"), `name: cold
+	sp := writeFile(t, filepath.Join(t.TempDir(), "cold.yaml"), `name: cold
 seed: 1
 datasets:
   - name: libsvm
@@ -150,11 +150,11 @@ metrics: [accuracy]
 	root := t.TempDir()
 	dir := filepath.Join(root, "out")
 	cache := filepath.Join(root, ".cache")
-	mustCLI(t, exitOK, "run", spec, "-o", dir, "-q", "--data", data, "--cold")
+	mustCLI(t, exitOK, "run", sp, "-o", dir, "-q", "--data", data, "--cold")
 	if _, err := os.Stat(cache); !os.IsNotExist(err) {
 		t.Fatalf("--cold: %s exists (%v)", cache, err)
 	}
-	mustCLI(t, exitOK, "run", spec, "-o", dir, "-q", "--data", data, "--fresh")
+	mustCLI(t, exitOK, "run", sp, "-o", dir, "-q", "--data", data, "--fresh")
 	if m, _ := filepath.Glob(filepath.Join(cache, "transforms", "*.gob")); len(m) != 1 {
 		t.Fatalf("a plain run cached %d transforms, want 1", len(m))
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Every experiment's stored spec reads back without the plugin registries
@@ -20,7 +21,7 @@ func TestReadSpecExperiments(t *testing.T) {
 	files = append(files, "testdata/iris.yaml")
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			s, err := runner.Load(f, nil)
+			s, err := spec.Load(f, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -28,7 +29,7 @@ func TestReadSpecExperiments(t *testing.T) {
 			if err := runner.WriteSpec(dir, s); err != nil {
 				t.Fatal(err)
 			}
-			s2, err := runner.ReadSpec(dir)
+			s2, err := spec.ReadSpec(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,9 +45,9 @@ func TestReadSpecExperiments(t *testing.T) {
 	}
 }
 
-func trialKeys(t *testing.T, s *runner.Spec) []string {
+func trialKeys(t *testing.T, s *spec.Spec) []string {
 	t.Helper()
-	p, err := runner.NewPlan(s)
+	p, err := spec.NewPlan(s)
 	if err != nil {
 		t.Fatal(err)
 	}

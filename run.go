@@ -17,6 +17,7 @@ import (
 	"github.com/repro-ml/repro/reports"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
@@ -65,21 +66,21 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 			return exitUsage
 		}
 	}
-	spec, err := loadSpec(arg, sets, stderr)
+	sp, err := loadSpec(arg, sets, stderr)
 	if err != nil {
 		return exitUsage
 	}
-	if !checkPrograms(arg, programs(spec), *noCommands, "run", stderr) {
+	if !checkPrograms(arg, programs(sp), *noCommands, "run", stderr) {
 		return exitUsage
 	}
-	if *smoke && len(spec.Smoke) > 0 {
+	if *smoke && len(sp.Smoke) > 0 {
 		// The experiment's own smoke reductions, then the command line's.
-		if spec, err = runner.LoadSmoke(arg, spec.Smoke, sets); err != nil {
+		if sp, err = spec.LoadSmoke(arg, sp.Smoke, sets); err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
 		}
 	}
-	dir := outDir(*out, spec)
+	dir := outDir(*out, sp)
 	if *smoke && *out == "" {
 		dir += "-smoke"
 	}
@@ -100,7 +101,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		opts.Progress = pr
 	}
 	if *smoke {
-		opts.Only = smokeTrial(spec)
+		opts.Only = smokeTrial(sp)
 	}
 	if *cold {
 		tmp, err := os.MkdirTemp("", "repro-cold-")
@@ -119,7 +120,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		}
 		defer stop()
 	}
-	sum, err := runner.Run(ctx, spec, opts)
+	sum, err := runner.Run(ctx, sp, opts)
 	if err != nil {
 		if ctx.Err() != nil {
 			fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
@@ -127,7 +128,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		}
 		// The spec asks what the data cannot give (checked before any
 		// trial ran): an invalid spec, as validate reports it.
-		var se *runner.SpecError
+		var se *spec.SpecError
 		if errors.As(err, &se) {
 			fmt.Fprintln(stderr, se)
 			return exitUsage
@@ -142,25 +143,25 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	// Render from the resolved spec stored in dir, as repro report does,
 	// so that both write the same files.
 	if stored, err := loadDir(dir, nil); err != nil {
-		fmt.Fprintf(stderr, "warning: reading back %s: %v\n", filepath.Join(dir, runner.SpecFile), err)
+		fmt.Fprintf(stderr, "warning: reading back %s: %v\n", filepath.Join(dir, spec.SpecFile), err)
 	} else {
-		spec = stored
+		sp = stored
 	}
-	if err := reports.Write(dir, spec, sum.Results); err != nil {
+	if err := reports.Write(dir, sp, sum.Results); err != nil {
 		fmt.Fprintf(stderr, "repro: writing the reports in %s: %v\n", dir, err)
 		return exitFailed
 	}
 	if *smoke {
 		fmt.Fprintf(stdout, "%s (smoke run of %d of its %d trials): %d ran now, %d already done, %d failed\n",
-			spec.Name, sum.Ran+sum.Skipped, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
+			sp.Name, sum.Ran+sum.Skipped, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
 	} else {
 		fmt.Fprintf(stdout, "%s: %d trials: %d ran now, %d already done, %d failed\n",
-			spec.Name, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
+			sp.Name, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
 	}
 	fmt.Fprintf(stdout, "report: %s\n", filepath.Join(dir, "report.md"))
 	// What the report flags for action (a grid to widen, fits at their
 	// iteration cap) is repeated where it will be seen.
-	for _, w := range reports.Warnings(spec, sum.Results) {
+	for _, w := range reports.Warnings(sp, sum.Results) {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
 	if sum.Interrupted {
@@ -169,9 +170,9 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return exitInterrupted
 	}
 	failedChecks := 0
-	if len(spec.Expect) > 0 && !*smoke {
+	if len(sp.Expect) > 0 && !*smoke {
 		fmt.Fprintln(stdout)
-		failedChecks = reports.WriteCheck(stdout, reports.CheckDir(dir, spec, sum.Results))
+		failedChecks = reports.WriteCheck(stdout, reports.CheckDir(dir, sp, sum.Results))
 	}
 	if sum.Failed > 0 {
 		printFailures(stderr, sum.Plan, sum.Results)
@@ -186,16 +187,16 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 
 // smokeTrial accepts the first trial at the smallest size: one trial per
 // dataset and method variant, enough to show an experiment runs end to end.
-func smokeTrial(spec *runner.Spec) func(*runner.Trial) bool {
+func smokeTrial(sp *spec.Spec) func(*spec.Trial) bool {
 	smallest := 0.0
-	for i, s := range spec.Curve.Sizes {
+	for i, s := range sp.Curve.Sizes {
 		// A fraction and a count are not comparable without the data: the
 		// smallest count, else the smallest fraction.
 		if i == 0 || (s > 1) == (smallest > 1) && s < smallest || s > 1 && smallest <= 1 {
 			smallest = s
 		}
 	}
-	return func(t *runner.Trial) bool {
+	return func(t *spec.Trial) bool {
 		return t.Index == 0 && (t.Size == 0 || t.Size == smallest)
 	}
 }
@@ -203,7 +204,7 @@ func smokeTrial(spec *runner.Spec) func(*runner.Trial) bool {
 // printFailures lists the first failed trials. A trial that failed before
 // its training set was drawn has no size; the plan gives the size the spec
 // asked for.
-func printFailures(w io.Writer, plan *runner.Plan, recs []results.Result) {
+func printFailures(w io.Writer, plan *spec.Plan, recs []results.Result) {
 	specSize := map[string]float64{}
 	for _, t := range plan.Trials {
 		specSize[t.Key] = t.Size
@@ -224,7 +225,7 @@ func printFailures(w io.Writer, plan *runner.Plan, recs []results.Result) {
 		if r.Size == 0 {
 			size = param.Format(specSize[r.Key])
 		}
-		fmt.Fprintf(w, "failed: %s / %s / size %s / trial %d: %s\n", r.Dataset, runner.SeriesName(r.Method, r.Variant), size, r.Trial, msg)
+		fmt.Fprintf(w, "failed: %s / %s / size %s / trial %d: %s\n", r.Dataset, spec.SeriesName(r.Method, r.Variant), size, r.Trial, msg)
 	}
 	if n > 5 {
 		fmt.Fprintf(w, "… and %d more failed trials (see results.jsonl)\n", n-5)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // lockRun takes the lock a run holds: the output directory's, or for a
@@ -22,7 +23,7 @@ func lockRun(dir string, shard results.Shard) (func(), error) {
 // need every shard's results, and the shards of an array finish at
 // different times); it prints its own counts and how the shards stand.
 func shardDone(stdout, stderr io.Writer, dir string, sum *runner.Summary, shard results.Shard) int {
-	spec := sum.Plan.Spec
+	sp := sum.Plan.Spec
 	in := 0
 	for _, s := range sum.Plan.Shards(shard.N) {
 		if s == shard.I {
@@ -30,7 +31,7 @@ func shardDone(stdout, stderr io.Writer, dir string, sum *runner.Summary, shard 
 		}
 	}
 	fmt.Fprintf(stdout, "%s shard %s: %d of the %d trials: %d ran now, %d already done, %d failed\n",
-		spec.Name, shard, sum.Ran+sum.Skipped, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
+		sp.Name, shard, sum.Ran+sum.Skipped, len(sum.Plan.Trials), sum.Ran, sum.Skipped, sum.Failed)
 	if sum.Ran+sum.Skipped != in && !sum.Interrupted {
 		// --smoke limits the shard further: say so rather than let the
 		// counts look short.
@@ -54,7 +55,7 @@ func shardDone(stdout, stderr io.Writer, dir string, sum *runner.Summary, shard 
 
 // printShards reports, for each shard count N whose files dir holds, how
 // many trials each shard has finished and still misses.
-func printShards(w io.Writer, dir string, plan *runner.Plan, recs []results.Result) {
+func printShards(w io.Writer, dir string, plan *spec.Plan, recs []results.Result) {
 	shards, err := results.ShardFiles(dir)
 	if err != nil {
 		fmt.Fprintf(w, "warning: %v\n", err)
@@ -71,16 +72,16 @@ func printShards(w io.Writer, dir string, plan *runner.Plan, recs []results.Resu
 
 // printShardStatus writes one line per shard of N: its trials finished,
 // failed and missing, and for an incomplete shard how to rerun it alone.
-func printShardStatus(w io.Writer, dir string, plan *runner.Plan, n int, recs []results.Result) {
+func printShardStatus(w io.Writer, dir string, plan *spec.Plan, n int, recs []results.Result) {
 	complete := 0
-	for _, st := range plan.ShardStatuses(n, recs) {
+	for _, st := range results.ShardStatuses(plan, n, recs) {
 		if st.Finished == st.Trials {
 			complete++
 			fmt.Fprintf(w, "shard %s: %d of %d trials finished\n", st.Shard, st.Finished, st.Trials)
 			continue
 		}
 		fmt.Fprintf(w, "shard %s: %d of %d trials finished, %d failed, %d missing; rerun it alone: repro run %s --shard %s -o %s\n",
-			st.Shard, st.Finished, st.Trials, st.Failed, st.Missing, filepath.Join(dir, runner.SpecFile), st.Shard, dir)
+			st.Shard, st.Finished, st.Trials, st.Failed, st.Missing, filepath.Join(dir, spec.SpecFile), st.Shard, dir)
 	}
 	fmt.Fprintf(w, "%d of %d shards complete\n", complete, n)
 }

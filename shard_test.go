@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // TestShardCLI runs the tiny spec as three shards, reports and checks the
@@ -65,11 +65,11 @@ func TestShardCLI(t *testing.T) {
 		t.Errorf("check with a lost shard passes its rows:\n%s", stdout)
 	}
 	want := "shard 2/3: 0 of " + itoa(lines) + " trials finished, 0 failed, " + itoa(lines) + " missing; rerun it alone: repro run " +
-		filepath.Join(dir, runner.SpecFile) + " --shard 2/3 -o " + dir
+		filepath.Join(dir, spec.SpecFile) + " --shard 2/3 -o " + dir
 	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "2 of 3 shards complete") {
 		t.Errorf("check with a lost shard: no %q in\n%s", want, stderr)
 	}
-	stdout, _ = mustCLI(t, exitOK, "run", filepath.Join(dir, runner.SpecFile), "-o", dir, "-q", "--shard", "2/3")
+	stdout, _ = mustCLI(t, exitOK, "run", filepath.Join(dir, spec.SpecFile), "-o", dir, "-q", "--shard", "2/3")
 	if !strings.Contains(stdout, itoa(lines)+" ran now, 0 already done") || !strings.Contains(stdout, "3 of 3 shards complete") {
 		t.Errorf("rerun of shard 2:\n%s", stdout)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/internal/atomicfile"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 const slurmSynopsis = "slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--data DIR] [--set key.path=value ...] [--repro PATH] [--submit]"
@@ -73,11 +74,11 @@ func cmdSlurm(stdout, stderr io.Writer, args []string) int {
 	if fi, err := os.Stat(dataDir); err != nil || !fi.IsDir() {
 		fmt.Fprintf(stderr, "warning: data directory %s is not a directory here; the tasks will need it on their nodes\n", dataDir)
 	}
-	spec, err := loadSpec(arg, sets, stderr)
+	sp, err := loadSpec(arg, sets, stderr)
 	if err != nil {
 		return exitUsage
 	}
-	plan, err := runner.NewPlan(spec)
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", arg, err)
 		return exitUsage
@@ -85,7 +86,7 @@ func cmdSlurm(stdout, stderr io.Writer, args []string) int {
 	if *tasks > len(plan.Trials) {
 		fmt.Fprintf(stderr, "warning: %d tasks for %d trials: %d tasks will have nothing to run\n", *tasks, len(plan.Trials), *tasks-len(plan.Trials))
 	}
-	dir, err := filepath.Abs(outDir(*out, spec))
+	dir, err := filepath.Abs(outDir(*out, sp))
 	if err != nil {
 		fmt.Fprintf(stderr, "repro slurm: %v\n", err)
 		return exitFailed
@@ -104,8 +105,8 @@ func cmdSlurm(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "repro slurm: %v\n", err)
 		return exitFailed
 	}
-	job := slurmJob{Name: spec.Name, Tasks: *tasks, CPUs: *cpus, Partition: *partition, Time: *limit, Mem: *mem,
-		Repro: bin, Spec: filepath.Join(dir, runner.SpecFile), Dir: dir, Data: dataDir, Scripts: filepath.Join(dir, slurmDir)}
+	job := slurmJob{Name: sp.Name, Tasks: *tasks, CPUs: *cpus, Partition: *partition, Time: *limit, Mem: *mem,
+		Repro: bin, Spec: filepath.Join(dir, spec.SpecFile), Dir: dir, Data: dataDir, Scripts: filepath.Join(dir, slurmDir)}
 
 	// The resolved spec first: every task runs it, whatever happens to
 	// FILE.yaml while the array waits in the queue.
@@ -113,7 +114,7 @@ func cmdSlurm(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stderr, "repro slurm: %v\n", err)
 		return exitFailed
 	}
-	if err := runner.WriteSpec(dir, spec); err != nil {
+	if err := runner.WriteSpec(dir, sp); err != nil {
 		fmt.Fprintf(stderr, "repro slurm: %v\n", err)
 		return exitFailed
 	}
@@ -124,7 +125,7 @@ func cmdSlurm(stdout, stderr io.Writer, args []string) int {
 			return exitFailed
 		}
 	}
-	fmt.Fprintf(stdout, "%s: %d trials in %d array tasks\n", spec.Name, len(plan.Trials), *tasks)
+	fmt.Fprintf(stdout, "%s: %d trials in %d array tasks\n", sp.Name, len(plan.Trials), *tasks)
 	fmt.Fprintf(stdout, "wrote %s, %s and %s\n", filepath.Join(job.Scripts, "array.sbatch"), "report.sbatch", "submit.sh")
 	if !*submit {
 		fmt.Fprintf(stdout, "submit with: sh %s\n", shQuote(filepath.Join(job.Scripts, "submit.sh")))

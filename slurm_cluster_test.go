@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 const quickstart = "experiments/quickstart.yaml"
@@ -64,11 +64,11 @@ func jobState(t *testing.T, job string) string {
 // cleared.
 func merged(t *testing.T, dir string) []results.Result {
 	t.Helper()
-	spec, err := runner.ReadSpec(dir)
+	sp, err := spec.ReadSpec(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := runner.NewPlan(spec)
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func merged(t *testing.T, dir string) []results.Result {
 	for _, w := range warns {
 		t.Logf("warning: %v", w)
 	}
-	out := runner.ForPlan(plan, results.Latest(rs))
+	out := results.ForPlan(plan, results.Latest(rs))
 	for i := range out {
 		out[i].FitSeconds, out[i].SelectSeconds = 0, 0
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // TestSlurmScripts writes the sbatch scripts of the tiny spec and compares
@@ -36,12 +36,12 @@ func TestSlurmScripts(t *testing.T) {
 	golden(t, "slurm.golden", got)
 
 	// The resolved spec (with its --set) is in DIR: the tasks run it.
-	spec, err := runner.ReadSpec(dir)
+	sp, err := spec.ReadSpec(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if spec.Curve.Trials != 3 {
-		t.Errorf("stored spec has %d trials per size, want the --set 3", spec.Curve.Trials)
+	if sp.Curve.Trials != 3 {
+		t.Errorf("stored spec has %d trials per size, want the --set 3", sp.Curve.Trials)
 	}
 
 	for _, tt := range []struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) int {
@@ -28,23 +29,23 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 			return exitUsage
 		}
 	}
-	spec, err := loadSpec(arg, sets, stderr)
+	sp, err := loadSpec(arg, sets, stderr)
 	if err != nil {
 		return exitUsage
 	}
-	if len(spec.Smoke) > 0 {
+	if len(sp.Smoke) > 0 {
 		// The smoke reductions must apply too: CI runs them.
-		if _, err := runner.LoadSmoke(arg, spec.Smoke, sets); err != nil {
+		if _, err := spec.LoadSmoke(arg, sp.Smoke, sets); err != nil {
 			fmt.Fprintln(stderr, err)
 			return exitUsage
 		}
 	}
-	plan, err := runner.NewPlan(spec)
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", arg, err)
 		return exitUsage
 	}
-	progs := programs(spec)
+	progs := programs(sp)
 	if !checkPrograms(arg, progs, *noCommands, "validate", stderr) {
 		return exitUsage
 	}
@@ -54,8 +55,8 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 	checked := ""
 	if dir := *data; dir != "" || os.Getenv(datasets.DataDirEnv) != "" {
 		dir = datasets.DataDir(dir)
-		env := datasets.Env{DataDir: dir, CacheDir: filepath.Join(filepath.Dir(outDir("", spec)), ".cache")}
-		infos, missing, err := runner.CheckData(ctx, spec, env)
+		env := datasets.Env{DataDir: dir, CacheDir: filepath.Join(filepath.Dir(outDir("", sp)), ".cache")}
+		infos, missing, err := runner.CheckData(ctx, sp, env)
 		if err != nil {
 			if ctx.Err() != nil {
 				fmt.Fprintf(stderr, "repro validate: %v\n", err)
@@ -68,7 +69,7 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 			return exitUsage
 		}
 		var shapes []string
-		for _, ds := range spec.Datasets {
+		for _, ds := range sp.Datasets {
 			if in, ok := infos[ds.ID]; ok {
 				shapes = append(shapes, fmt.Sprintf("%s %d × %d", ds.ID, in.Rows, in.Cols))
 			}

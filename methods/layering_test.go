@@ -157,3 +157,64 @@ func TestPluginPackagesAreLeaves(t *testing.T) {
 		t.Errorf("%s registers methods but nothing links it: add a blank import to plugins/plugins.go", p)
 	}
 }
+
+// TestReadersDoNotImportExecutor checks the split of the experiment code
+// in three: the experiment language (spec) and the contract between
+// running and reading (results) sit below the executor (runner), and what
+// reads an output directory — package reports and the command's report,
+// diff and check — imports spec and results, never runner, directly or
+// not (the way benchstat reads benchfmt).
+func TestReadersDoNotImportExecutor(t *testing.T) {
+	const executor = module + "/runner"
+	pkgs := listModule(t)
+	imports := map[string][]string{}
+	for _, p := range pkgs {
+		imports[p.ImportPath] = p.Imports
+	}
+	// path returns a chain of imports from p to executor, or nil.
+	var path func(p string, seen map[string]bool) []string
+	path = func(p string, seen map[string]bool) []string {
+		if p == executor {
+			return []string{p}
+		}
+		if seen[p] {
+			return nil
+		}
+		seen[p] = true
+		for _, imp := range imports[p] {
+			if chain := path(imp, seen); chain != nil {
+				return append([]string{p}, chain...)
+			}
+		}
+		return nil
+	}
+	for _, reader := range []string{"spec", "results", "reports"} {
+		ip := module + "/" + reader
+		if _, ok := imports[ip]; !ok {
+			t.Errorf("package %s not found", ip)
+			continue
+		}
+		if chain := path(ip, map[string]bool{}); chain != nil {
+			t.Errorf("%s imports the executor: %s", ip, strings.Join(chain, " → "))
+		}
+	}
+	// The command is one package; its reading subcommands are files that
+	// import no executor themselves.
+	for _, p := range pkgs {
+		if p.ImportPath != module {
+			continue
+		}
+		for _, name := range []string{"report.go", "diff.go", "check.go"} {
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				if path, _ := strconv.Unquote(imp.Path.Value); path == executor {
+					t.Errorf("%s (repro %s) imports %s; read through packages spec and results", name, strings.TrimSuffix(name, ".go"), executor)
+				}
+			}
+		}
+	}
+}

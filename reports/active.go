@@ -9,7 +9,8 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/metric"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Active-learning summaries (Bilgic 2012, issue 12 §3), written after the
@@ -167,7 +168,7 @@ func (d *dataSet) fullPool(s *series, mn string) float64 {
 	var fulls []float64
 	for _, x := range d.xs {
 		for _, o := range s.cells[x].obsOrNil() {
-			if v, ok := o.extras[runner.FullPrefix+mn]; ok {
+			if v, ok := o.extras[results.FullPrefix+mn]; ok {
 				fulls = append(fulls, v)
 			}
 		}
@@ -195,7 +196,7 @@ func (m *model) writeReach(w *bytes.Buffer, mn string, higher bool) {
 		recorded = recorded || !math.IsNaN(best)
 	}
 	if !recorded {
-		fmt.Fprintf(w, "Not computed: no trial recorded %s%s (the protocol's full: [label, …] fits those methods on each trial's whole pool once and records it).\n\n", runner.FullPrefix, mn)
+		fmt.Fprintf(w, "Not computed: no trial recorded %s%s (the protocol's full: [label, …] fits those methods on each trial's whole pool once and records it).\n\n", results.FullPrefix, mn)
 		return
 	}
 	header, rows := m.seriesGrid(func(d *dataSet, s *series) string {
@@ -280,7 +281,7 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 					st = a + " vs " + b
 				}
 			}
-			c := m.wtl(d, bases[d.id], s, mn, higher, runner.DefaultAlpha, d.xs)
+			c := m.wtl(d, bases[d.id], s, mn, higher, spec.DefaultAlpha, d.xs)
 			uses = append(uses, c.Uses...)
 			if c.Win+c.Tie+c.Loss == 0 {
 				rows = append(rows, []string{mdText(d.id), "—", "—", "—"})
@@ -296,5 +297,5 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 	if len(uses) == 0 {
 		name = testName(TestAt(m.spec, m.datasets[0].id, 0, 0))
 	}
-	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: %s over the trials at each iteration, p < %s; — : no iteration with two paired trials (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).\n\n", mdText(m.spec.Baseline), mn, name, num(runner.DefaultAlpha))
+	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: %s over the trials at each iteration, p < %s; — : no iteration with two paired trials (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).\n\n", mdText(m.spec.Baseline), mn, name, num(spec.DefaultAlpha))
 }

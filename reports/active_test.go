@@ -8,7 +8,7 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // activeFixture is a small active-learning experiment: two datasets, a
@@ -16,21 +16,21 @@ import (
 // varies between trials, and INCR, equal to DDR but at the last batch,
 // where it trails by a constant. Trials record the full-pool AUC at their
 // last batch.
-func activeFixture() (*runner.Spec, []results.Result) {
-	spec := &runner.Spec{
+func activeFixture() (*spec.Spec, []results.Result) {
+	sp := &spec.Spec{
 		Name: "toy2012-fig6-active",
 		Seed: 1,
-		Datasets: []runner.DatasetSpec{
-			{Name: "citeseer", ID: "citeseer", Split: runner.Split{Kind: "kfold", Params: param.Values{"folds": 2, "repeats": 2}}},
-			{Name: "cora", ID: "cora", Split: runner.Split{Kind: "kfold", Params: param.Values{"folds": 2, "repeats": 2}}},
+		Datasets: []spec.DatasetSpec{
+			{Name: "citeseer", ID: "citeseer", Split: spec.Split{Kind: "kfold", Params: param.Values{"folds": 2, "repeats": 2}}},
+			{Name: "cora", ID: "cora", Split: spec.Split{Kind: "kfold", Params: param.Values{"folds": 2, "repeats": 2}}},
 		},
-		Methods: []runner.MethodSpec{
-			{Name: "ddr", Label: "DDR", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
-			{Name: "logreg-l1", Label: "PCA-L1", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
-			{Name: "incr", Label: "INCR", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
+		Methods: []spec.MethodSpec{
+			{Name: "ddr", Label: "DDR", Grid: []param.Values{{}}, Select: spec.Select{Rule: "fixed"}},
+			{Name: "logreg-l1", Label: "PCA-L1", Grid: []param.Values{{}}, Select: spec.Select{Rule: "fixed"}},
+			{Name: "incr", Label: "INCR", Grid: []param.Values{{}}, Select: spec.Select{Rule: "fixed"}},
 		},
-		Protocol: runner.ProtocolSpec{Name: "active", Params: param.Values{"initial": 10, "batch": 10, "budget": 40, "strategy": "random", "full": true}},
-		Curve:    runner.Curve{Trials: 4, Sampling: "random"},
+		Protocol: spec.ProtocolSpec{Name: "active", Params: param.Values{"initial": 10, "batch": 10, "budget": 40, "strategy": "random", "full": true}},
+		Curve:    spec.Curve{Trials: 4, Sampling: "random"},
 		Metrics:  []string{"auc"},
 		Baseline: "DDR",
 	}
@@ -60,7 +60,7 @@ func activeFixture() (*runner.Spec, []results.Result) {
 					if i == len(xs)-1 {
 						// DDR's full-pool score is the best: the target.
 						full := map[string]float64{"DDR": 0.86, "PCA-L1": 0.85, "INCR": 0.855}[m]
-						o.Extras = results.Metrics{runner.FullPrefix + "auc": full + 0.01*float64(di)}
+						o.Extras = results.Metrics{results.FullPrefix + "auc": full + 0.01*float64(di)}
 					}
 					r.Observations = append(r.Observations, o)
 				}
@@ -69,12 +69,12 @@ func activeFixture() (*runner.Spec, []results.Result) {
 			}
 		}
 	}
-	return spec, recs
+	return sp, recs
 }
 
 func TestActiveSummaryGolden(t *testing.T) {
-	spec, recs := activeFixture()
-	files, err := Render(t.TempDir(), spec, recs)
+	sp, recs := activeFixture()
+	files, err := Render(t.TempDir(), sp, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,10 +119,10 @@ func TestActiveSummaryGolden(t *testing.T) {
 // 0.0129) gets t = 0.045/(0.0129·√(1/4 + 100/x)): 1.09 at x = 10, 2.10
 // at x = 40 (p = 0.13, df 3): four ties, and the note names the test.
 func TestActiveWTLCorrectedT(t *testing.T) {
-	spec, recs := activeFixture()
-	spec.Report.Test = TestCorrectedT
+	sp, recs := activeFixture()
+	sp.Report.Test = TestCorrectedT
 	var w bytes.Buffer
-	build(spec, recs).writeActive(&w)
+	build(sp, recs).writeActive(&w)
 	for _, want := range []string{"| citeseer |        0 |        4 |        0 |", "two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train)) over the trials"} {
 		if !strings.Contains(w.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, w.String())
@@ -132,10 +132,10 @@ func TestActiveWTLCorrectedT(t *testing.T) {
 
 // Another protocol writes no active-learning summary.
 func TestActiveSummaryOnlyForActive(t *testing.T) {
-	spec, recs := activeFixture()
-	spec.Protocol = runner.ProtocolSpec{}
+	sp, recs := activeFixture()
+	sp.Protocol = spec.ProtocolSpec{}
 	var w bytes.Buffer
-	build(spec, recs).writeActive(&w)
+	build(sp, recs).writeActive(&w)
 	if w.Len() != 0 {
 		t.Errorf("curve protocol: wrote %q", w.String())
 	}
@@ -163,7 +163,7 @@ func TestAULC(t *testing.T) {
 // With one trial per series no iteration has two pairs: W/T/L is "—",
 // not 0/0/0.
 func TestActiveWTLUntested(t *testing.T) {
-	spec, recs := activeFixture()
+	sp, recs := activeFixture()
 	var one []results.Result
 	for _, r := range recs {
 		if r.Trial == 0 {
@@ -171,7 +171,7 @@ func TestActiveWTLUntested(t *testing.T) {
 		}
 	}
 	var w bytes.Buffer
-	build(spec, one).writeActive(&w)
+	build(sp, one).writeActive(&w)
 	if !strings.Contains(w.String(), "| citeseer |        — |        — |        — |") {
 		t.Errorf("one trial: want — rows:\n%s", w.String())
 	}
@@ -183,17 +183,17 @@ func TestActiveWTLUntested(t *testing.T) {
 // each method sets, and a baseline absent from a dataset leaves its W/T/L
 // there uncomputed with the reason.
 func TestActiveSeriesOwnStrategyAndDatasets(t *testing.T) {
-	spec, recs := activeFixture()
-	spec.Report.Test = TestT // the counts below are the plain t-test's
-	spec.Methods[2].Protocol = param.Values{"strategy": "uncertainty"}
-	spec.Methods[2].Datasets = []string{"citeseer"}
+	sp, recs := activeFixture()
+	sp.Report.Test = TestT // the counts below are the plain t-test's
+	sp.Methods[2].Protocol = param.Values{"strategy": "uncertainty"}
+	sp.Methods[2].Datasets = []string{"citeseer"}
 	var kept []results.Result
 	for _, r := range recs {
 		if r.Method != "INCR" || r.Dataset == "citeseer" {
 			kept = append(kept, r)
 		}
 	}
-	files, err := Render(t.TempDir(), spec, kept)
+	files, err := Render(t.TempDir(), sp, kept)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +210,7 @@ func TestActiveSeriesOwnStrategyAndDatasets(t *testing.T) {
 			t.Errorf("report.md lacks %q:\n%s", want, md)
 		}
 	}
-	m := build(spec, kept)
+	m := build(sp, kept)
 	for _, d := range m.datasets {
 		_, err := d.find("INCR")
 		if (err == nil) != (d.id == "citeseer") {
@@ -219,15 +219,15 @@ func TestActiveSeriesOwnStrategyAndDatasets(t *testing.T) {
 	}
 
 	// The baseline itself on citeseer only.
-	spec.Methods[2].Datasets = nil
-	spec.Methods[0].Datasets = []string{"citeseer"}
+	sp.Methods[2].Datasets = nil
+	sp.Methods[0].Datasets = []string{"citeseer"}
 	kept = kept[:0]
 	for _, r := range recs {
 		if r.Method != "DDR" || r.Dataset == "citeseer" {
 			kept = append(kept, r)
 		}
 	}
-	files, err = Render(t.TempDir(), spec, kept)
+	files, err = Render(t.TempDir(), sp, kept)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // observation is one trial's values at one x: a point of
@@ -80,7 +80,7 @@ func (c *cell) values(name string) (vals []float64, trials []int) {
 type series struct {
 	name    string // runner.SeriesName
 	label   string // method label
-	method  *runner.MethodSpec
+	method  *spec.MethodSpec
 	variant param.Values
 	oracle  bool
 	cells   map[float64]*cell
@@ -122,13 +122,13 @@ func (s *series) rule() string {
 
 // selector returns the select rule of m, or the zero Selector for a rule
 // not registered (a results directory of a plugin no longer compiled in).
-func selector(m *runner.MethodSpec) runner.Selector {
+func selector(m *spec.MethodSpec) spec.Selector {
 	if m != nil {
-		if sel, err := runner.Selectors.Lookup(m.Select.RuleName()); err == nil {
+		if sel, err := spec.LookupSelector(m.Select.RuleName()); err == nil {
 			return *sel
 		}
 	}
-	return runner.Selector{}
+	return spec.Selector{}
 }
 
 // selectMetric returns the metric the series' select rule scores by ("" for
@@ -173,10 +173,10 @@ func (s *series) failedAt(x float64) int {
 // dataSet groups a dataset's series.
 type dataSet struct {
 	id   string
-	spec *runner.DatasetSpec
+	spec *spec.DatasetSpec
 	// choice is the report.choose entry that makes the dataset, nil for
 	// an entry of datasets:.
-	choice *runner.DatasetChoice
+	choice *spec.DatasetChoice
 	series []*series
 	xs     []float64 // ascending union of the series' x values
 	// largest caches maxTrain once known.
@@ -224,7 +224,7 @@ func (m *model) absent(name string, d *dataSet) bool {
 
 // model is the results of an experiment arranged for reporting.
 type model struct {
-	spec     *runner.Spec
+	spec     *spec.Spec
 	datasets []*dataSet
 	failures []*results.Result
 	// infoErr is why datasets.json could not be read, if it could not.
@@ -235,8 +235,8 @@ type model struct {
 }
 
 // build arranges results by dataset and series in spec order.
-func build(spec *runner.Spec, recs []results.Result) *model {
-	m := &model{spec: spec}
+func build(sp *spec.Spec, recs []results.Result) *model {
+	m := &model{spec: sp}
 	byID := map[string]*dataSet{}
 	index := map[string]map[string]*series{}
 	addSeries := func(d *dataSet, s *series) {
@@ -244,8 +244,8 @@ func build(spec *runner.Spec, recs []results.Result) *model {
 		d.series = append(d.series, s)
 		index[d.id][s.name] = s
 	}
-	for i := range spec.Datasets {
-		ds := &spec.Datasets[i]
+	for i := range sp.Datasets {
+		ds := &sp.Datasets[i]
 		id := ds.ID
 		if id == "" {
 			id = ds.Name
@@ -254,8 +254,8 @@ func build(spec *runner.Spec, recs []results.Result) *model {
 		byID[id] = d
 		index[id] = map[string]*series{}
 		m.datasets = append(m.datasets, d)
-		for mi := range spec.Methods {
-			ms := &spec.Methods[mi]
+		for mi := range sp.Methods {
+			ms := &sp.Methods[mi]
 			if !ms.RunsOn(id) {
 				continue // methods[i].datasets leaves it out here
 			}
@@ -265,20 +265,20 @@ func build(spec *runner.Spec, recs []results.Result) *model {
 			}
 			oracle := selector(ms).Oracle
 			for _, v := range ms.Variants() {
-				addSeries(d, &series{name: runner.SeriesName(label, v.Values), label: label, method: ms, variant: v.Values, oracle: oracle})
+				addSeries(d, &series{name: spec.SeriesName(label, v.Values), label: label, method: ms, variant: v.Values, oracle: oracle})
 			}
 		}
 	}
 
 	// The datasets report.choose makes: each described by its first
 	// member's entry (split, tasks), under its own id.
-	for i := range spec.Report.Choose {
-		c := &spec.Report.Choose[i]
+	for i := range sp.Report.Choose {
+		c := &sp.Report.Choose[i]
 		var first *dataSet
 		if len(c.Among) > 0 {
 			first = byID[c.Among[0]]
 		}
-		ds := runner.DatasetSpec{ID: c.ID}
+		ds := spec.DatasetSpec{ID: c.ID}
 		if first != nil {
 			ds = *first.spec
 			ds.ID = c.ID
@@ -299,8 +299,8 @@ func build(spec *runner.Spec, recs []results.Result) *model {
 	// written in the spec (0 for a whole-curve trial), and the successful
 	// trials of the same dataset map that to a count. The plan is built
 	// from the stored spec alone: no plugin need be compiled in.
-	planned := map[string]*runner.Trial{}
-	if plan, err := runner.NewPlan(spec); err == nil {
+	planned := map[string]*spec.Trial{}
+	if plan, err := spec.NewPlan(sp); err == nil {
 		for _, t := range plan.Trials {
 			planned[t.Key] = t
 		}
@@ -309,7 +309,7 @@ func build(spec *runner.Spec, recs []results.Result) *model {
 		dataset string
 		size    float64
 	}
-	recs = append(recs[:len(recs):len(recs)], chooseDatasets(spec, recs, planned)...)
+	recs = append(recs[:len(recs):len(recs)], chooseDatasets(sp, recs, planned)...)
 	resolved := map[specSize]int{}
 	for i := range recs {
 		r := &recs[i]
@@ -328,7 +328,7 @@ func build(spec *runner.Spec, recs []results.Result) *model {
 		if d == nil {
 			continue
 		}
-		name := runner.SeriesName(r.Method, param.Values(r.Variant))
+		name := spec.SeriesName(r.Method, param.Values(r.Variant))
 		s := index[d.id][name]
 		if s == nil {
 			s = &series{name: name, label: r.Method, variant: param.Values(r.Variant)}
@@ -380,7 +380,7 @@ func build(spec *runner.Spec, recs []results.Result) *model {
 		if id == "" {
 			id = t.Dataset.Name
 		}
-		s := index[id][runner.SeriesName(label, t.Variant())]
+		s := index[id][spec.SeriesName(label, t.Variant())]
 		if s == nil {
 			continue
 		}

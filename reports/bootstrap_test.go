@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 func TestQuantile(t *testing.T) {
@@ -27,7 +27,7 @@ func TestQuantile(t *testing.T) {
 // 0.025·40 = 1 and 39) are 65.5 and 84.5, and whose sd is
 // 0.5·sd(0…40) = 0.5·√(41·42/12) = 5.9896.
 func TestBootstrapTable(t *testing.T) {
-	spec, rs := twoSeries(map[string][]float64{"a": {80, 90}, "b": {70, 75}})
+	sp, rs := twoSeries(map[string][]float64{"a": {80, 90}, "b": {70, 75}})
 	for i := range rs {
 		if rs[i].Method != "a" {
 			continue
@@ -38,7 +38,7 @@ func TestBootstrapTable(t *testing.T) {
 		}
 		rs[i].Bootstrap = results.Samples{"accuracy": v}
 	}
-	md, _ := renderMD(t, spec, rs)
+	md, _ := renderMD(t, sp, rs)
 	got := row(t, md, "Bootstrap 95% interval of accuracy", "a")
 	if !strings.Contains(got, "65.50 – 84.50 (se 5.99)") {
 		t.Errorf("bootstrap row %q; want 65.50 – 84.50 (se 5.99)", got)
@@ -58,7 +58,7 @@ func TestBootstrapTable(t *testing.T) {
 			rs2[i].Bootstrap = nil
 		}
 	}
-	md2, _ := renderMD(t, spec, rs2)
+	md2, _ := renderMD(t, sp, rs2)
 	if got := row(t, md2, "Bootstrap 95% interval of accuracy", "a"); !strings.Contains(got, "60.50 – 79.50") || !strings.Contains(got, "n=1") {
 		t.Errorf("one trial with resamples: row %q; want 60.50 – 79.50 and n=1", got)
 	}
@@ -77,9 +77,9 @@ func TestBootstrapTable(t *testing.T) {
 // quantiles (h = 0.475 and 18.525) are −0.9 + 0.0475 = −0.8525 and
 // −0.9 + 1.8525 = 0.9525.
 func TestCheckBootstrapDifference(t *testing.T) {
-	spec, rs := twoSeries(map[string][]float64{"a": {80}, "b": {79}},
-		runner.Expectation{Dataset: "d", Metric: "accuracy", Better: "a", Than: "b"})
-	spec.Curve.Trials = 1
+	sp, rs := twoSeries(map[string][]float64{"a": {80}, "b": {79}},
+		spec.Expectation{Dataset: "d", Metric: "accuracy", Better: "a", Than: "b"})
+	sp.Curve.Trials = 1
 	for i := range rs {
 		v := make([]float64, 20)
 		for r := range v {
@@ -91,7 +91,7 @@ func TestCheckBootstrapDifference(t *testing.T) {
 		}
 		rs[i].Bootstrap = results.Samples{"accuracy": v}
 	}
-	got := Check(spec, rs)
+	got := Check(sp, rs)
 	if len(got.Rows) != 1 {
 		t.Fatalf("%d rows; want 1", len(got.Rows))
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Checked is the outcome of checking an experiment's expect: block against
@@ -129,16 +129,16 @@ func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 //
 // Without the dataset sizes (see CheckDir) the pools the default test
 // depends on are estimated from the split and the trials (PoolRows).
-func Check(spec *runner.Spec, recs []results.Result) *Checked {
-	return build(spec, recs).check()
+func Check(sp *spec.Spec, recs []results.Result) *Checked {
+	return build(sp, recs).check()
 }
 
 // CheckDir is Check on the results of the output directory dir, whose
 // datasets.json gives the dataset sizes the default test depends on, as
 // in the reports Write renders there. A missing or damaged datasets.json
 // leaves the estimates of Check.
-func CheckDir(dir string, spec *runner.Spec, recs []results.Result) *Checked {
-	m := build(spec, recs)
+func CheckDir(dir string, sp *spec.Spec, recs []results.Result) *Checked {
+	m := build(sp, recs)
 	infos, _ := results.ReadDatasetInfo(dir)
 	m.rows = datasetRows(infos)
 	return m.check()
@@ -188,7 +188,7 @@ func (m *model) check() *Checked {
 
 // expected describes what e expects, and for a relation whether it
 // demands a significant test.
-func (m *model) expected(e *runner.Expectation) string {
+func (m *model) expected(e *spec.Expectation) string {
 	alpha := "α=" + num(e.AlphaOr())
 	if e.WTL.Series != "" {
 		return fmt.Sprintf("W/T/L %s ± %d (significant at %s)", wtlOf(e), e.Slack, alpha)
@@ -252,7 +252,7 @@ func (m *model) expected(e *runner.Expectation) string {
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // checkOn evaluates e on one dataset.
-func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []CheckRow {
+func (m *model) checkOn(d *dataSet, e *spec.Expectation, base CheckRow) []CheckRow {
 	base.Expected = m.expected(e)
 	fail := func(why string) []CheckRow {
 		r := base
@@ -357,7 +357,7 @@ func (m *model) checkOn(d *dataSet, e *runner.Expectation, base CheckRow) []Chec
 // relate decides the verdict of relation e at one x value from the
 // difference of the means diff (positive favours Better) and the paired
 // test tt of Better against Than.
-func (m *model) relate(r *CheckRow, e *runner.Expectation, tt TestResult, diff float64, higher bool) {
+func (m *model) relate(r *CheckRow, e *spec.Expectation, tt TestResult, diff float64, higher bool) {
 	dir := 1
 	if !higher {
 		dir = -1
@@ -409,7 +409,7 @@ func (m *model) relate(r *CheckRow, e *runner.Expectation, tt TestResult, diff f
 }
 
 // wtlOf formats e's paper counts as "37/3/0".
-func wtlOf(e *runner.Expectation) string {
+func wtlOf(e *spec.Expectation) string {
 	c := func(p *int) string {
 		if p == nil {
 			return "?"
@@ -420,7 +420,7 @@ func wtlOf(e *runner.Expectation) string {
 }
 
 // checkWTL evaluates the Win/Tie/Loss count e on dataset d.
-func (m *model) checkWTL(d *dataSet, e *runner.Expectation, r CheckRow) CheckRow {
+func (m *model) checkWTL(d *dataSet, e *spec.Expectation, r CheckRow) CheckRow {
 	r.Expected = m.expected(e)
 	r.Demanded = true
 	mt, err := metric.Lookup(e.Metric)
@@ -516,7 +516,7 @@ func fmtP(p float64) string {
 }
 
 // valueOK reports whether mean satisfies e's value and interval checks.
-func (m *model) valueOK(e *runner.Expectation, mean float64) bool {
+func (m *model) valueOK(e *spec.Expectation, mean float64) bool {
 	if math.IsNaN(mean) {
 		return false
 	}

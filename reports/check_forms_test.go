@@ -9,7 +9,7 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 func ip(n int) *int { return &n }
@@ -21,16 +21,16 @@ func ip(n int) *int { return &n }
 // least half their rows): A
 // ahead of B by about 10 points in every trial, C within a point of A
 // either way.
-func formsFixture(expect ...runner.Expectation) (*runner.Spec, []results.Result) {
-	spec := &runner.Spec{
+func formsFixture(expect ...spec.Expectation) (*spec.Spec, []results.Result) {
+	sp := &spec.Spec{
 		Name:     "forms",
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "d", Split: runner.Split{Kind: "holdout", Params: param.Values{"test": 40.0, "stratify": false}}}},
-		Methods: []runner.MethodSpec{
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "d", Split: spec.Split{Kind: "holdout", Params: param.Values{"test": 40.0, "stratify": false}}}},
+		Methods: []spec.MethodSpec{
 			{Name: "p", Label: "A", Grid: []param.Values{{}}},
 			{Name: "p", Label: "B", Grid: []param.Values{{}}},
 			{Name: "p", Label: "C", Grid: []param.Values{{}}},
 		},
-		Curve:   runner.Curve{Sizes: []float64{10, 20, 30}, Trials: 5},
+		Curve:   spec.Curve{Sizes: []float64{10, 20, 30}, Trials: 5},
 		Metrics: []string{"accuracy"},
 		Expect:  expect,
 	}
@@ -48,25 +48,25 @@ func formsFixture(expect ...runner.Expectation) (*runner.Spec, []results.Result)
 			}
 		}
 	}
-	return spec, rs
+	return sp, rs
 }
 
 // TestCheckFormsGolden checks one expectation of each form, each passing
 // and failing where it can, and pins how check prints them.
 func TestCheckFormsGolden(t *testing.T) {
 	at10 := []int{10}
-	spec, rs := formsFixture(
-		runner.Expectation{Metric: "accuracy", Method: "A", Sizes: at10, Value: fp(83), Tol: fp(1), Source: "value"},
-		runner.Expectation{Metric: "accuracy", Better: "A", Than: "C", Sizes: at10, Source: "direction only"},
-		runner.Expectation{Metric: "accuracy", Better: "A", Than: "B", Sizes: at10, Significant: true, By: 5, Source: "significant, passes"},
-		runner.Expectation{Metric: "accuracy", Better: "A", Than: "C", Sizes: at10, Significant: true, Source: "significant, fails"},
-		runner.Expectation{Metric: "accuracy", Better: "C", Than: "A", Sizes: at10, AtPar: true, Within: fp(0.5), Source: "at_par, passes"},
-		runner.Expectation{Metric: "accuracy", Better: "B", Than: "A", Sizes: at10, AtPar: true, Source: "at_par, fails"},
-		runner.Expectation{Metric: "accuracy", Better: "C", Than: "A", Sizes: at10, Within: fp(0.5), Source: "within (non-inferiority)"},
-		runner.Expectation{Metric: "accuracy", WTL: runner.WTLCount{Series: "A", Than: "B", Wins: ip(3), Ties: ip(0), Losses: ip(0)}, Source: "wtl, passes"},
-		runner.Expectation{Metric: "accuracy", WTL: runner.WTLCount{Series: "A", Than: "C", Wins: ip(3), Ties: ip(0), Losses: ip(0)}, Slack: 2, Source: "wtl, fails"},
+	sp, rs := formsFixture(
+		spec.Expectation{Metric: "accuracy", Method: "A", Sizes: at10, Value: fp(83), Tol: fp(1), Source: "value"},
+		spec.Expectation{Metric: "accuracy", Better: "A", Than: "C", Sizes: at10, Source: "direction only"},
+		spec.Expectation{Metric: "accuracy", Better: "A", Than: "B", Sizes: at10, Significant: true, By: 5, Source: "significant, passes"},
+		spec.Expectation{Metric: "accuracy", Better: "A", Than: "C", Sizes: at10, Significant: true, Source: "significant, fails"},
+		spec.Expectation{Metric: "accuracy", Better: "C", Than: "A", Sizes: at10, AtPar: true, Within: fp(0.5), Source: "at_par, passes"},
+		spec.Expectation{Metric: "accuracy", Better: "B", Than: "A", Sizes: at10, AtPar: true, Source: "at_par, fails"},
+		spec.Expectation{Metric: "accuracy", Better: "C", Than: "A", Sizes: at10, Within: fp(0.5), Source: "within (non-inferiority)"},
+		spec.Expectation{Metric: "accuracy", WTL: spec.WTLCount{Series: "A", Than: "B", Wins: ip(3), Ties: ip(0), Losses: ip(0)}, Source: "wtl, passes"},
+		spec.Expectation{Metric: "accuracy", WTL: spec.WTLCount{Series: "A", Than: "C", Wins: ip(3), Ties: ip(0), Losses: ip(0)}, Slack: 2, Source: "wtl, fails"},
 	)
-	c := Check(spec, rs)
+	c := Check(sp, rs)
 	var w bytes.Buffer
 	WriteCheck(&w, c)
 	golden(t, "check-forms.txt", w.Bytes())
@@ -114,9 +114,9 @@ func TestCheckTestChoice(t *testing.T) {
 		// 15, z = (6 − 7.5)/√(13.75 − 120/48) = −0.447, p = 0.655.
 		{TestWilcoxon, "wilcoxon p=0.655"},
 	} {
-		spec, rs := formsFixture(runner.Expectation{Metric: "accuracy", Better: "A", Than: "C", Sizes: []int{10}})
-		spec.Report.Test = tc.test
-		c := Check(spec, rs)
+		sp, rs := formsFixture(spec.Expectation{Metric: "accuracy", Better: "A", Than: "C", Sizes: []int{10}})
+		sp.Report.Test = tc.test
+		c := Check(sp, rs)
 		if !strings.Contains(c.Rows[0].Measured, tc.want) {
 			t.Errorf("test %q: measured %q, want %q in it", tc.test, c.Rows[0].Measured, tc.want)
 		}
@@ -148,12 +148,12 @@ func TestDefaultTestOverlap(t *testing.T) {
 			t.Errorf("DefaultTest(%s, %d, %d) = %s, want %s", tc.kind, tc.train, tc.pool, got, tc.want)
 		}
 	}
-	split := func(kind string, p param.Values) *runner.DatasetSpec {
-		return &runner.DatasetSpec{Split: runner.Split{Kind: kind, Params: p}}
+	split := func(kind string, p param.Values) *spec.DatasetSpec {
+		return &spec.DatasetSpec{Split: spec.Split{Kind: kind, Params: p}}
 	}
 	for _, tc := range []struct {
 		name                             string
-		ds                               *runner.DatasetSpec
+		ds                               *spec.DatasetSpec
 		rows, train, test, largest, want int
 	}{
 		{"holdout, rows known", split("holdout", param.Values{"test": 500.0}), 1532, 20, 500, 800, 1032},
@@ -178,8 +178,8 @@ func TestDefaultTestOverlap(t *testing.T) {
 // at size 30 runs the plain t-test; Check alone takes the pool as the
 // largest sample (30) and runs the corrected test there.
 func TestCheckDirPools(t *testing.T) {
-	spec, rs := formsFixture(runner.Expectation{Metric: "accuracy", Better: "A", Than: "B", Sizes: []int{30}, Significant: true},
-		runner.Expectation{Metric: "accuracy", WTL: runner.WTLCount{Series: "A", Than: "B", Wins: ip(3), Ties: ip(0), Losses: ip(0)}})
+	sp, rs := formsFixture(spec.Expectation{Metric: "accuracy", Better: "A", Than: "B", Sizes: []int{30}, Significant: true},
+		spec.Expectation{Metric: "accuracy", WTL: spec.WTLCount{Series: "A", Than: "B", Wins: ip(3), Ties: ip(0), Losses: ip(0)}})
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, results.DatasetsFile), []byte(`{"d": {"plugin": "csv", "rows": 240, "cols": 3}}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -188,9 +188,9 @@ func TestCheckDirPools(t *testing.T) {
 		c             *Checked
 		relation, wtl string
 	}{
-		{CheckDir(dir, spec, rs), TestT, TestT},
-		{Check(spec, rs), TestCorrectedT, TestT + "+" + TestCorrectedT},
-		{CheckDir(t.TempDir(), spec, rs), TestCorrectedT, TestT + "+" + TestCorrectedT}, // no datasets.json
+		{CheckDir(dir, sp, rs), TestT, TestT},
+		{Check(sp, rs), TestCorrectedT, TestT + "+" + TestCorrectedT},
+		{CheckDir(t.TempDir(), sp, rs), TestCorrectedT, TestT + "+" + TestCorrectedT}, // no datasets.json
 	} {
 		if got := tc.c.Rows[0].Test; got != tc.relation {
 			t.Errorf("relation at 30: test %s, want %s", got, tc.relation)
@@ -224,9 +224,9 @@ func TestTestsAt(t *testing.T) {
 // results: the W/T/L table has no test to name from, and names the one
 // the largest size would take instead of failing.
 func TestRenderNoTrialsNamesTest(t *testing.T) {
-	spec, _ := formsFixture()
-	spec.Baseline = "A"
-	files, err := Render(t.TempDir(), spec, nil)
+	sp, _ := formsFixture()
+	sp.Baseline = "A"
+	files, err := Render(t.TempDir(), sp, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

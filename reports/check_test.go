@@ -6,20 +6,20 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // twoSeries returns a spec with methods a and b on dataset d (size 10, two
 // trials) and results with the given accuracies and mse per trial.
-func twoSeries(acc map[string][]float64, expect ...runner.Expectation) (*runner.Spec, []results.Result) {
-	spec := &runner.Spec{
+func twoSeries(acc map[string][]float64, expect ...spec.Expectation) (*spec.Spec, []results.Result) {
+	sp := &spec.Spec{
 		Name:     "t",
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "d"}},
-		Methods: []runner.MethodSpec{
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "d"}},
+		Methods: []spec.MethodSpec{
 			{Name: "p", Label: "a", Grid: []param.Values{{}}},
 			{Name: "p", Label: "b", Grid: []param.Values{{}}},
 		},
-		Curve:   runner.Curve{Sizes: []float64{10}, Trials: 2},
+		Curve:   spec.Curve{Sizes: []float64{10}, Trials: 2},
 		Metrics: []string{"accuracy", "mse"},
 		Expect:  expect,
 	}
@@ -30,45 +30,45 @@ func twoSeries(acc map[string][]float64, expect ...runner.Expectation) (*runner.
 				Metrics: map[string]float64{"accuracy": v, "mse": v}})
 		}
 	}
-	return spec, rs
+	return sp, rs
 }
 
 func TestCheck(t *testing.T) {
 	acc := map[string][]float64{"a": {80, 82}, "b": {75, 76}} // means 81 and 75.5
 	tests := []struct {
 		name string
-		e    runner.Expectation
+		e    spec.Expectation
 		pass bool
 	}{
-		{"tol inside", runner.Expectation{Metric: "accuracy", Method: "a", Value: fp(80), Tol: fp(1)}, true},
-		{"tol outside", runner.Expectation{Metric: "accuracy", Method: "a", Value: fp(79.9), Tol: fp(1)}, false},
-		{"rtol inside", runner.Expectation{Metric: "accuracy", Method: "a", Value: fp(90), RTol: fp(0.1)}, true},
-		{"rtol outside", runner.Expectation{Metric: "accuracy", Method: "a", Value: fp(90), RTol: fp(0.09)}, false},
-		{"tol or rtol", runner.Expectation{Metric: "accuracy", Method: "a", Value: fp(90), Tol: fp(1), RTol: fp(0.1)}, true},
-		{"exact at digits", runner.Expectation{Metric: "accuracy", Method: "a", Value: fp(81.001)}, true},
-		{"exact at digits off", runner.Expectation{Metric: "accuracy", Method: "a", Value: fp(81.01)}, false},
-		{"interval", runner.Expectation{Metric: "accuracy", Method: "b", Min: fp(75), Max: fp(76)}, true},
-		{"below min", runner.Expectation{Metric: "accuracy", Method: "b", Min: fp(76)}, false},
-		{"above max", runner.Expectation{Metric: "accuracy", Method: "a", Max: fp(80)}, false},
-		{"better by", runner.Expectation{Metric: "accuracy", Better: "a", Than: "b", By: 5.5}, true},
-		{"better by too much", runner.Expectation{Metric: "accuracy", Better: "a", Than: "b", By: 5.6}, false},
-		{"worse", runner.Expectation{Metric: "accuracy", Better: "b", Than: "a"}, false},
+		{"tol inside", spec.Expectation{Metric: "accuracy", Method: "a", Value: fp(80), Tol: fp(1)}, true},
+		{"tol outside", spec.Expectation{Metric: "accuracy", Method: "a", Value: fp(79.9), Tol: fp(1)}, false},
+		{"rtol inside", spec.Expectation{Metric: "accuracy", Method: "a", Value: fp(90), RTol: fp(0.1)}, true},
+		{"rtol outside", spec.Expectation{Metric: "accuracy", Method: "a", Value: fp(90), RTol: fp(0.09)}, false},
+		{"tol or rtol", spec.Expectation{Metric: "accuracy", Method: "a", Value: fp(90), Tol: fp(1), RTol: fp(0.1)}, true},
+		{"exact at digits", spec.Expectation{Metric: "accuracy", Method: "a", Value: fp(81.001)}, true},
+		{"exact at digits off", spec.Expectation{Metric: "accuracy", Method: "a", Value: fp(81.01)}, false},
+		{"interval", spec.Expectation{Metric: "accuracy", Method: "b", Min: fp(75), Max: fp(76)}, true},
+		{"below min", spec.Expectation{Metric: "accuracy", Method: "b", Min: fp(76)}, false},
+		{"above max", spec.Expectation{Metric: "accuracy", Method: "a", Max: fp(80)}, false},
+		{"better by", spec.Expectation{Metric: "accuracy", Better: "a", Than: "b", By: 5.5}, true},
+		{"better by too much", spec.Expectation{Metric: "accuracy", Better: "a", Than: "b", By: 5.6}, false},
+		{"worse", spec.Expectation{Metric: "accuracy", Better: "b", Than: "a"}, false},
 		// Parity: b trails a by 5.5 points.
-		{"at par within", runner.Expectation{Metric: "accuracy", Better: "b", Than: "a", Within: fp(5.5)}, true},
-		{"at par too far", runner.Expectation{Metric: "accuracy", Better: "b", Than: "a", Within: fp(5.4)}, false},
-		{"at par when ahead", runner.Expectation{Metric: "accuracy", Better: "a", Than: "b", Within: fp(0)}, true},
+		{"at par within", spec.Expectation{Metric: "accuracy", Better: "b", Than: "a", Within: fp(5.5)}, true},
+		{"at par too far", spec.Expectation{Metric: "accuracy", Better: "b", Than: "a", Within: fp(5.4)}, false},
+		{"at par when ahead", spec.Expectation{Metric: "accuracy", Better: "a", Than: "b", Within: fp(0)}, true},
 		// mse: lower is better, so b beats a.
-		{"lower is better", runner.Expectation{Metric: "mse", Better: "b", Than: "a", By: 5}, true},
-		{"lower is better, reversed", runner.Expectation{Metric: "mse", Better: "a", Than: "b"}, false},
-		{"missing size", runner.Expectation{Metric: "accuracy", Method: "a", Sizes: []int{20}, Value: fp(81), Tol: fp(1)}, false},
-		{"missing method", runner.Expectation{Metric: "accuracy", Method: "c", Value: fp(81), Tol: fp(1)}, false},
-		{"missing dataset", runner.Expectation{Dataset: "e", Metric: "accuracy", Method: "a", Value: fp(81), Tol: fp(1)}, false},
-		{"unknown metric", runner.Expectation{Metric: "f1", Method: "a", Value: fp(81), Tol: fp(1)}, false},
+		{"lower is better", spec.Expectation{Metric: "mse", Better: "b", Than: "a", By: 5}, true},
+		{"lower is better, reversed", spec.Expectation{Metric: "mse", Better: "a", Than: "b"}, false},
+		{"missing size", spec.Expectation{Metric: "accuracy", Method: "a", Sizes: []int{20}, Value: fp(81), Tol: fp(1)}, false},
+		{"missing method", spec.Expectation{Metric: "accuracy", Method: "c", Value: fp(81), Tol: fp(1)}, false},
+		{"missing dataset", spec.Expectation{Dataset: "e", Metric: "accuracy", Method: "a", Value: fp(81), Tol: fp(1)}, false},
+		{"unknown metric", spec.Expectation{Metric: "f1", Method: "a", Value: fp(81), Tol: fp(1)}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			spec, rs := twoSeries(acc, tc.e)
-			c := Check(spec, rs)
+			sp, rs := twoSeries(acc, tc.e)
+			c := Check(sp, rs)
 			if len(c.Rows) != 1 {
 				t.Fatalf("%d rows, want 1: %+v", len(c.Rows), c.Rows)
 			}
@@ -83,34 +83,34 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckNoResults(t *testing.T) {
-	spec, rs := twoSeries(map[string][]float64{"b": {75}},
-		runner.Expectation{Metric: "accuracy", Method: "a", Value: fp(81), Tol: fp(1)})
+	sp, rs := twoSeries(map[string][]float64{"b": {75}},
+		spec.Expectation{Metric: "accuracy", Method: "a", Value: fp(81), Tol: fp(1)})
 	rs = append(rs, results.Result{Key: "x", Dataset: "d", Method: "a", Size: 10, Error: "boom"})
-	c := Check(spec, rs)
+	c := Check(sp, rs)
 	if len(c.Rows) != 1 || c.Rows[0].Pass || c.Rows[0].Measured != `no successful trials of a` {
 		t.Errorf("rows %+v, want one failure with a reason", c.Rows)
 	}
 }
 
 func TestSweepFigure(t *testing.T) {
-	spec := &runner.Spec{
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "d"}},
-		Methods: []runner.MethodSpec{
+	sp := &spec.Spec{
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "d"}},
+		Methods: []spec.MethodSpec{
 			{Name: "p", Label: "hp", Varying: []string{"rho", "c"}, Grid: []param.Values{
 				{"c": 1.0, "rho": 0.5}, {"c": 1.0, "rho": 0.1}, {"c": 2.0, "rho": 0.5}, {"c": 2.0, "rho": 0.1}}},
 			{Name: "q", Label: "ridge", Grid: []param.Values{{}}},
 		},
-		Curve:   runner.Curve{Sizes: []float64{10}, Trials: 1},
+		Curve:   spec.Curve{Sizes: []float64{10}, Trials: 1},
 		Metrics: []string{"mse"},
-		Report:  runner.ReportSpec{X: "rho", XTransform: "neglog"},
+		Report:  spec.ReportSpec{X: "rho", XTransform: "neglog"},
 	}
 	var rs []results.Result
-	for g, p := range spec.Methods[0].Grid {
+	for g, p := range sp.Methods[0].Grid {
 		rs = append(rs, results.Result{Key: string(rune('a' + g)), Dataset: "d", Method: "hp", Size: 10,
 			Variant: map[string]any{"rho": p["rho"], "c": p["c"]}, Metrics: map[string]float64{"mse": float64(g)}})
 	}
 	rs = append(rs, results.Result{Key: "r", Dataset: "d", Method: "ridge", Size: 10, Metrics: map[string]float64{"mse": 9}})
-	m := build(spec, rs)
+	m := build(sp, rs)
 	f := m.sweepFigure(m.datasets[0], "mse")
 	if f.xlabel != "−ln rho" || len(f.curves) != 3 {
 		t.Fatalf("xlabel %q, %d curves, want −ln rho and 3", f.xlabel, len(f.curves))

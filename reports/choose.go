@@ -7,7 +7,7 @@ import (
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // chooseDatasets returns the results the report.choose entries of spec
@@ -22,7 +22,7 @@ import (
 // results stored before scores were recorded) cannot be compared: the
 // choice is a failed result saying so. planned maps trial keys to the
 // plan's trials (the size as the spec writes it), when known.
-func chooseDatasets(spec *runner.Spec, recs []results.Result, planned map[string]*runner.Trial) []results.Result {
+func chooseDatasets(sp *spec.Spec, recs []results.Result, planned map[string]*spec.Trial) []results.Result {
 	type trialID struct {
 		dataset, series string
 		size            float64
@@ -31,11 +31,11 @@ func chooseDatasets(spec *runner.Spec, recs []results.Result, planned map[string
 	byID := map[trialID]*results.Result{}
 	for i := range recs {
 		r := &recs[i]
-		byID[trialID{r.Dataset, runner.SeriesName(r.Method, param.Values(r.Variant)), plannedSize(r, planned), r.Trial}] = r
+		byID[trialID{r.Dataset, spec.SeriesName(r.Method, param.Values(r.Variant)), plannedSize(r, planned), r.Trial}] = r
 	}
-	methods := map[string]*runner.MethodSpec{}
-	for i := range spec.Methods {
-		m := &spec.Methods[i]
+	methods := map[string]*spec.MethodSpec{}
+	for i := range sp.Methods {
+		m := &sp.Methods[i]
 		label := m.Label
 		if label == "" {
 			label = m.Name
@@ -43,7 +43,7 @@ func chooseDatasets(spec *runner.Spec, recs []results.Result, planned map[string
 		methods[label] = m
 	}
 	var out []results.Result
-	for _, c := range spec.Report.Choose {
+	for _, c := range sp.Report.Choose {
 		if len(c.Among) == 0 {
 			continue
 		}
@@ -53,7 +53,7 @@ func chooseDatasets(spec *runner.Spec, recs []results.Result, planned map[string
 			if first.Dataset != c.Among[0] {
 				continue
 			}
-			id := trialID{"", runner.SeriesName(first.Method, param.Values(first.Variant)), plannedSize(first, planned), first.Trial}
+			id := trialID{"", spec.SeriesName(first.Method, param.Values(first.Variant)), plannedSize(first, planned), first.Trial}
 			if seen[id] {
 				continue
 			}
@@ -76,7 +76,7 @@ func chooseDatasets(spec *runner.Spec, recs []results.Result, planned map[string
 
 // choose returns the result a choice makes of members, one per dataset of
 // c.Among in order, by the select metric of m.
-func choose(c runner.DatasetChoice, members []*results.Result, m *runner.MethodSpec) results.Result {
+func choose(c spec.DatasetChoice, members []*results.Result, m *spec.MethodSpec) results.Result {
 	fail := func(r *results.Result, format string, args ...any) results.Result {
 		out := *r
 		out.Dataset = c.ID
@@ -119,7 +119,7 @@ func choose(c runner.DatasetChoice, members []*results.Result, m *runner.MethodS
 // plannedSize returns the size of r's trial as the spec writes it (a
 // fraction stays a fraction), or r's own size when the plan does not know
 // its key.
-func plannedSize(r *results.Result, planned map[string]*runner.Trial) float64 {
+func plannedSize(r *results.Result, planned map[string]*spec.Trial) float64 {
 	if t := planned[r.Key]; t != nil {
 		return t.Size
 	}

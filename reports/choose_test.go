@@ -8,21 +8,21 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // chooseSpec returns a spec with datasets a, b and c, a cv method m over
 // two grid points choosing by metric, report.choose "best" among a and b,
 // and an expectation on best.
-func chooseSpec(metric string) *runner.Spec {
-	return &runner.Spec{
+func chooseSpec(metric string) *spec.Spec {
+	return &spec.Spec{
 		Name:     "t",
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "a"}, {Name: "csv", ID: "b"}, {Name: "csv", ID: "c"}},
-		Methods: []runner.MethodSpec{{Name: "p", Label: "m", Grid: []param.Values{{"c": 1.0}, {"c": 2.0}}, Varying: []string{"c"},
-			Select: runner.Select{Rule: "cv", Folds: 3, Metric: metric}}},
-		Curve:   runner.Curve{Sizes: []float64{10}, Trials: 6},
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "a"}, {Name: "csv", ID: "b"}, {Name: "csv", ID: "c"}},
+		Methods: []spec.MethodSpec{{Name: "p", Label: "m", Grid: []param.Values{{"c": 1.0}, {"c": 2.0}}, Varying: []string{"c"},
+			Select: spec.Select{Rule: "cv", Folds: 3, Metric: metric}}},
+		Curve:   spec.Curve{Sizes: []float64{10}, Trials: 6},
 		Metrics: []string{metric},
-		Report:  runner.ReportSpec{Choose: []runner.DatasetChoice{{ID: "best", Among: []string{"a", "b"}}}},
+		Report:  spec.ReportSpec{Choose: []spec.DatasetChoice{{ID: "best", Among: []string{"a", "b"}}}},
 	}
 }
 
@@ -48,7 +48,7 @@ func TestChooseDatasets(t *testing.T) {
 		{member{nil, 75, ""}, member{score(90), 65, ""}, "error: dataset a: no select score"},
 	}
 	for _, metric := range []string{"accuracy", "error"} {
-		spec := chooseSpec(metric)
+		sp := chooseSpec(metric)
 		var rs []results.Result
 		for tr, tt := range trials {
 			for _, m := range []struct {
@@ -70,7 +70,7 @@ func TestChooseDatasets(t *testing.T) {
 				SelectScore: score(99), Metrics: map[string]float64{metric: 99}})
 		}
 		got := map[int]results.Result{}
-		for _, r := range chooseDatasets(spec, rs, nil) {
+		for _, r := range chooseDatasets(sp, rs, nil) {
 			if r.Dataset != "best" {
 				t.Errorf("%s: chosen result under dataset %q, want best", metric, r.Dataset)
 			}
@@ -115,8 +115,8 @@ func TestChooseDatasets(t *testing.T) {
 // TestCheckChosenDataset checks an expectation on a report.choose id: the
 // mean over the trials of the chosen datasets' values.
 func TestCheckChosenDataset(t *testing.T) {
-	spec := chooseSpec("accuracy")
-	spec.Curve.Trials = 2
+	sp := chooseSpec("accuracy")
+	sp.Curve.Trials = 2
 	score := func(v float64) *float64 { return &v }
 	rs := []results.Result{
 		{Key: "a0", Dataset: "a", Method: "m", Size: 10, Trial: 0, SelectScore: score(80), Metrics: map[string]float64{"accuracy": 70}},
@@ -128,8 +128,8 @@ func TestCheckChosenDataset(t *testing.T) {
 		value float64
 		pass  bool
 	}{{85, true}, {75, false}} { // the chosen: b's 90 and a's 80
-		spec.Expect = []runner.Expectation{{Dataset: "best", Metric: "accuracy", Method: "m", Value: fp(tt.value), Tol: fp(0.5)}}
-		c := Check(spec, rs)
+		sp.Expect = []spec.Expectation{{Dataset: "best", Metric: "accuracy", Method: "m", Value: fp(tt.value), Tol: fp(0.5)}}
+		c := Check(sp, rs)
 		if len(c.Rows) != 1 || c.Rows[0].Pass != tt.pass || !strings.HasPrefix(c.Rows[0].Measured, "85.00") {
 			t.Errorf("value %v: rows %+v, want one with 85.00 measured, pass %v", tt.value, c.Rows, tt.pass)
 		}
@@ -140,15 +140,15 @@ func TestCheckChosenDataset(t *testing.T) {
 // its own section, naming its members, and the choice beside the chosen
 // hyperparameters.
 func TestWriteChosenDataset(t *testing.T) {
-	spec := chooseSpec("accuracy")
-	spec.Curve.Trials = 1
+	sp := chooseSpec("accuracy")
+	sp.Curve.Trials = 1
 	score := func(v float64) *float64 { return &v }
 	rs := []results.Result{
 		{Key: "a0", Dataset: "a", Method: "m", Size: 10, Trial: 0, Chosen: map[string]any{"c": 2.0}, SelectScore: score(80), Metrics: map[string]float64{"accuracy": 70}},
 		{Key: "b0", Dataset: "b", Method: "m", Size: 10, Trial: 0, Chosen: map[string]any{"c": 1.0}, SelectScore: score(81), Metrics: map[string]float64{"accuracy": 90}},
 	}
 	dir := t.TempDir()
-	if err := Write(dir, spec, rs); err != nil {
+	if err := Write(dir, sp, rs); err != nil {
 		t.Fatal(err)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))

@@ -1,11 +1,13 @@
 package reports
 
-import "github.com/repro-ml/repro/runner"
+import (
+	"github.com/repro-ml/repro/spec"
+)
 
 // thanName returns the name of a relation's Than series as checks print
 // it: "label on dataset" when it comes from another dataset entry
 // (than_dataset).
-func thanName(e *runner.Expectation) string {
+func thanName(e *spec.Expectation) string {
 	if e.ThanDataset == "" {
 		return e.Than
 	}

@@ -6,20 +6,20 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Two feature sets of one corpus (datasets c and g), one method: a
 // relation across them with than_dataset, paired by trial.
 func TestCheckAcrossDatasets(t *testing.T) {
 	fp := func(v float64) *float64 { return &v }
-	spec := &runner.Spec{
+	sp := &spec.Spec{
 		Name:     "t",
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "c"}, {Name: "csv", ID: "g"}},
-		Methods:  []runner.MethodSpec{{Name: "p", Label: "en", Grid: []param.Values{{}}}},
-		Curve:    runner.Curve{Sizes: []float64{10}, Trials: 3},
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "c"}, {Name: "csv", ID: "g"}},
+		Methods:  []spec.MethodSpec{{Name: "p", Label: "en", Grid: []param.Values{{}}}},
+		Curve:    spec.Curve{Sizes: []float64{10}, Trials: 3},
 		Metrics:  []string{"error"},
-		Expect: []runner.Expectation{
+		Expect: []spec.Expectation{
 			{Dataset: "c", Metric: "error", Better: "en", Than: "en", ThanDataset: "g"},
 			{Dataset: "c", Metric: "error", Better: "en", Than: "en", ThanDataset: "g", By: 2},
 			{Dataset: "g", Metric: "error", Better: "en", Than: "en", ThanDataset: "c", Within: fp(1.5)},
@@ -34,7 +34,7 @@ func TestCheckAcrossDatasets(t *testing.T) {
 				Metrics: map[string]float64{"error": v}})
 		}
 	}
-	got := Check(spec, rs)
+	got := Check(sp, rs)
 	if len(got.Rows) != 4 {
 		t.Fatalf("%d rows; want 4", len(got.Rows))
 	}

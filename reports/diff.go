@@ -12,7 +12,7 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // DiffOptions controls Compare.
@@ -173,21 +173,21 @@ type trialID struct {
 // pairs both runs finished with a paired test (DiffOptions.Test). The trials of one index
 // train on the same sample when the runs have the same seed and sampling
 // (runner.Derive). The results are those of each run's own spec
-// (runner.ForPlan); rows follow the old spec's order of datasets and
+// (results.ForPlan); rows follow the old spec's order of datasets and
 // series. The fields that differ between the specs are in Diff.Changes;
 // what makes the comparison fail is in Diff.Failures.
-func Compare(oldSpec *runner.Spec, oldResults []results.Result, newSpec *runner.Spec, newResults []results.Result, opts DiffOptions) (*Diff, error) {
+func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec, newResults []results.Result, opts DiffOptions) (*Diff, error) {
 	if opts.Alpha == 0 {
 		opts.Alpha = 0.05
 	}
 	if opts.Test != "" && opts.Test != DiffTestReports && !slices.Contains(Tests, opts.Test) {
 		return nil, fmt.Errorf("test %q: want one of %s or %s", opts.Test, strings.Join(Tests, ", "), DiffTestReports)
 	}
-	oldPlan, err := runner.NewPlan(oldSpec)
+	oldPlan, err := spec.NewPlan(oldSpec)
 	if err != nil {
 		return nil, fmt.Errorf("old run: %w", err)
 	}
-	newPlan, err := runner.NewPlan(newSpec)
+	newPlan, err := spec.NewPlan(newSpec)
 	if err != nil {
 		return nil, fmt.Errorf("new run: %w", err)
 	}
@@ -200,12 +200,12 @@ func Compare(oldSpec *runner.Spec, oldResults []results.Result, newSpec *runner.
 		}
 	}
 
-	idOf := func(t *runner.Trial) trialID { return trialID{t.Dataset.ID, t.Series(), t.Size, t.Index} }
+	idOf := func(t *spec.Trial) trialID { return trialID{t.Dataset.ID, t.Series(), t.Size, t.Index} }
 	name := func(id trialID) DiffTrial {
 		return DiffTrial{Dataset: id.dataset, Series: id.series, Size: id.size, Trial: id.index}
 	}
 	type series struct{ dataset, series string }
-	newTrial := map[trialID]*runner.Trial{}
+	newTrial := map[trialID]*spec.Trial{}
 	newDatasets := map[string]bool{}
 	newSeries := map[series]bool{}
 	newSizes := map[series][]float64{}
@@ -221,10 +221,10 @@ func Compare(oldSpec *runner.Spec, oldResults []results.Result, newSpec *runner.
 		}
 	}
 	newBy := map[string]*results.Result{}
-	for _, r := range runner.ForPlan(newPlan, results.Latest(newResults)) {
+	for _, r := range results.ForPlan(newPlan, results.Latest(newResults)) {
 		newBy[r.Key] = &r
 	}
-	oldTrial := map[string]*runner.Trial{}
+	oldTrial := map[string]*spec.Trial{}
 	for _, t := range oldPlan.Trials {
 		oldTrial[t.Key] = t
 	}
@@ -272,7 +272,7 @@ func Compare(oldSpec *runner.Spec, oldResults []results.Result, newSpec *runner.
 			p[1] = append(p[1], nv)
 		}
 	}
-	for _, or := range runner.ForPlan(oldPlan, results.Latest(oldResults)) {
+	for _, or := range results.ForPlan(oldPlan, results.Latest(oldResults)) {
 		id := idOf(oldTrial[or.Key])
 		oldHas[id] = true
 		g := series{id.dataset, id.series}
@@ -433,11 +433,11 @@ const DiffTestReports = "reports"
 // diffTest returns the test Compare runs on dataset for trials of nTrain
 // training rows from a pool of pool rows: the one asked for, else the
 // reports' (TestAt), so that W/T/L tables, checks and diff agree.
-func diffTest(opts DiffOptions, spec *runner.Spec, dataset string, nTrain, pool int) string {
+func diffTest(opts DiffOptions, sp *spec.Spec, dataset string, nTrain, pool int) string {
 	if opts.Test != "" && opts.Test != DiffTestReports {
 		return opts.Test
 	}
-	return TestAt(spec, dataset, nTrain, pool)
+	return TestAt(sp, dataset, nTrain, pool)
 }
 
 // Failures returns every reason the comparison fails as a regression

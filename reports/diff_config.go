@@ -6,7 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // unchangedSections are the top-level spec fields that change no trial's
@@ -19,7 +19,7 @@ var unchangedSections = []string{"description", "baseline", "report", "expect", 
 // then each dataset's present in both (by id), then each method's (by
 // label), in the new spec's order. A spec that does not marshal (a plugin
 // missing) yields a single change saying so.
-func specChanges(oldSpec, newSpec *runner.Spec) []DiffChange {
+func specChanges(oldSpec, newSpec *spec.Spec) []DiffChange {
 	oldRoot, err1 := specNode(oldSpec)
 	newRoot, err2 := specNode(newSpec)
 	if err1 != nil || err2 != nil {
@@ -36,14 +36,14 @@ func specChanges(oldSpec, newSpec *runner.Spec) []DiffChange {
 	}
 	oldDatasets, newDatasets := entries(oldRoot, "datasets"), entries(newRoot, "datasets")
 	for i, nd := range newSpec.Datasets {
-		j := slices.IndexFunc(oldSpec.Datasets, func(od runner.DatasetSpec) bool { return od.ID == nd.ID })
+		j := slices.IndexFunc(oldSpec.Datasets, func(od spec.DatasetSpec) bool { return od.ID == nd.ID })
 		if j >= 0 && i < len(newDatasets) && j < len(oldDatasets) {
 			diffFields(&out, "dataset "+nd.ID, oldDatasets[j], newDatasets[i], []string{"id"})
 		}
 	}
 	oldMethods, newMethods := entries(oldRoot, "methods"), entries(newRoot, "methods")
 	for i, nm := range newSpec.Methods {
-		j := slices.IndexFunc(oldSpec.Methods, func(om runner.MethodSpec) bool { return om.Label == nm.Label })
+		j := slices.IndexFunc(oldSpec.Methods, func(om spec.MethodSpec) bool { return om.Label == nm.Label })
 		if j >= 0 && i < len(newMethods) && j < len(oldMethods) {
 			diffFields(&out, "method "+nm.Label, oldMethods[j], newMethods[i], []string{"label"})
 		}
@@ -52,7 +52,7 @@ func specChanges(oldSpec, newSpec *runner.Spec) []DiffChange {
 }
 
 // specNode returns the resolved spec's YAML mapping.
-func specNode(s *runner.Spec) (*yaml.Node, error) {
+func specNode(s *spec.Spec) (*yaml.Node, error) {
 	b, err := s.Marshal()
 	if err != nil {
 		return nil, err

@@ -10,22 +10,22 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // diffSpec is a small experiment: one dataset, a fixed method with two
 // grid points and a cv method, two sizes, four trials.
-func diffSpec() *runner.Spec {
-	return &runner.Spec{
+func diffSpec() *spec.Spec {
+	return &spec.Spec{
 		Name: "diff-demo", Seed: 3,
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "toy",
-			Split: runner.Split{Kind: "holdout", Params: param.Values{"test": 50.0, "stratify": true}}}},
-		Methods: []runner.MethodSpec{
-			{Name: "svm", Label: "svm", Grid: []param.Values{{"C": 1.0}, {"C": 10.0}}, Varying: []string{"C"}, Select: runner.Select{Rule: "fixed"}},
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "toy",
+			Split: spec.Split{Kind: "holdout", Params: param.Values{"test": 50.0, "stratify": true}}}},
+		Methods: []spec.MethodSpec{
+			{Name: "svm", Label: "svm", Grid: []param.Values{{"C": 1.0}, {"C": 10.0}}, Varying: []string{"C"}, Select: spec.Select{Rule: "fixed"}},
 			{Name: "logreg-l2", Label: "LR", Grid: []param.Values{{"C": 0.1}, {"C": 1.0}}, Varying: []string{"C"},
-				Select: runner.Select{Rule: "cv", Folds: 3, Metric: "accuracy"}},
+				Select: spec.Select{Rule: "cv", Folds: 3, Metric: "accuracy"}},
 		},
-		Curve:   runner.Curve{Sizes: []float64{20, 40}, Trials: 4, Sampling: "random"},
+		Curve:   spec.Curve{Sizes: []float64{20, 40}, Trials: 4, Sampling: "random"},
 		Metrics: []string{"accuracy", "auc"},
 	}
 }
@@ -35,9 +35,9 @@ func diffSpec() *runner.Spec {
 // gains 0.02–0.026 auc at size 40, and everything else
 // is identical; trial 3 of LR at size 20 is missing from the new run, and
 // trial 0 of svm (C=1) at size 40 fails in it.
-func diffRuns(t *testing.T) (spec *runner.Spec, old, new []results.Result) {
-	spec = diffSpec()
-	plan, err := runner.NewPlan(spec)
+func diffRuns(t *testing.T) (sp *spec.Spec, old, new []results.Result) {
+	sp = diffSpec()
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,12 +65,12 @@ func diffRuns(t *testing.T) (spec *runner.Spec, old, new []results.Result) {
 		}
 		new = append(new, n)
 	}
-	return spec, old, new
+	return sp, old, new
 }
 
 func TestDiffGolden(t *testing.T) {
-	spec, old, new := diffRuns(t)
-	d, err := Compare(spec, old, spec, new, DiffOptions{Tolerance: 1})
+	sp, old, new := diffRuns(t)
+	d, err := Compare(sp, old, sp, new, DiffOptions{Tolerance: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestDiffGolden(t *testing.T) {
 }
 
 func TestDiffTolerance(t *testing.T) {
-	spec, old, new := diffRuns(t)
+	sp, old, new := diffRuns(t)
 	// The new run without its failed trial: only metric changes count.
 	var finished []results.Result
 	for _, r := range new {
@@ -111,7 +111,7 @@ func TestDiffTolerance(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d, err := Compare(spec, old, spec, finished, tt.opts)
+			d, err := Compare(sp, old, sp, finished, tt.opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,8 +124,8 @@ func TestDiffTolerance(t *testing.T) {
 
 // TestDiffSame compares a run with itself: every row unchanged, p = 1.
 func TestDiffSame(t *testing.T) {
-	spec, old, _ := diffRuns(t)
-	d, err := Compare(spec, old, spec, old, DiffOptions{})
+	sp, old, _ := diffRuns(t)
+	d, err := Compare(sp, old, sp, old, DiffOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,8 +145,8 @@ func TestDiffSame(t *testing.T) {
 
 // TestDiffChange checks a row's numbers against a hand computation.
 func TestDiffChange(t *testing.T) {
-	spec, old, new := diffRuns(t)
-	d, err := Compare(spec, old, spec, new, DiffOptions{})
+	sp, old, new := diffRuns(t)
+	d, err := Compare(sp, old, sp, new, DiffOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,9 +171,9 @@ func TestDiffChange(t *testing.T) {
 
 // runOf returns a result for every trial of spec's plan, its metrics by
 // metrics.
-func runOf(t *testing.T, spec *runner.Spec, metrics func(tr *runner.Trial) results.Metrics) []results.Result {
+func runOf(t *testing.T, sp *spec.Spec, metrics func(tr *spec.Trial) results.Metrics) []results.Result {
 	t.Helper()
-	plan, err := runner.NewPlan(spec)
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,8 +190,8 @@ func runOf(t *testing.T, spec *runner.Spec, metrics func(tr *runner.Trial) resul
 // and names the change.
 func TestDiffPairsBySeries(t *testing.T) {
 	noise := []float64{0.3, -0.4, 0.1, 0.2}
-	acc := func(worse float64) func(tr *runner.Trial) results.Metrics {
-		return func(tr *runner.Trial) results.Metrics {
+	acc := func(worse float64) func(tr *spec.Trial) results.Metrics {
+		return func(tr *spec.Trial) results.Metrics {
 			a := 70 + tr.Size/4 + 2*noise[tr.Index]
 			if tr.Method.Label == "LR" {
 				a -= worse * (1 + noise[3-tr.Index])
@@ -245,43 +245,43 @@ func TestDiffPairsBySeries(t *testing.T) {
 // TestDiffFailures covers each reason a diff fails, alone, and the option
 // that accepts it.
 func TestDiffFailures(t *testing.T) {
-	same := func(tr *runner.Trial) results.Metrics {
+	same := func(tr *spec.Trial) results.Metrics {
 		a := 70 + tr.Size/4 + float64(tr.Index)
 		return results.Metrics{"accuracy": a, "auc": a / 100}
 	}
 	tests := []struct {
 		name     string
-		edit     func(s *runner.Spec) // of the new spec
-		editOld  func(s *runner.Spec)
+		edit     func(s *spec.Spec) // of the new spec
+		editOld  func(s *spec.Spec)
 		newSeeds func(r *results.Result)
 		drop     func(r results.Result) bool // results left out of the new run
 		want     string
 		also     string // another failure the case has
 		allow    func(o *DiffOptions)
 	}{
-		{name: "other name", edit: func(s *runner.Spec) { s.Name = "other" },
+		{name: "other name", edit: func(s *spec.Spec) { s.Name = "other" },
 			want: `the runs are of two experiments, "diff-demo" and "other"`, allow: func(o *DiffOptions) { o.AllowOtherName = true }},
-		{name: "other seed", edit: func(s *runner.Spec) { s.Seed = 4 },
+		{name: "other seed", edit: func(s *spec.Spec) { s.Seed = 4 },
 			want: "the runs have different seeds, 3 and 4: trials of one index train on different samples", allow: func(o *DiffOptions) { o.AllowOtherSeed = true }},
 		{name: "other samples", newSeeds: func(r *results.Result) { r.Seeds.Sample = 7 },
 			want: "24 paired trials of one index have different sample seeds (a dataset's samples_of changed?): they train on different samples", allow: func(o *DiffOptions) { o.AllowOtherSeed = true }},
-		{name: "missing dataset", editOld: func(s *runner.Spec) { s.Datasets = append(s.Datasets, s.Datasets[0]); s.Datasets[1].ID = "toy2" },
+		{name: "missing dataset", editOld: func(s *spec.Spec) { s.Datasets = append(s.Datasets, s.Datasets[0]); s.Datasets[1].ID = "toy2" },
 			want: "the new run has no dataset toy2: 24 trials of the old run, listed above", allow: func(o *DiffOptions) { o.AllowMissing = true }},
-		{name: "missing series", edit: func(s *runner.Spec) { s.Methods = s.Methods[1:] },
+		{name: "missing series", edit: func(s *spec.Spec) { s.Methods = s.Methods[1:] },
 			want: "the new run has no series svm (C=1) on toy, series svm (C=10) on toy: 16 trials of the old run, listed above", allow: func(o *DiffOptions) { o.AllowMissing = true }},
-		{name: "missing size", edit: func(s *runner.Spec) { s.Curve.Sizes = []float64{20} },
+		{name: "missing size", edit: func(s *spec.Spec) { s.Curve.Sizes = []float64{20} },
 			want: "the new run has no size 40 of svm (C=1) on toy, size 40 of svm (C=10) on toy, size 40 of LR on toy: 12 trials of the old run, listed above", allow: func(o *DiffOptions) { o.AllowMissing = true }},
-		{name: "missing metric", edit: func(s *runner.Spec) { s.Metrics = []string{"accuracy"} },
+		{name: "missing metric", edit: func(s *spec.Spec) { s.Metrics = []string{"accuracy"} },
 			want: "the new run does not score auc of the old run", allow: func(o *DiffOptions) { o.AllowMissing = true }},
-		{name: "fewer trials planned", edit: func(s *runner.Spec) { s.Curve.Trials = 3 },
+		{name: "fewer trials planned", edit: func(s *spec.Spec) { s.Curve.Trials = 3 },
 			want: "the new run did not finish 6 of the 24 trials the old run finished, listed above", allow: func(o *DiffOptions) { o.AllowFewer = true }},
 		{name: "unfinished", drop: func(r results.Result) bool { return r.Method == "LR" && r.Size == 40 },
 			want: "the new run did not finish 4 of the 24 trials the old run finished, listed above", allow: func(o *DiffOptions) { o.AllowFewer = true }},
 		{name: "nothing compared", drop: func(r results.Result) bool { return true },
 			want: "nothing compared: no trial finished in both runs", also: "the new run did not finish 24 of the 24 trials the old run finished, listed above"},
-		{name: "one trial", edit: func(s *runner.Spec) { s.Curve.Trials = 1 }, editOld: func(s *runner.Spec) { s.Curve.Trials = 1 },
+		{name: "one trial", edit: func(s *spec.Spec) { s.Curve.Trials = 1 }, editOld: func(s *spec.Spec) { s.Curve.Trials = 1 },
 			want: "nothing tested: every row has a single pair of trials, too few for the paired test"},
-		{name: "everything missing", edit: func(s *runner.Spec) { s.Datasets[0].ID = "toy2" }, allow: func(o *DiffOptions) { o.AllowMissing = true },
+		{name: "everything missing", edit: func(s *spec.Spec) { s.Datasets[0].ID = "toy2" }, allow: func(o *DiffOptions) { o.AllowMissing = true },
 			want: "nothing compared: no trial finished in both runs", also: "the new run has no dataset toy: 24 trials of the old run, listed above"},
 	}
 	for _, tt := range tests {
@@ -356,8 +356,8 @@ var toyRows = map[string]int{"toy": 300}
 // share more (without dataset facts the pool is taken as the largest
 // sample, 40: corrected at 20 and 40) — or any other when asked.
 func TestDiffTest(t *testing.T) {
-	shift := func(by float64) func(tr *runner.Trial) results.Metrics {
-		return func(tr *runner.Trial) results.Metrics {
+	shift := func(by float64) func(tr *spec.Trial) results.Metrics {
+		return func(tr *spec.Trial) results.Metrics {
 			a := 70 + tr.Size/4 + float64(tr.Index*tr.Index) - by*(1+0.5*float64(tr.Index))
 			return results.Metrics{"accuracy": a, "auc": a / 100}
 		}

@@ -10,14 +10,14 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // renderMD renders spec's results in a scratch directory and returns
 // report.md.
-func renderMD(t *testing.T, spec *runner.Spec, rs []results.Result) (string, map[string][]byte) {
+func renderMD(t *testing.T, sp *spec.Spec, rs []results.Result) (string, map[string][]byte) {
 	t.Helper()
-	files, err := Render(t.TempDir(), spec, rs)
+	files, err := Render(t.TempDir(), sp, rs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,10 +62,10 @@ func TestWinTieLossHandComputed(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			spec, rs := twoSeries(map[string][]float64{"a": tc.a, "b": tc.b})
-			spec.Curve.Trials = 4
-			spec.Baseline = "b"
-			md, _ := renderMD(t, spec, rs)
+			sp, rs := twoSeries(map[string][]float64{"a": tc.a, "b": tc.b})
+			sp.Curve.Trials = 4
+			sp.Baseline = "b"
+			md, _ := renderMD(t, sp, rs)
 			for _, c := range []struct{ metric, want string }{{"accuracy", tc.acc}, {"mse", tc.mse}} {
 				r := row(t, md, "#### Win/Tie/Loss against b ("+c.metric+")", "a")
 				if !strings.Contains(r, c.want) {
@@ -83,8 +83,8 @@ func TestWinTieLossHandComputed(t *testing.T) {
 // with one class) is reported as undefined, not as a missing or failed
 // trial; one NaN in every trial leaves "undefined (n)".
 func TestReportUndefinedMetric(t *testing.T) {
-	spec, rs := twoSeries(map[string][]float64{"a": {80, 90, 70}, "b": {60, 70, 80}})
-	spec.Curve.Trials = 3
+	sp, rs := twoSeries(map[string][]float64{"a": {80, 90, 70}, "b": {60, 70, 80}})
+	sp.Curve.Trials = 3
 	for i := range rs {
 		if rs[i].Method == "a" && rs[i].Trial > 0 {
 			rs[i].Metrics["mse"] = math.NaN()
@@ -93,7 +93,7 @@ func TestReportUndefinedMetric(t *testing.T) {
 			rs[i].Metrics["mse"] = math.NaN()
 		}
 	}
-	md, files := renderMD(t, spec, rs)
+	md, files := renderMD(t, sp, rs)
 	if r := row(t, md, "### mse", "a"); !strings.Contains(r, "80.00 (n=1, 2 undefined)") {
 		t.Errorf("a's mse row %q, want 80.00 (n=1, 2 undefined)", r)
 	}
@@ -116,15 +116,15 @@ func TestReportUndefinedMetric(t *testing.T) {
 func TestReportAllFailedSingleTrialOddLabels(t *testing.T) {
 	long := strings.Repeat("very long label ", 12) + "end"
 	odd := "a*b* | c_d_ <e>"
-	spec := &runner.Spec{
+	sp := &spec.Spec{
 		Name:     "t",
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "d"}},
-		Methods: []runner.MethodSpec{
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "d"}},
+		Methods: []spec.MethodSpec{
 			{Name: "p", Label: odd, Grid: []param.Values{{}}},
 			{Name: "p", Label: "broken", Grid: []param.Values{{}}},
 			{Name: "p", Label: long, Grid: []param.Values{{}}},
 		},
-		Curve:    runner.Curve{Sizes: []float64{10}, Trials: 1},
+		Curve:    spec.Curve{Sizes: []float64{10}, Trials: 1},
 		Metrics:  []string{"accuracy"},
 		Baseline: odd,
 	}
@@ -133,7 +133,7 @@ func TestReportAllFailedSingleTrialOddLabels(t *testing.T) {
 		{Key: "2", Dataset: "d", Method: "broken", Size: 10, Error: "boom\nstack"},
 		{Key: "3", Dataset: "d", Method: long, Size: 10, Metrics: map[string]float64{"accuracy": 80}},
 	}
-	md, files := renderMD(t, spec, rs)
+	md, files := renderMD(t, sp, rs)
 	esc := `a\*b\* \| c\_d\_ \<e>`
 	if r := row(t, md, "### accuracy", esc); !strings.Contains(r, "**90.00**") || strings.Contains(r, "±") {
 		t.Errorf("single-trial row %q, want **90.00** without an sd", r)
@@ -178,14 +178,14 @@ func TestMdText(t *testing.T) {
 // hold ("L/R" and "L_R") get one artifact plot each, not one between them.
 func TestArtifactPlotNamesDistinct(t *testing.T) {
 	dir := t.TempDir()
-	spec := &runner.Spec{
+	sp := &spec.Spec{
 		Name:     "t",
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "d"}},
-		Methods: []runner.MethodSpec{
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "d"}},
+		Methods: []spec.MethodSpec{
 			{Name: "p", Label: "L/R", Grid: []param.Values{{}}},
 			{Name: "p", Label: "L_R", Grid: []param.Values{{}}},
 		},
-		Curve:   runner.Curve{Sizes: []float64{10}, Trials: 1},
+		Curve:   spec.Curve{Sizes: []float64{10}, Trials: 1},
 		Metrics: []string{"accuracy"},
 	}
 	var rs []results.Result
@@ -193,7 +193,7 @@ func TestArtifactPlotNamesDistinct(t *testing.T) {
 		rs = append(rs, results.Result{Key: keyOf(i), Dataset: "d", Method: label, Size: 10,
 			Metrics: map[string]float64{"accuracy": 90}, Artifacts: writeArtifacts(t, dir, i, i)})
 	}
-	files, err := Render(dir, spec, rs)
+	files, err := Render(dir, sp, rs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,12 +211,12 @@ func TestArtifactPlotNamesDistinct(t *testing.T) {
 // An expectation on a metric that is NaN in every trial says so rather
 // than "no results".
 func TestCheckUndefinedMetric(t *testing.T) {
-	spec, rs := twoSeries(map[string][]float64{"a": {80, 90}, "b": {60, 70}},
-		runner.Expectation{Metric: "mse", Method: "a", Max: fp(1)})
+	sp, rs := twoSeries(map[string][]float64{"a": {80, 90}, "b": {60, 70}},
+		spec.Expectation{Metric: "mse", Method: "a", Max: fp(1)})
 	for i := range rs {
 		rs[i].Metrics["mse"] = math.NaN()
 	}
-	c := Check(spec, rs)
+	c := Check(sp, rs)
 	if len(c.Rows) != 1 || c.Rows[0].Pass || c.Rows[0].Measured != "mse undefined (NaN) in all 2 trials of a at size 10" {
 		t.Errorf("rows %+v", c.Rows)
 	}
@@ -225,14 +225,14 @@ func TestCheckUndefinedMetric(t *testing.T) {
 // Two spec sizes that come to the same number of rows (90 and 0.5 of a
 // pool of 180) give one observation per trial at that size, not two.
 func TestSameResolvedSizeCountedOnce(t *testing.T) {
-	spec, _ := twoSeries(nil)
-	spec.Curve = runner.Curve{Sizes: []float64{90, 0.5}, Trials: 2}
+	sp, _ := twoSeries(nil)
+	sp.Curve = spec.Curve{Sizes: []float64{90, 0.5}, Trials: 2}
 	var rs []results.Result
 	for i, v := range []float64{70, 80, 71, 81} { // sizes 90 then 0.5, trials 0 and 1
 		rs = append(rs, results.Result{Key: keyOf(i), Dataset: "d", Method: "a", Size: 90, Trial: i % 2,
 			Metrics: map[string]float64{"accuracy": v, "mse": 1}})
 	}
-	m := build(spec, rs)
+	m := build(sp, rs)
 	vals, trials := m.datasets[0].series[0].cells[90].values("accuracy")
 	if fmt.Sprint(vals) != "[70 80]" || fmt.Sprint(trials) != "[0 1]" {
 		t.Errorf("cell at 90: values %v trials %v; want [70 80] from trials [0 1]", vals, trials)
@@ -243,14 +243,14 @@ func TestSameResolvedSizeCountedOnce(t *testing.T) {
 // of a sweep over a method parameter, is tabled per series and size and
 // plotted against the parameter like a metric.
 func TestReportExtraInSweep(t *testing.T) {
-	spec := &runner.Spec{
+	sp := &spec.Spec{
 		Name:     "t",
-		Datasets: []runner.DatasetSpec{{Name: "gone", ID: "d"}},
-		Methods: []runner.MethodSpec{{Name: "gone-lasso", Label: "lasso", Grid: []param.Values{{"c": 0.1}, {"c": 1.0}},
-			Varying: []string{"c"}, Select: runner.Select{Rule: "fixed"}}},
-		Curve:   runner.Curve{Sizes: []float64{10}, Trials: 2},
+		Datasets: []spec.DatasetSpec{{Name: "gone", ID: "d"}},
+		Methods: []spec.MethodSpec{{Name: "gone-lasso", Label: "lasso", Grid: []param.Values{{"c": 0.1}, {"c": 1.0}},
+			Varying: []string{"c"}, Select: spec.Select{Rule: "fixed"}}},
+		Curve:   spec.Curve{Sizes: []float64{10}, Trials: 2},
 		Metrics: []string{"mse"},
-		Report:  runner.ReportSpec{X: "c", Y: []string{"support"}},
+		Report:  spec.ReportSpec{X: "c", Y: []string{"support"}},
 	}
 	var rs []results.Result
 	for g, c := range []float64{0.1, 1} {
@@ -259,14 +259,14 @@ func TestReportExtraInSweep(t *testing.T) {
 				Size: 10, Trial: tr, Metrics: results.Metrics{"mse": 1 - c/2}, Extras: results.Metrics{"support": float64(3 + 4*g + tr)}})
 		}
 	}
-	md, files := renderMD(t, spec, rs)
+	md, files := renderMD(t, sp, rs)
 	if r := row(t, md, "### support (recorded by the trials)", "lasso (c=1)"); !strings.Contains(r, "7.50 ± 0.71") {
 		t.Errorf("support row %q, want 7.50 ± 0.71", r)
 	}
 	if _, ok := files["d-support.png"]; !ok {
 		t.Errorf("no d-support.png among %d files", len(files))
 	}
-	m := build(spec, rs)
+	m := build(sp, rs)
 	f := m.sweepFigure(m.datasets[0], "support")
 	if len(f.curves) != 1 || fmt.Sprint(f.curves[0].x, f.curves[0].y) != "[0.1 1] [3.5 7.5]" {
 		t.Errorf("sweep of support: %+v, want one curve x [0.1 1], y [3.5 7.5]", f.curves)
@@ -278,12 +278,12 @@ func TestReportExtraInSweep(t *testing.T) {
 // no result yet, and by the note — from Selector.Oracle, not its name;
 // a choosing rule that is no oracle is not.
 func TestOracleFromSelector(t *testing.T) {
-	runner.Selectors.Register("peek", &runner.Selector{Doc: "chooses on the test rows (test fixture)", Chooses: true, Oracle: true})
-	runner.Selectors.Register("fair", &runner.Selector{Doc: "chooses on the training rows (test fixture)", Chooses: true})
-	spec, rs := twoSeries(map[string][]float64{"a": {80, 90}})
-	spec.Methods[0].Select.Rule = "fair"
-	spec.Methods[1].Select.Rule = "peek"
-	md, _ := renderMD(t, spec, rs)
+	spec.Selectors.Register("peek", &spec.Selector{Doc: "chooses on the test rows (test fixture)", Chooses: true, Oracle: true})
+	spec.Selectors.Register("fair", &spec.Selector{Doc: "chooses on the training rows (test fixture)", Chooses: true})
+	sp, rs := twoSeries(map[string][]float64{"a": {80, 90}})
+	sp.Methods[0].Select.Rule = "fair"
+	sp.Methods[1].Select.Rule = "peek"
+	md, _ := renderMD(t, sp, rs)
 	if r := row(t, md, "| method ", "b [oracle]"); !strings.Contains(r, "peek") {
 		t.Errorf("methods row of b: %q", r)
 	}

@@ -7,22 +7,22 @@ import (
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/reports"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 func Example() {
 	paper := 90.0
 	tol := 1.5
-	spec := &runner.Spec{
+	sp := &spec.Spec{
 		Name:     "demo",
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "iris"}},
-		Methods: []runner.MethodSpec{
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "iris"}},
+		Methods: []spec.MethodSpec{
 			{Name: "logreg-l2", Label: "lr", Grid: []param.Values{{"C": 1.0}}},
 			{Name: "knn", Label: "knn", Grid: []param.Values{{"k": 3}}},
 		},
-		Curve:   runner.Curve{Sizes: []float64{30}, Trials: 2, Sampling: "random"},
+		Curve:   spec.Curve{Sizes: []float64{30}, Trials: 2, Sampling: "random"},
 		Metrics: []string{"accuracy"},
-		Expect: []runner.Expectation{
+		Expect: []spec.Expectation{
 			{Metric: "accuracy", Method: "lr", Value: &paper, Tol: &tol, Source: "Table 1"},
 			// Means only: passes, qualified "direction only".
 			{Metric: "accuracy", Better: "lr", Than: "knn"},
@@ -41,7 +41,7 @@ func Example() {
 		recs = append(recs, results.Result{Key: string(rune('a' + i)), Dataset: "iris", Method: method,
 			Size: 30, Trial: i % 2, TrainRows: 30, TestRows: 120, Metrics: map[string]float64{"accuracy": acc}})
 	}
-	failed := reports.WriteCheck(os.Stdout, reports.Check(spec, recs))
+	failed := reports.WriteCheck(os.Stdout, reports.Check(sp, recs))
 	fmt.Println("failed:", failed)
 	// Output:
 	// | dataset | check              | size | expected                               | measured                                      | verdict                         | source  |

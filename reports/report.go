@@ -23,7 +23,7 @@ import (
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Output file names in the output directory.
@@ -38,8 +38,8 @@ const (
 // dataset facts from dir/datasets.json and the trials' artifacts from
 // dir/artifacts when present. The files are byte-identical for the same
 // spec, results and artifacts.
-func Write(dir string, spec *runner.Spec, recs []results.Result) error {
-	files, err := Render(dir, spec, recs)
+func Write(dir string, sp *spec.Spec, recs []results.Result) error {
+	files, err := Render(dir, sp, recs)
 	if err != nil {
 		return err
 	}
@@ -96,8 +96,8 @@ func renderedPlots(dir string) []string {
 
 // Render is Write without writing: it returns the content of every report
 // file by name. dir is read for datasets.json and artifacts only.
-func Render(dir string, spec *runner.Spec, recs []results.Result) (map[string][]byte, error) {
-	m := build(spec, recs)
+func Render(dir string, sp *spec.Spec, recs []results.Result) (map[string][]byte, error) {
+	m := build(sp, recs)
 	// A damaged datasets.json costs the report its dataset facts, not the
 	// report: the setup says so and how to rebuild it.
 	infos, err := results.ReadDatasetInfo(dir)
@@ -174,9 +174,9 @@ func direction(name string) (higher, known bool) {
 }
 
 func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]results.DatasetInfo, files map[string][]byte) error {
-	spec := m.spec
-	fmt.Fprintf(w, "# %s\n\n", spec.Name)
-	if d := strings.TrimSpace(spec.Description); d != "" {
+	sp := m.spec
+	fmt.Fprintf(w, "# %s\n\n", sp.Name)
+	if d := strings.TrimSpace(sp.Description); d != "" {
 		fmt.Fprintf(w, "%s\n\n", d)
 	}
 	m.writeSetup(w)
@@ -190,7 +190,7 @@ func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]resu
 	if err := m.writeAcross(w, files); err != nil {
 		return err
 	}
-	if len(spec.Expect) > 0 {
+	if len(sp.Expect) > 0 {
 		fmt.Fprintf(w, "## Expectations\n\n")
 		writeCheckTable(w, checked, true)
 		fmt.Fprintf(w, "\n%d passed, %d failed.\n", checked.Passed(), checked.Failed())
@@ -212,7 +212,7 @@ func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]resu
 			if r.Size > 0 {
 				size = fmt.Sprintf("size %d", r.Size)
 			}
-			fmt.Fprintf(w, "- %s / %s / %s / trial %d: %s\n", r.Dataset, mdText(runner.SeriesName(r.Method, param.Values(r.Variant))), size, r.Trial, msg)
+			fmt.Fprintf(w, "- %s / %s / %s / trial %d: %s\n", r.Dataset, mdText(spec.SeriesName(r.Method, param.Values(r.Variant))), size, r.Trial, msg)
 		}
 		fmt.Fprintln(w)
 	}
@@ -220,19 +220,19 @@ func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]resu
 }
 
 func (m *model) writeSetup(w *bytes.Buffer) {
-	spec := m.spec
+	sp := m.spec
 	fmt.Fprintf(w, "## Setup\n\n")
-	fmt.Fprintf(w, "- Seed: %d\n", spec.Seed)
-	if p := spec.Protocol; p.ProtocolName() != "curve" {
+	fmt.Fprintf(w, "- Seed: %d\n", sp.Seed)
+	if p := sp.Protocol; p.ProtocolName() != "curve" {
 		line := "- Protocol: " + p.Name
 		if len(p.Params) > 0 {
 			line += " {" + p.Params.Label() + "}"
 		}
 		fmt.Fprintln(w, line)
 	}
-	if len(spec.Curve.Sizes) > 0 {
-		sizes := make([]string, len(spec.Curve.Sizes))
-		for i, v := range spec.Curve.Sizes {
+	if len(sp.Curve.Sizes) > 0 {
+		sizes := make([]string, len(sp.Curve.Sizes))
+		for i, v := range sp.Curve.Sizes {
 			if v <= 1 {
 				sizes[i] = num(v*100) + "% of the training pool"
 			} else {
@@ -240,19 +240,19 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 			}
 		}
 		fmt.Fprintf(w, "- Training sizes: %s\n", strings.Join(sizes, ", "))
-		fmt.Fprintf(w, "- Trials per size: %d; sampling: %s\n", spec.Curve.Trials, spec.Curve.Sampling)
+		fmt.Fprintf(w, "- Trials per size: %d; sampling: %s\n", sp.Curve.Trials, sp.Curve.Sampling)
 	} else {
 		// A protocol that is not run per size (active) sets its own x.
-		fmt.Fprintf(w, "- Trials: %d\n", spec.Curve.Trials)
+		fmt.Fprintf(w, "- Trials: %d\n", sp.Curve.Trials)
 	}
-	fmt.Fprintf(w, "- Metrics: %s\n", strings.Join(spec.Metrics, ", "))
-	if spec.Baseline != "" {
-		fmt.Fprintf(w, "- Baseline: %s\n", spec.Baseline)
+	fmt.Fprintf(w, "- Metrics: %s\n", strings.Join(sp.Metrics, ", "))
+	if sp.Baseline != "" {
+		fmt.Fprintf(w, "- Baseline: %s\n", sp.Baseline)
 	}
 	fmt.Fprintln(w)
 	var rows [][]string
 	oracle := false
-	for _, ms := range spec.Methods {
+	for _, ms := range sp.Methods {
 		label := ms.Label
 		if label == "" {
 			label = ms.Name
@@ -280,7 +280,7 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 	// What a method entry sets beyond its plugin: its own protocol
 	// params, the datasets it alone runs on.
 	own := false
-	for _, ms := range spec.Methods {
+	for _, ms := range sp.Methods {
 		var parts []string
 		if len(ms.Protocol) > 0 {
 			parts = append(parts, "protocol {"+ms.Protocol.Label()+"}")
@@ -302,7 +302,7 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 }
 
 // paramsText renders a method's params as written, or its single grid point.
-func paramsText(ms runner.MethodSpec) string {
+func paramsText(ms spec.MethodSpec) string {
 	if len(ms.Params) > 0 {
 		keys := make([]string, 0, len(ms.Params))
 		for k := range ms.Params {
@@ -322,7 +322,7 @@ func paramsText(ms runner.MethodSpec) string {
 }
 
 func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[string]results.DatasetInfo, files map[string][]byte) error {
-	spec := m.spec
+	sp := m.spec
 	fmt.Fprintf(w, "## Dataset %s\n\n", d.id)
 	ds := d.spec
 	transforms := ds.Transforms
@@ -395,7 +395,7 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	}
 	fmt.Fprintln(w)
 
-	for _, mn := range spec.Metrics {
+	for _, mn := range sp.Metrics {
 		q := quantity{name: mn}
 		q.higher, q.known = direction(mn)
 		dir := "lower is better"
@@ -645,7 +645,7 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		var c wtlCount
 		for _, size := range d.xs {
 			tt := m.compare(d, s.cells[size], base.cells[size], mn)
-			verdict := outcome(tt, runner.DefaultAlpha, higher)
+			verdict := outcome(tt, spec.DefaultAlpha, higher)
 			if verdict == "" {
 				row = append(row, "—")
 				continue
@@ -674,7 +674,7 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 	}
 	header := append([]string{"series \\ size"}, sizeHeader(d.xs)...)
 	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.xs)+1))
-	fmt.Fprintf(w, "\n%s over trials with the same index, p < %s; win: better than %s in the metric's direction; — : fewer than two pairs.", upperFirst(name), num(runner.DefaultAlpha), mdText(m.spec.Baseline))
+	fmt.Fprintf(w, "\n%s over trials with the same index, p < %s; win: better than %s in the metric's direction; — : fewer than two pairs.", upperFirst(name), num(spec.DefaultAlpha), mdText(m.spec.Baseline))
 	if degenerate {
 		fmt.Fprintf(w, " Where every pair differs by the same amount the test is degenerate: no difference is a tie (p = 1), a constant nonzero one a win or loss (p = 0).")
 	}

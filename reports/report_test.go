@@ -12,7 +12,7 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden")
@@ -23,30 +23,30 @@ func fp(v float64) *float64 { return &v }
 // single-point baseline, a fixed grid (two series), a cv rule, an oracle
 // test rule, a whole-curve method, failed trials and artifacts (written to
 // dir with datasets.json).
-func fixture(t testing.TB, dir string) (*runner.Spec, []results.Result) {
-	spec := &runner.Spec{
+func fixture(t testing.TB, dir string) (*spec.Spec, []results.Result) {
+	sp := &spec.Spec{
 		Name:        "toy2024-fig1-demo",
 		Description: "A toy experiment for the report golden files | with a pipe.",
 		Seed:        7,
-		Datasets: []runner.DatasetSpec{{
+		Datasets: []spec.DatasetSpec{{
 			Name: "csv", ID: "toy", Params: param.Values{"file": "toy.csv", "label": "y"},
-			Transforms: []runner.TransformSpec{{Name: "cooccurrence-graph", Params: param.Values{"k": 5}}},
-			Split:      runner.Split{Kind: "holdout", Params: param.Values{"test": 100.0, "stratify": true}},
+			Transforms: []spec.TransformSpec{{Name: "cooccurrence-graph", Params: param.Values{"k": 5}}},
+			Split:      spec.Split{Kind: "holdout", Params: param.Values{"test": 100.0, "stratify": true}},
 		}},
-		Methods: []runner.MethodSpec{
-			{Name: "logreg-l2", Label: "ridge LR", Grid: []param.Values{{"C": 1.0}}, Params: map[string]any{"C": 1.0}, Select: runner.Select{Rule: "fixed"}},
+		Methods: []spec.MethodSpec{
+			{Name: "logreg-l2", Label: "ridge LR", Grid: []param.Values{{"C": 1.0}}, Params: map[string]any{"C": 1.0}, Select: spec.Select{Rule: "fixed"}},
 			{Name: "svm", Label: "svm", Grid: []param.Values{{"C": 1.0}, {"C": 10.0}}, Varying: []string{"C"},
-				Params: map[string]any{"C": []any{1.0, 10.0}}, Select: runner.Select{Rule: "fixed"}},
+				Params: map[string]any{"C": []any{1.0, 10.0}}, Select: spec.Select{Rule: "fixed"}},
 			{Name: "fnr", Label: "fnr", Grid: []param.Values{{"rho": 0.1}, {"rho": 1.0}}, Varying: []string{"rho"},
-				Params: map[string]any{"rho": []any{0.1, 1.0}}, Select: runner.Select{Rule: "cv", Folds: 5, Metric: "accuracy"}},
+				Params: map[string]any{"rho": []any{0.1, 1.0}}, Select: spec.Select{Rule: "cv", Folds: 5, Metric: "accuracy"}},
 			{Name: "knn", Label: "knn", Grid: []param.Values{{"k": 1}, {"k": 5}}, Varying: []string{"k"},
-				Params: map[string]any{"k": []any{1, 5}}, Select: runner.Select{Rule: "test", Metric: "accuracy"}},
-			{Name: "active", Label: "active", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
+				Params: map[string]any{"k": []any{1, 5}}, Select: spec.Select{Rule: "test", Metric: "accuracy"}},
+			{Name: "active", Label: "active", Grid: []param.Values{{}}, Select: spec.Select{Rule: "fixed"}},
 		},
-		Curve:    runner.Curve{Sizes: []float64{20, 50}, Trials: 3, Sampling: "balanced"},
+		Curve:    spec.Curve{Sizes: []float64{20, 50}, Trials: 3, Sampling: "balanced"},
 		Metrics:  []string{"accuracy", "auc"},
 		Baseline: "ridge LR",
-		Expect: []runner.Expectation{
+		Expect: []spec.Expectation{
 			{Dataset: "toy", Metric: "accuracy", Method: "fnr", Sizes: []int{50}, Value: fp(80), Tol: fp(2), Source: "Paper, Fig. 1", Note: "read off the plot"},
 			{Metric: "accuracy", Method: "ridge LR", Value: fp(60), RTol: fp(0.01), Source: "Paper, Table 2"},
 			{Metric: "auc", Method: "svm (C=1)", Min: fp(0.5), Max: fp(1)},
@@ -61,7 +61,7 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []results.Result) {
 	noise := []float64{0.5, -1.25, 2}
 	var recs []results.Result
 	add := func(r results.Result) { r.Key = keyOf(len(recs)); recs = append(recs, r) }
-	for _, m := range spec.Methods {
+	for _, m := range sp.Methods {
 		if m.Label == "active" {
 			continue
 		}
@@ -125,7 +125,7 @@ func fixture(t testing.TB, dir string) (*runner.Spec, []results.Result) {
 	info := map[string]results.DatasetInfo{"toy": {Plugin: "csv", Rows: 300, Cols: 12, Classes: []string{"neg", "pos"},
 		Stats: map[string]float64{"graph_edges": 1234, "density": 0.125}, Notes: []string{"12 rows with missing values dropped"}}}
 	writeJSON(t, filepath.Join(dir, results.DatasetsFile), info)
-	return spec, recs
+	return sp, recs
 }
 
 // writeJSON writes v as JSON to path.
@@ -202,8 +202,8 @@ func golden(t *testing.T, name string, got []byte) {
 
 func TestWriteGolden(t *testing.T) {
 	dir := t.TempDir()
-	spec, recs := fixture(t, dir)
-	if err := Write(dir, spec, recs); err != nil {
+	sp, recs := fixture(t, dir)
+	if err := Write(dir, sp, recs); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{ReportFile, SummaryFile} {
@@ -214,14 +214,14 @@ func TestWriteGolden(t *testing.T) {
 		golden(t, name, b)
 	}
 	var out bytes.Buffer
-	failed := WriteCheck(&out, Check(spec, recs))
+	failed := WriteCheck(&out, Check(sp, recs))
 	golden(t, "check.txt", out.Bytes())
 	if failed != 5 {
 		t.Errorf("WriteCheck returned %d failed, want 5", failed)
 	}
 
 	// Every PNG decodes with the plot size and renders identically again.
-	again, err := Render(dir, spec, recs)
+	again, err := Render(dir, sp, recs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func TestWriteGolden(t *testing.T) {
 // including PNGs the earlier report did not link (the user's own).
 func TestWriteRemovesStalePlots(t *testing.T) {
 	dir := t.TempDir()
-	spec, recs := fixture(t, dir)
+	sp, recs := fixture(t, dir)
 	stale := filepath.Join(dir, "toy-old_metric.png")
 	keep := filepath.Join(dir, "notes.txt")
 	mine := filepath.Join(dir, "holiday.png")
@@ -274,7 +274,7 @@ func TestWriteRemovesStalePlots(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ReportFile), []byte(oldReport), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Write(dir, spec, recs); err != nil {
+	if err := Write(dir, sp, recs); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {

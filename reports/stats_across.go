@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Across datasets: a Friedman test of the series' ranks over the
@@ -112,7 +112,7 @@ func (m *model) writeAcross(w *bytes.Buffer, files map[string][]byte) error {
 			continue
 		}
 		fr := Friedman(scores, higher)
-		cd := NemenyiCD(len(names), len(used), runner.DefaultAlpha)
+		cd := NemenyiCD(len(names), len(used), spec.DefaultAlpha)
 		header := []string{"series", "average rank"}
 		for _, d := range used {
 			header = append(header, mdText(d.id))
@@ -138,7 +138,7 @@ func (m *model) writeAcross(w *bytes.Buffer, files map[string][]byte) error {
 		fmt.Fprintf(w, "\n\nFriedman χ² = %.2f (df %d), %s; Iman–Davenport F = %.2f (df %d, %d), %s. ",
 			fr.Chi2, fr.K-1, fmtP(fr.P), fr.FF, fr.K-1, (fr.K-1)*(fr.N-1), fmtP(fr.PF))
 		fmt.Fprintf(w, "Nemenyi critical difference at α = %s: CD = %.2f (q = %.3f, %d series, %d datasets).",
-			num(runner.DefaultAlpha), cd, nemenyiQ(len(names), runner.DefaultAlpha), len(names), len(used))
+			num(spec.DefaultAlpha), cd, nemenyiQ(len(names), spec.DefaultAlpha), len(names), len(used))
 		var apart []string
 		for a := range names {
 			for b := a + 1; b < len(names); b++ {
@@ -152,15 +152,15 @@ func (m *model) writeAcross(w *bytes.Buffer, files map[string][]byte) error {
 			}
 		}
 		switch {
-		case !(fr.PF < runner.DefaultAlpha):
-			fmt.Fprintf(w, " The Friedman test does not reject equal ranks at α = %s, so no pair is declared different.", num(runner.DefaultAlpha))
+		case !(fr.PF < spec.DefaultAlpha):
+			fmt.Fprintf(w, " The Friedman test does not reject equal ranks at α = %s, so no pair is declared different.", num(spec.DefaultAlpha))
 		case len(apart) == 0:
 			fmt.Fprintf(w, " No two series' average ranks differ by CD or more.")
 		default:
 			fmt.Fprintf(w, " Average ranks apart by CD or more: %s.", strings.Join(apart, "; "))
 		}
 		fmt.Fprintf(w, " Datasets are taken as independent (Demšar 2006).\n\n")
-		g := &cdDiagram{title: fmt.Sprintf("%s: average ranks over %d datasets (Nemenyi CD at α = %s)", mn, len(used), num(runner.DefaultAlpha)), names: names, ranks: fr.AvgRanks, cd: cd}
+		g := &cdDiagram{title: fmt.Sprintf("%s: average ranks over %d datasets (Nemenyi CD at α = %s)", mn, len(used), num(spec.DefaultAlpha)), names: names, ranks: fr.AvgRanks, cd: cd}
 		png, err := g.render()
 		if err != nil {
 			return err

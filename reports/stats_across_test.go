@@ -9,23 +9,23 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // acrossFixture has Demšar's (2006) 14 × 4 layout of AUCs (the scores of
 // TestFriedmanScipy) as 14 datasets of 4 series, two trials each whose
 // mean is the score.
-func acrossFixture() (*runner.Spec, []results.Result) {
+func acrossFixture() (*spec.Spec, []results.Result) {
 	scores := [][]float64{{0.763, 0.768, 0.771, 0.798}, {0.599, 0.591, 0.590, 0.569}, {0.954, 0.971, 0.968, 0.967}, {0.628, 0.661, 0.654, 0.657}, {0.882, 0.888, 0.886, 0.898}, {0.936, 0.931, 0.916, 0.931}, {0.661, 0.668, 0.609, 0.685}, {0.583, 0.583, 0.563, 0.625}, {0.775, 0.838, 0.866, 0.875}, {1.000, 1.000, 1.000, 1.000}, {0.940, 0.962, 0.965, 0.962}, {0.619, 0.666, 0.614, 0.669}, {0.972, 0.981, 0.975, 0.975}, {0.957, 0.978, 0.946, 0.970}}
 	methods := []string{"C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"}
-	spec := &runner.Spec{Name: "across", Curve: runner.Curve{Sizes: []float64{20}, Trials: 2}, Metrics: []string{"auc"}}
+	sp := &spec.Spec{Name: "across", Curve: spec.Curve{Sizes: []float64{20}, Trials: 2}, Metrics: []string{"auc"}}
 	for _, name := range methods {
-		spec.Methods = append(spec.Methods, runner.MethodSpec{Name: "p", Label: name, Grid: []param.Values{{}}})
+		sp.Methods = append(sp.Methods, spec.MethodSpec{Name: "p", Label: name, Grid: []param.Values{{}}})
 	}
 	var rs []results.Result
 	for i, row := range scores {
 		id := fmt.Sprintf("d%02d", i+1)
-		spec.Datasets = append(spec.Datasets, runner.DatasetSpec{Name: "csv", ID: id})
+		sp.Datasets = append(sp.Datasets, spec.DatasetSpec{Name: "csv", ID: id})
 		for j, v := range row {
 			for tr, off := range []float64{-0.0005, 0.0005} {
 				rs = append(rs, results.Result{Key: keyOf(len(rs)), Dataset: id, Method: methods[j], Size: 20, Trial: tr,
@@ -33,12 +33,12 @@ func acrossFixture() (*runner.Spec, []results.Result) {
 			}
 		}
 	}
-	return spec, rs
+	return sp, rs
 }
 
 func TestAcrossDatasets(t *testing.T) {
-	spec, rs := acrossFixture()
-	files, err := Render(t.TempDir(), spec, rs)
+	sp, rs := acrossFixture()
+	files, err := Render(t.TempDir(), sp, rs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,8 +75,8 @@ func TestAcrossDatasets(t *testing.T) {
 	golden(t, "cd-auc.png", files["cd-auc.png"])
 
 	// Fewer than three datasets: no section.
-	spec.Datasets = spec.Datasets[:2]
-	files, err = Render(t.TempDir(), spec, rs)
+	sp.Datasets = sp.Datasets[:2]
+	files, err = Render(t.TempDir(), sp, rs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // CorrectedOverlap is the expected share of training rows two trials
@@ -43,11 +43,11 @@ func DefaultTest(splitKind string, nTrain, pool int) string {
 // takes the split of its first member) for trials of nTrain training
 // rows drawn from a pool of pool rows: report.test if set, else
 // DefaultTest.
-func TestAt(spec *runner.Spec, dataset string, nTrain, pool int) string {
-	if spec.Report.Test != "" {
-		return spec.Report.Test
+func TestAt(sp *spec.Spec, dataset string, nTrain, pool int) string {
+	if sp.Report.Test != "" {
+		return sp.Report.Test
 	}
-	if ds := datasetSpec(spec, dataset); ds != nil {
+	if ds := datasetSpec(sp, dataset); ds != nil {
 		return DefaultTest(ds.Split.KindName(), nTrain, pool)
 	}
 	return DefaultTest("", nTrain, pool)
@@ -55,15 +55,15 @@ func TestAt(spec *runner.Spec, dataset string, nTrain, pool int) string {
 
 // datasetSpec returns the datasets: entry of id, or of the first member
 // of the report.choose entry id; nil if there is none.
-func datasetSpec(spec *runner.Spec, id string) *runner.DatasetSpec {
-	for _, c := range spec.Report.Choose {
+func datasetSpec(sp *spec.Spec, id string) *spec.DatasetSpec {
+	for _, c := range sp.Report.Choose {
 		if c.ID == id && len(c.Among) > 0 {
 			id = c.Among[0]
 		}
 	}
-	for i := range spec.Datasets {
-		if spec.Datasets[i].ID == id {
-			return &spec.Datasets[i]
+	for i := range sp.Datasets {
+		if sp.Datasets[i].ID == id {
+			return &sp.Datasets[i]
 		}
 	}
 	return nil
@@ -79,7 +79,7 @@ func datasetSpec(spec *runner.Spec, id string) *runner.DatasetSpec {
 // fraction f: nTest/f − nTest; rest: nTrain + nTest) or, failing that,
 // taken as maxTrain, the largest training sample of the dataset's trials
 // — at least the pool's size, which errs towards the corrected test.
-func PoolRows(ds *runner.DatasetSpec, rows, nTrain, nTest, maxTrain int) int {
+func PoolRows(ds *spec.DatasetSpec, rows, nTrain, nTest, maxTrain int) int {
 	kind := "rest"
 	var p map[string]any
 	if ds != nil {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 func TestSummarize(t *testing.T) {
@@ -187,13 +187,13 @@ func TestPairedTestEdges(t *testing.T) {
 		}
 	}
 	// The runner's names are the tests PairedTest runs.
-	for _, name := range runner.PairedTests {
+	for _, name := range spec.PairedTests {
 		if !slices.Contains(Tests, name) {
 			t.Errorf("runner.PairedTests has %q, which PairedTest does not run", name)
 		}
 	}
-	if len(runner.PairedTests) != len(Tests) {
-		t.Errorf("runner.PairedTests %v, Tests %v", runner.PairedTests, Tests)
+	if len(spec.PairedTests) != len(Tests) {
+		t.Errorf("runner.PairedTests %v, Tests %v", spec.PairedTests, Tests)
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // storedFixture writes a results directory as an active-learning run
@@ -22,28 +22,28 @@ import (
 // protocol and methods are plugins this binary does not have. It returns
 // the spec (as runner.ReadSpec would read it from the directory) and the
 // path of results.jsonl.
-func storedFixture(t *testing.T, dir string) (*runner.Spec, string) {
-	spec := &runner.Spec{
+func storedFixture(t *testing.T, dir string) (*spec.Spec, string) {
+	sp := &spec.Spec{
 		Name: "gone2031-active-demo",
 		Seed: 11,
-		Datasets: []runner.DatasetSpec{{
+		Datasets: []spec.DatasetSpec{{
 			Name: "gone-corpus", ID: "pool", Params: param.Values{"rows": 120},
-			Transforms: []runner.TransformSpec{{Name: "gone-pca", Params: param.Values{"components": 8}, Fit: "pool"}},
-			Split:      runner.Split{Kind: "kfold", Params: param.Values{"folds": 3, "repeats": 1}},
+			Transforms: []spec.TransformSpec{{Name: "gone-pca", Params: param.Values{"components": 8}, Fit: "pool"}},
+			Split:      spec.Split{Kind: "kfold", Params: param.Values{"folds": 3, "repeats": 1}},
 		}},
-		Methods: []runner.MethodSpec{
+		Methods: []spec.MethodSpec{
 			{Name: "gone-uncertainty", Label: "uncertainty", Grid: []param.Values{{"dims": 5}, {"dims": 10}}, Varying: []string{"dims"},
-				Params: map[string]any{"dims": []any{5, 10}}, Select: runner.Select{Rule: "fixed"}},
-			{Name: "gone-random", Label: "random", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
+				Params: map[string]any{"dims": []any{5, 10}}, Select: spec.Select{Rule: "fixed"}},
+			{Name: "gone-random", Label: "random", Grid: []param.Values{{}}, Select: spec.Select{Rule: "fixed"}},
 		},
-		Protocol: runner.ProtocolSpec{Name: "gone-active", Params: param.Values{"initial": 10, "batch": 10, "budget": 40}},
-		Curve:    runner.Curve{Trials: 3},
+		Protocol: spec.ProtocolSpec{Name: "gone-active", Params: param.Values{"initial": 10, "batch": 10, "budget": 40}},
+		Curve:    spec.Curve{Trials: 3},
 		Metrics:  []string{"accuracy"},
 		Baseline: "random",
 		// accuracy is a metric (tabled once) and components is named
 		// twice (tabled once).
-		Report: runner.ReportSpec{Y: []string{"components", "accuracy", "dictionary", "components"}},
-		Expect: []runner.Expectation{
+		Report: spec.ReportSpec{Y: []string{"components", "accuracy", "dictionary", "components"}},
+		Expect: []spec.Expectation{
 			{Metric: "accuracy", Better: "uncertainty (dims=10)", Than: "random", Sizes: []int{40}, Source: "Paper, Fig. 3"},
 		},
 	}
@@ -101,7 +101,7 @@ func storedFixture(t *testing.T, dir string) (*runner.Spec, string) {
 	}
 	info := map[string]results.DatasetInfo{"pool": {Plugin: "gone-corpus", Rows: 120, Cols: 8, Classes: []string{"a", "b", "c"}}}
 	writeJSON(t, filepath.Join(dir, results.DatasetsFile), info)
-	return spec, path
+	return sp, path
 }
 
 // TestRenderStoredWithoutPlugins renders a results directory whose
@@ -110,13 +110,13 @@ func storedFixture(t *testing.T, dir string) (*runner.Spec, string) {
 // and the extras report.y names.
 func TestRenderStoredWithoutPlugins(t *testing.T) {
 	dir := t.TempDir()
-	spec, path := storedFixture(t, dir)
-	for _, ds := range spec.Datasets {
+	sp, path := storedFixture(t, dir)
+	for _, ds := range sp.Datasets {
 		if _, err := datasets.Lookup(ds.Name); err == nil {
 			t.Fatalf("dataset plugin %q is registered; the test needs one that is not", ds.Name)
 		}
 	}
-	for _, ms := range spec.Methods {
+	for _, ms := range sp.Methods {
 		if _, err := methods.Lookup(ms.Name); err == nil {
 			t.Fatalf("method plugin %q is registered; the test needs one that is not", ms.Name)
 		}
@@ -125,7 +125,7 @@ func TestRenderStoredWithoutPlugins(t *testing.T) {
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("reading %s: %v %v", path, err, warns)
 	}
-	if err := Write(dir, spec, recs); err != nil {
+	if err := Write(dir, sp, recs); err != nil {
 		t.Fatal(err)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, ReportFile))
@@ -133,7 +133,7 @@ func TestRenderStoredWithoutPlugins(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "stored-report.md", b)
-	files, err := Render(dir, spec, recs)
+	files, err := Render(dir, sp, recs)
 	if err != nil {
 		t.Fatal(err)
 	}

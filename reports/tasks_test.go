@@ -9,25 +9,25 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // ovrFixture is a one-vs-rest experiment over three classes with the given
 // training sizes: per-task binary errors of two series, trial noise
 // deterministic.
-func ovrFixture(t *testing.T, dir string, tasks string, sizes []int) (*runner.Spec, []results.Result) {
-	spec := &runner.Spec{
+func ovrFixture(t *testing.T, dir string, tasks string, sizes []int) (*spec.Spec, []results.Result) {
+	sp := &spec.Spec{
 		Name: "ovr", Seed: 1,
-		Datasets: []runner.DatasetSpec{{Name: "iris", ID: "iris", Tasks: tasks, Split: runner.Split{Kind: "holdout", Params: param.Values{"test": 60.0, "stratify": false}}}},
-		Methods: []runner.MethodSpec{
-			{Name: "logreg-l2", Label: "LR", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
-			{Name: "med", Label: "MED", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}},
+		Datasets: []spec.DatasetSpec{{Name: "iris", ID: "iris", Tasks: tasks, Split: spec.Split{Kind: "holdout", Params: param.Values{"test": 60.0, "stratify": false}}}},
+		Methods: []spec.MethodSpec{
+			{Name: "logreg-l2", Label: "LR", Grid: []param.Values{{}}, Select: spec.Select{Rule: "fixed"}},
+			{Name: "med", Label: "MED", Grid: []param.Values{{}}, Select: spec.Select{Rule: "fixed"}},
 		},
-		Curve:   runner.Curve{Trials: 2, Sampling: "random"},
+		Curve:   spec.Curve{Trials: 2, Sampling: "random"},
 		Metrics: []string{"accuracy", "binary_errors"},
 	}
 	for _, s := range sizes {
-		spec.Curve.Sizes = append(spec.Curve.Sizes, float64(s))
+		sp.Curve.Sizes = append(sp.Curve.Sizes, float64(s))
 	}
 	// Classes in datasets.json order the tasks (not alphabetical).
 	info := map[string]results.DatasetInfo{"iris": {Plugin: "iris", Rows: 150, Cols: 4, Classes: []string{"setosa", "versicolor", "virginica"}}}
@@ -54,7 +54,7 @@ func ovrFixture(t *testing.T, dir string, tasks string, sizes []int) (*runner.Sp
 			}
 		}
 	}
-	return spec, recs
+	return sp, recs
 }
 
 // section returns the "### binary_errors per task" section of a report.
@@ -84,8 +84,8 @@ func TestTasksTable(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			spec, recs := ovrFixture(t, dir, tt.tasks, tt.sizes)
-			files, err := Render(dir, spec, recs)
+			sp, recs := ovrFixture(t, dir, tt.tasks, tt.sizes)
+			files, err := Render(dir, sp, recs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,9 +132,9 @@ func writeSwitches(t *testing.T, dir string, i int, cols, rows []string, values 
 // coefficients) are not summarized.
 func TestAcrossTasksTable(t *testing.T) {
 	dir := t.TempDir()
-	spec, recs := ovrFixture(t, dir, "one-vs-rest", []int{10, 20})
+	sp, recs := ovrFixture(t, dir, "one-vs-rest", []int{10, 20})
 	// A third series, with other kernels.
-	spec.Methods = append(spec.Methods, runner.MethodSpec{Name: "med", Label: "MED2", Grid: []param.Values{{}}, Select: runner.Select{Rule: "fixed"}})
+	sp.Methods = append(sp.Methods, spec.MethodSpec{Name: "med", Label: "MED2", Grid: []param.Values{{}}, Select: spec.Select{Rule: "fixed"}})
 	for _, r := range recs {
 		if r.Method == "MED" {
 			r.Method, r.Key = "MED2", keyOf(len(recs))
@@ -157,7 +157,7 @@ func TestAcrossTasksTable(t *testing.T) {
 			r.Artifacts = append(writeArtifacts(t, dir, i, r.Trial), writeSwitches(t, dir, i, []string{"shared"}, kernels, [][]any{{0.75}, {0.25 * tr}}))
 		}
 	}
-	files, err := Render(dir, spec, recs)
+	files, err := Render(dir, sp, recs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // minEdgeAxis is the fewest values a grid axis needs before a choice at
@@ -155,8 +155,8 @@ func (s *series) notConverged() (n, of int) {
 // stderr: a cv or test rule that chose the end of a numeric grid axis in
 // at least half the trials of a series (widen the grid), and fits that
 // stopped at their iteration cap.
-func Warnings(spec *runner.Spec, recs []results.Result) []error {
-	m := build(spec, recs)
+func Warnings(sp *spec.Spec, recs []results.Result) []error {
+	m := build(sp, recs)
 	var out []error
 	capped, fits := 0, 0
 	var where []string
@@ -185,7 +185,7 @@ func Warnings(spec *runner.Spec, recs []results.Result) []error {
 }
 
 // ruleWords names the select rule of m in a sentence.
-func ruleWords(m *runner.MethodSpec) string {
+func ruleWords(m *spec.MethodSpec) string {
 	if selector(m).Oracle {
 		return "the test-set (oracle) choice"
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // edgeSpec has three cv methods over three trials at two sizes: med's c
@@ -15,8 +15,8 @@ import (
 // end) never flagged; med-rho varies rho apart (select.over: c) and
 // chooses c = 10, the largest, in every trial of rho=0.5. Two of ridge's
 // fits stopped at their iteration cap.
-func edgeSpec() (*runner.Spec, []results.Result) {
-	cv := runner.Select{Rule: "cv", Folds: 3, Metric: "accuracy"}
+func edgeSpec() (*spec.Spec, []results.Result) {
+	cv := spec.Select{Rule: "cv", Folds: 3, Metric: "accuracy"}
 	grid := func(name string, vals ...any) []param.Values {
 		var g []param.Values
 		for _, v := range vals {
@@ -32,16 +32,16 @@ func edgeSpec() (*runner.Spec, []results.Result) {
 	}
 	over := cv
 	over.Over = []string{"c"}
-	spec := &runner.Spec{
+	sp := &spec.Spec{
 		Name:     "edges",
-		Datasets: []runner.DatasetSpec{{Name: "csv", ID: "d"}},
-		Methods: []runner.MethodSpec{
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "d"}},
+		Methods: []spec.MethodSpec{
 			{Name: "med", Label: "med", Grid: grid("c", 0.1, 1.0, 10.0), Varying: []string{"c"}, Select: cv},
 			{Name: "svm", Label: "svm", Grid: grid("kernel", "rbf", "poly", "linear"), Varying: []string{"kernel"}, Select: cv},
 			{Name: "ridge", Label: "ridge", Grid: grid("beta", 1, 2), Varying: []string{"beta"}, Select: cv},
 			{Name: "med", Label: "med-rho", Grid: rhoGrid, Varying: []string{"rho", "c"}, Select: over},
 		},
-		Curve:   runner.Curve{Sizes: []float64{10, 20}, Trials: 3},
+		Curve:   spec.Curve{Sizes: []float64{10, 20}, Trials: 3},
 		Metrics: []string{"accuracy"},
 	}
 	var rs []results.Result
@@ -62,7 +62,7 @@ func edgeSpec() (*runner.Spec, []results.Result) {
 			add("med-rho", map[string]any{"rho": 1.0}, size, tr, map[string]any{"c": 1.0}, false)
 		}
 	}
-	return spec, rs
+	return sp, rs
 }
 
 // A cv choice at an end of its numeric grid axis is flagged in the chosen
@@ -70,8 +70,8 @@ func edgeSpec() (*runner.Spec, []results.Result) {
 // fit stopped at its iteration cap is counted under Fit time and warned
 // of.
 func TestEdgeAndNotConverged(t *testing.T) {
-	spec, rs := edgeSpec()
-	md, _ := renderMD(t, spec, rs)
+	sp, rs := edgeSpec()
+	md, _ := renderMD(t, sp, rs)
 	for _, tt := range []struct{ series, want string }{
 		{"med", "| med              | c=0.1 (3/3) ⚠ smallest c | c=0.1 (2/3) ⚠ smallest c |"},
 		{"svm", "| svm              | kernel=rbf (3/3)         | kernel=rbf (3/3)         |"},
@@ -103,7 +103,7 @@ func TestEdgeAndNotConverged(t *testing.T) {
 	}
 
 	var got []string
-	for _, w := range Warnings(spec, rs) {
+	for _, w := range Warnings(sp, rs) {
 		got = append(got, w.Error())
 	}
 	want := []string{
@@ -121,9 +121,9 @@ func TestEdgeAndNotConverged(t *testing.T) {
 		rs[i].NotConverged = false
 		rs[i].Chosen = map[string]any{"kernel": "rbf"}
 	}
-	spec.Methods = spec.Methods[1:2]
-	md, _ = renderMD(t, spec, rs)
-	if strings.Contains(md, "⚠") || strings.Contains(md, "not converged") || len(Warnings(spec, rs)) > 0 {
+	sp.Methods = sp.Methods[1:2]
+	md, _ = renderMD(t, sp, rs)
+	if strings.Contains(md, "⚠") || strings.Contains(md, "not converged") || len(Warnings(sp, rs)) > 0 {
 		t.Errorf("flags without cause:\n%s", md)
 	}
 }

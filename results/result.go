@@ -275,3 +275,8 @@ func (s *Samples) UnmarshalJSON(data []byte) error {
 	*s = out
 	return nil
 }
+
+// FullPrefix prefixes the extras of the active protocol's fit on the
+// whole pool (param full): full_auc is the AUC of the learner trained on
+// every pool row.
+const FullPrefix = "full_"

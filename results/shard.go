@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/repro-ml/repro/spec"
 )
 
 // ShardDir is the directory of an output directory that holds the
@@ -75,7 +77,7 @@ func LockShard(dir string, s Shard) (unlock func(), err error) {
 
 // openShardStore opens the results file of shard s in dir and returns the
 // results of the shard's trials already stored: in the shard's file, and
-// in the directory's results.jsonl (a local run started before), which
+// in the directory's jsonl (a local run started before), which
 // it only reads.
 func OpenShardStore(dir string, s Shard, in map[string]bool) (*Store, []Result, []error, error) {
 	local, warns, err := ReadResults(filepath.Join(dir, ResultsFile))
@@ -95,7 +97,7 @@ func OpenShardStore(dir string, s Shard, in map[string]bool) (*Store, []Result, 
 	return store, preferFinished(append(existing, own...)), append(warns, w...), nil
 }
 
-// withShards adds to the results of a local run's results.jsonl those
+// withShards adds to the results of a local run's jsonl those
 // of the shards' files in dir, which it only reads: a local run after a
 // sharded one runs only what the shards left.
 func WithShards(dir string, local []Result, warns []error) ([]Result, []error, error) {
@@ -171,7 +173,7 @@ func ShardFiles(dir string) ([]Shard, error) {
 }
 
 // ReadAllResults reads every results file of the output directory dir:
-// results.jsonl of a local run and the shards' files. Where a key has a
+// jsonl of a local run and the shards' files. Where a key has a
 // successful and a failed line in different files the successful one is
 // the latest (Latest). It returns the results, the damaged lines of every
 // file, and whether dir holds any results file at all.
@@ -190,4 +192,40 @@ func ReadAllResults(dir string) (results []Result, warns []error, found bool, er
 		results, warns = preferFinished(append(results, rs...)), append(warns, ws...)
 	}
 	return results, warns, statErr == nil || n > 0, nil
+}
+
+// ShardStatus counts the trials of one shard by their state in the
+// stored
+type ShardStatus struct {
+	Shard
+	// Trials is the number of trials of the shard; Finished, Failed and
+	// Missing (no result stored) add up to it.
+	Trials, Finished, Failed, Missing int
+}
+
+// ShardStatuses returns the state of each of the n shards of plan p,
+// given the results of every file (a trial stored by another shard, or
+// by a local run, counts).
+func ShardStatuses(p *spec.Plan, n int, stored []Result) []ShardStatus {
+	latest := map[string]*Result{}
+	for i := range stored {
+		latest[stored[i].Key] = &stored[i]
+	}
+	out := make([]ShardStatus, n)
+	for s := range out {
+		out[s].Shard = Shard{I: s, N: n}
+	}
+	for i, s := range p.Shards(n) {
+		st := &out[s]
+		st.Trials++
+		switch r := latest[p.Trials[i].Key]; {
+		case r == nil:
+			st.Missing++
+		case r.Finished(p.Spec.Metrics):
+			st.Finished++
+		default:
+			st.Failed++
+		}
+	}
+	return out
 }

@@ -19,28 +19,29 @@ import (
 	_ "github.com/repro-ml/repro/methods/linear" // logreg-l2
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // bilgicSpec is Bilgic's loop in small: kfold trials, the active
 // protocol, L2 logistic regression at C = 1, on the original features or,
 // with pca, on the principal components of each trial's pool.
-func bilgicSpec(strategy string, pca bool) *Spec {
-	spec := blobsSpec()
-	ds := &spec.Datasets[0]
+func bilgicSpec(strategy string, pca bool) *spec.Spec {
+	sp := blobsSpec()
+	ds := &sp.Datasets[0]
 	ds.Params = param.Values{"n": 240, "d": 12, "classes": 3, "spread": 3.0, "given": false}
-	ds.Split = Split{Kind: "kfold", Params: param.Values{"folds": 4, "repeats": 1, "stratify": true}}
-	spec.Protocol = ProtocolSpec{Name: "active", Params: param.Values{"initial": 6, "batch": 8, "budget": 46, "strategy": strategy}}
-	spec.Curve = Curve{Trials: 4, Sampling: "stratified"}
+	ds.Split = spec.Split{Kind: "kfold", Params: param.Values{"folds": 4, "repeats": 1, "stratify": true}}
+	sp.Protocol = spec.ProtocolSpec{Name: "active", Params: param.Values{"initial": 6, "batch": 8, "budget": 46, "strategy": strategy}}
+	sp.Curve = spec.Curve{Trials: 4, Sampling: "stratified"}
 	l2 := method("logreg-l2", "L2", "fixed",
 		[]string{"C", "intercept", "multiclass", "solver", "max_iter", "tol"},
 		[]any{1.0}, []any{true}, []any{"ovr"}, []any{"lbfgs"}, []any{2000}, []any{1e-8})
-	spec.Methods = []MethodSpec{l2}
-	spec.Baseline = ""
+	sp.Methods = []spec.MethodSpec{l2}
+	sp.Baseline = ""
 	if pca {
-		ds.Transforms = []TransformSpec{{Name: "pca", Params: param.Values{"components": 0, "variance": 1.0, "standardize": false}, Fit: "pool"}}
-		spec.Methods = append(spec.Methods, method("ddr", "DDR", "fixed", []string{"k", "C", "intercept"}, []any{3}, []any{1.0}, []any{true}))
+		ds.Transforms = []spec.TransformSpec{{Name: "pca", Params: param.Values{"components": 0, "variance": 1.0, "standardize": false}, Fit: "pool"}}
+		sp.Methods = append(sp.Methods, method("ddr", "DDR", "fixed", []string{"k", "C", "intercept"}, []any{3}, []any{1.0}, []any{true}))
 	}
-	return spec
+	return sp
 }
 
 // ORI-L2 = PCA-L2 (Bilgic §5.3, issue 12 §2): L2 logistic regression with
@@ -114,29 +115,29 @@ func TestActivePCARotationInvariance(t *testing.T) {
 // the last batch trains on exactly those rows, so the two agree.
 func TestActiveFullPool(t *testing.T) {
 	for _, budget := range []int{46, 180} {
-		spec := bilgicSpec("random", false)
-		spec.Protocol.Params["full"] = []string{"L2"}
-		spec.Protocol.Params["budget"] = budget
+		sp := bilgicSpec("random", false)
+		sp.Protocol.Params["full"] = []string{"L2"}
+		sp.Protocol.Params["budget"] = budget
 		// At tol 1e-8, max_iter 2000, logreg-l2's L-BFGS did not return
 		// within 5 minutes on the whole 180-row pool (not investigated; the
 		// 174-row fit before it returns at once): this test is about the
 		// protocol, so the solver runs at a looser tolerance.
-		spec.Methods[0].Grid[0]["tol"] = 1e-4
-		spec.Methods[0].Grid[0]["max_iter"] = 200
-		sum := runSpec(t, spec, t.TempDir(), 2, nil)
+		sp.Methods[0].Grid[0]["tol"] = 1e-4
+		sp.Methods[0].Grid[0]["max_iter"] = 200
+		sum := runSpec(t, sp, t.TempDir(), 2, nil)
 		for _, r := range sum.Results {
 			if r.Failed() {
 				t.Fatalf("trial %d: %s", r.Trial, r.Error)
 			}
 			pts := r.Points()
 			last := pts[len(pts)-1]
-			full, ok := last.Extras[FullPrefix+"auc"]
+			full, ok := last.Extras[results.FullPrefix+"auc"]
 			if !ok {
-				t.Fatalf("budget %d trial %d: last observation has no %sauc; extras %v", budget, r.Trial, FullPrefix, last.Extras)
+				t.Fatalf("budget %d trial %d: last observation has no %sauc; extras %v", budget, r.Trial, results.FullPrefix, last.Extras)
 			}
 			for _, o := range pts[:len(pts)-1] {
-				if _, ok := o.Extras[FullPrefix+"auc"]; ok {
-					t.Errorf("budget %d trial %d: %sauc recorded at %v labels, not only at the last", budget, r.Trial, FullPrefix, o.X)
+				if _, ok := o.Extras[results.FullPrefix+"auc"]; ok {
+					t.Errorf("budget %d trial %d: %sauc recorded at %v labels, not only at the last", budget, r.Trial, results.FullPrefix, o.X)
 				}
 			}
 			if budget == 180 {
@@ -156,21 +157,21 @@ func TestActiveFullPool(t *testing.T) {
 // records the same values for the same folds.
 func TestActiveFullPoolPerFold(t *testing.T) {
 	run := func(repeats int) map[int][]float64 {
-		spec := bilgicSpec("random", false)
-		spec.Datasets[0].Split.Params["refold"] = false
-		spec.Datasets[0].Split.Params["repeats"] = repeats
-		spec.Curve.Trials = 4 * repeats
-		spec.Protocol.Params["full"] = []string{"L2"}
-		spec.Methods[0].Grid[0]["tol"] = 1e-4
+		sp := bilgicSpec("random", false)
+		sp.Datasets[0].Split.Params["refold"] = false
+		sp.Datasets[0].Split.Params["repeats"] = repeats
+		sp.Curve.Trials = 4 * repeats
+		sp.Protocol.Params["full"] = []string{"L2"}
+		sp.Methods[0].Grid[0]["tol"] = 1e-4
 		byFold := map[int][]float64{}
-		for _, r := range runSpec(t, spec, t.TempDir(), 2, nil).Results {
+		for _, r := range runSpec(t, sp, t.TempDir(), 2, nil).Results {
 			if r.Failed() {
 				t.Fatalf("repeats %d trial %d: %s", repeats, r.Trial, r.Error)
 			}
 			pts := r.Points()
 			last := pts[len(pts)-1]
 			f := r.Trial / repeats
-			byFold[f] = append(byFold[f], last.Extras[FullPrefix+"auc"], last.Extras[FullPrefix+"accuracy"])
+			byFold[f] = append(byFold[f], last.Extras[results.FullPrefix+"auc"], last.Extras[results.FullPrefix+"accuracy"])
 		}
 		return byFold
 	}
@@ -196,7 +197,7 @@ func TestActiveFullPoolPerFold(t *testing.T) {
 // each solver, logreg-l1, DDR's fits at each size) do not make results
 // depend on the order trials run in: -j 1, -j 2 and -j 4 agree exactly.
 func TestActiveDeterministicAcrossWorkers(t *testing.T) {
-	spec := func() *Spec {
+	sp := func() *spec.Spec {
 		s := bilgicSpec("uncertainty", true)
 		s.Datasets[0].Split.Params["refold"] = false
 		s.Datasets[0].Split.Params["repeats"] = 2
@@ -212,7 +213,7 @@ func TestActiveDeterministicAcrossWorkers(t *testing.T) {
 		}
 		return s
 	}
-	a := runSpec(t, spec(), t.TempDir(), 1, nil)
+	a := runSpec(t, sp(), t.TempDir(), 1, nil)
 	if a.Failed != 0 || len(a.Results) != 40 {
 		for _, r := range a.Results {
 			if r.Failed() {
@@ -222,7 +223,7 @@ func TestActiveDeterministicAcrossWorkers(t *testing.T) {
 		t.Fatalf("%d results, %d failed; want 40 (5 methods × 8 trials), none failed", len(a.Results), a.Failed)
 	}
 	for _, j := range []int{2, 4} {
-		b := runSpec(t, spec(), t.TempDir(), j, nil)
+		b := runSpec(t, sp(), t.TempDir(), j, nil)
 		sa, sb := strip(a.Results), strip(b.Results)
 		for i := range sa {
 			if !reflect.DeepEqual(sa[i], sb[i]) {
@@ -338,13 +339,13 @@ func (m gateMethod) Fit(ctx context.Context, train *datasets.Dataset, env *metho
 // trials and starts its full-pool fit.
 func TestActiveFullPoolDoesNotHoldWorkers(t *testing.T) {
 	theGate = &gate{opened: make(chan struct{})}
-	spec := bilgicSpec("random", false)
-	spec.Datasets[0].Split.Params["refold"] = false
-	spec.Datasets[0].Split.Params["repeats"] = 3
-	spec.Curve.Trials = 12
-	spec.Methods = []MethodSpec{method("fake-gate", "G", "fixed", nil)}
-	spec.Protocol.Params["full"] = []string{"G"}
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	sp := bilgicSpec("random", false)
+	sp.Datasets[0].Split.Params["refold"] = false
+	sp.Datasets[0].Split.Params["repeats"] = 3
+	sp.Curve.Trials = 12
+	sp.Methods = []spec.MethodSpec{method("fake-gate", "G", "fixed", nil)}
+	sp.Protocol.Params["full"] = []string{"G"}
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	if len(sum.Results) != 12 {
 		t.Fatalf("%d results, want 12", len(sum.Results))
 	}
@@ -353,7 +354,7 @@ func TestActiveFullPoolDoesNotHoldWorkers(t *testing.T) {
 			t.Fatalf("trial %d: %s", r.Trial, r.Error)
 		}
 		pts := r.Points()
-		if v := pts[len(pts)-1].Extras[FullPrefix+"auc"]; !(v > 0.5) {
+		if v := pts[len(pts)-1].Extras[results.FullPrefix+"auc"]; !(v > 0.5) {
 			t.Errorf("trial %d: full-pool AUC %v", r.Trial, v)
 		}
 	}

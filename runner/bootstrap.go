@@ -8,10 +8,8 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
-
-// MaxBootstrap is the largest report.bootstrap: resamples per trial.
-const MaxBootstrap = 10000
 
 // BootstrapSeed returns the seed of the test-set resamples of every trial
 // of an experiment: Derive(seed, "bootstrap"). It involves neither the
@@ -22,7 +20,7 @@ const MaxBootstrap = 10000
 // resample's mean over trials is a resample of the mean. (The trial's
 // sample seed would not do: it involves the dataset id.)
 func BootstrapSeed(seed uint64) uint64 {
-	return Derive(seed, "bootstrap")
+	return spec.Derive(seed, "bootstrap")
 }
 
 // Bootstrap returns each named metric of p on b resamples of the test rows

@@ -17,9 +17,10 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
-func infoOf(ds *DatasetSpec, d *datasets.Dataset) results.DatasetInfo {
+func infoOf(ds *spec.DatasetSpec, d *datasets.Dataset) results.DatasetInfo {
 	return results.DatasetInfo{Plugin: ds.Name, Rows: d.Rows(), Cols: d.Cols(), Classes: d.Classes, Stats: d.Stats, Notes: d.Notes}
 }
 
@@ -28,21 +29,21 @@ func infoOf(ds *DatasetSpec, d *datasets.Dataset) results.DatasetInfo {
 // fitted per trial are applied by the trial. Each transform's output is cached in
 // env.CacheDir under a hash of its input's content, the transform's name,
 // version and params: a second load with the same inputs reads the cache.
-func LoadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec) (*datasets.Dataset, error) {
+func LoadDataset(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec) (*datasets.Dataset, error) {
 	return loadDataset(ctx, env, ds, NoMemLimit)
 }
 
 // loadDataset is LoadDataset refusing, with a *MemoryError, a
 // corpus-level transform whose memory estimate (datasets.Transform.Memory)
 // exceeds memLimit; memLimit ≤ 0: no check.
-func loadDataset(ctx context.Context, env datasets.Env, ds *DatasetSpec, memLimit int64) (*datasets.Dataset, error) {
+func loadDataset(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, memLimit int64) (*datasets.Dataset, error) {
 	return loadDatasetIn(ctx, env, ds, memLimit, nil)
 }
 
 // loadDatasetIn is loadDataset holding, while each corpus-level transform
 // runs, its memory estimate in budget (if not nil), as a fit holds its
 // own: the run's datasets load beside its trials under one limit.
-func loadDatasetIn(ctx context.Context, env datasets.Env, ds *DatasetSpec, memLimit int64, budget *memBudget) (*datasets.Dataset, error) {
+func loadDatasetIn(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, memLimit int64, budget *memBudget) (*datasets.Dataset, error) {
 	l, err := datasets.Lookup(ds.Name)
 	if err != nil {
 		return nil, err
@@ -142,7 +143,7 @@ func stringBytes(ss []string) int64 {
 // (datasets.Transform.Memory) of each transform its trials fit (fit:
 // pool, fit: train) at d's shape, for the fitted transforms and the
 // transformed copies the trials share through the executor's caches.
-func residentCharge(ds *DatasetSpec, d *datasets.Dataset) int64 {
+func residentCharge(ds *spec.DatasetSpec, d *datasets.Dataset) int64 {
 	b := residentBytes(d)
 	r, c := d.X.Dims()
 	for _, ts := range ds.Transforms {
@@ -157,10 +158,10 @@ func residentCharge(ds *DatasetSpec, d *datasets.Dataset) int64 {
 }
 
 // cacheKey hashes a dataset's content with a transform's identity.
-func cacheKey(d *datasets.Dataset, ts TransformSpec, version int) string {
+func cacheKey(d *datasets.Dataset, ts spec.TransformSpec, version int) string {
 	h := sha256.New()
 	hashDataset(h, d)
-	b, _ := json.Marshal(map[string]any{"name": ts.Name, "version": version, "params": canonical(ts.Params)})
+	b, _ := json.Marshal(map[string]any{"name": ts.Name, "version": version, "params": spec.Canonical(ts.Params)})
 	h.Write(b)
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }

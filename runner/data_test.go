@@ -9,6 +9,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/spec"
 )
 
 // graphApplied counts the calls of the fake-graph transform's Apply.
@@ -45,9 +46,9 @@ func init() {
 // stats and notes), a change of params or of the input recomputes it.
 func TestTransformCache(t *testing.T) {
 	env := datasets.Env{CacheDir: t.TempDir()}
-	ds := &DatasetSpec{Name: "fake-blobs", ID: "b",
+	ds := &spec.DatasetSpec{Name: "fake-blobs", ID: "b",
 		Params:     param.Values{"n": 30, "d": 4, "classes": 2, "spread": 1.0, "given": false},
-		Transforms: []TransformSpec{{Name: "fake-graph", Params: param.Values{"w": 0.5}}}}
+		Transforms: []spec.TransformSpec{{Name: "fake-graph", Params: param.Values{"w": 0.5}}}}
 	load := func() *datasets.Dataset {
 		t.Helper()
 		d, err := LoadDataset(context.Background(), env, ds)

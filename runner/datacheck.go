@@ -15,6 +15,7 @@ import (
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // What a spec asks of its data can only partly be checked without it: a
@@ -38,12 +39,12 @@ const maxCheckedTrials = 1000
 // holds those of the missing files again, as *datasets.MissingFileError,
 // for the caller to say how to fetch them. infos describes the datasets
 // that loaded, by id.
-func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[string]results.DatasetInfo, missing []error, err error) {
+func CheckData(ctx context.Context, sp *spec.Spec, env datasets.Env) (infos map[string]results.DatasetInfo, missing []error, err error) {
 	infos = map[string]results.DatasetInfo{}
-	var errs []FieldError
-	got := loadAll(ctx, env, spec, nil, true, NoMemLimit, runtime.GOMAXPROCS(0))
-	for i := range spec.Datasets {
-		ds := &spec.Datasets[i]
+	var errs []spec.FieldError
+	got := loadAll(ctx, env, sp, nil, true, NoMemLimit, runtime.GOMAXPROCS(0))
+	for i := range sp.Datasets {
+		ds := &sp.Datasets[i]
 		d, err := got[i].data, got[i].err
 		if err != nil {
 			if ctx.Err() != nil {
@@ -52,14 +53,14 @@ func CheckData(ctx context.Context, spec *Spec, env datasets.Env) (infos map[str
 			if miss := (*datasets.MissingFileError)(nil); errors.As(err, &miss) {
 				missing = append(missing, err)
 			}
-			errs = append(errs, loadErrors(spec, i, err)...)
+			errs = append(errs, loadErrors(sp, i, err)...)
 			continue
 		}
 		infos[ds.ID] = infoOf(ds, d)
-		errs = append(errs, checkDataset(spec, i, d)...)
+		errs = append(errs, checkDataset(sp, i, d)...)
 	}
-	errs = append(errs, checkSameRows(spec, func(i int) *datasets.Dataset { return got[i].data })...)
-	return infos, missing, specError(errs)
+	errs = append(errs, checkSameRows(sp, func(i int) *datasets.Dataset { return got[i].data })...)
+	return infos, missing, spec.JoinErrors(errs)
 }
 
 // maxClassLike is the most distinct whole-number labels a regression
@@ -71,7 +72,7 @@ const maxClassLike = 50
 // to each error that asks it for classes: the plugin's task param turns
 // them into classes. It returns "" when the targets do not look like
 // classes or the plugin has no task: classification.
-func classesHint(ds *DatasetSpec, d *datasets.Dataset) string {
+func classesHint(ds *spec.DatasetSpec, d *datasets.Dataset) string {
 	l, err := datasets.Lookup(ds.Name)
 	if err != nil || d.IsClassification() || !slices.ContainsFunc(l.Params, func(p param.Decl) bool {
 		return p.Name == "task" && slices.Contains(p.Choices, "classification")
@@ -97,47 +98,34 @@ func classesHint(ds *DatasetSpec, d *datasets.Dataset) string {
 		len(distinct), param.Format(lo), param.Format(hi))
 }
 
-// specError returns errs as a *SpecError, each once and in file order, or
-// nil.
-func specError(errs []FieldError) error {
-	if len(errs) == 0 {
-		return nil
-	}
-	d := newDecoder("")
-	for _, fe := range errs {
-		d.add(fe)
-	}
-	return d.err()
-}
-
 // dataError returns the error of loading dataset i of spec: a *SpecError
 // when the dataset plugin says which param is wrong, else err.
-func dataError(spec *Spec, i int, err error) error {
+func dataError(sp *spec.Spec, i int, err error) error {
 	if len(invalids(err)) == 0 {
 		return err
 	}
-	return specError(loadErrors(spec, i, err))
+	return spec.JoinErrors(loadErrors(sp, i, err))
 }
 
 // loadErrors locates the error of loading dataset i of spec: each
 // *param.InvalidError in it at its param's value (a misspelt group column
 // at the group's line), anything else at the dataset's entry.
-func loadErrors(spec *Spec, i int, err error) []FieldError {
-	path := index("datasets", i)
+func loadErrors(sp *spec.Spec, i int, err error) []spec.FieldError {
+	path := spec.Index("datasets", i)
 	ies := invalids(err)
 	if len(ies) == 0 {
-		return []FieldError{spec.errorAt(path, "%v", err)}
+		return []spec.FieldError{sp.ErrorAt(path, "%v", err)}
 	}
-	out := make([]FieldError, 0, len(ies))
+	out := make([]spec.FieldError, 0, len(ies))
 	for _, ie := range ies {
-		p := sub(sub(path, "params"), ie.Param)
+		p := spec.Sub(spec.Sub(path, "params"), ie.Param)
 		switch {
 		case ie.Key != "":
-			p = sub(p, ie.Key)
+			p = spec.Sub(p, ie.Key)
 		case ie.Elem >= 0:
-			p = index(p, ie.Elem)
+			p = spec.Index(p, ie.Elem)
 		}
-		out = append(out, spec.errorAt(p, "dataset %s: %v", param.Quote(spec.Datasets[i].ID), ie.Err))
+		out = append(out, sp.ErrorAt(p, "dataset %s: %v", param.Quote(sp.Datasets[i].ID), ie.Err))
 	}
 	return out
 }
@@ -164,31 +152,31 @@ func invalids(err error) []*param.InvalidError {
 }
 
 // checkLoaded checks spec against the datasets Run loaded.
-func checkLoaded(spec *Spec, loaded map[string]*loadedData) error {
-	var errs []FieldError
-	for i := range spec.Datasets {
-		if ld := loaded[spec.Datasets[i].ID]; ld != nil && ld.data != nil {
-			errs = append(errs, checkDataset(spec, i, ld.data)...)
+func checkLoaded(sp *spec.Spec, loaded map[string]*loadedData) error {
+	var errs []spec.FieldError
+	for i := range sp.Datasets {
+		if ld := loaded[sp.Datasets[i].ID]; ld != nil && ld.data != nil {
+			errs = append(errs, checkDataset(sp, i, ld.data)...)
 		}
 	}
-	errs = append(errs, checkSameRows(spec, func(i int) *datasets.Dataset {
-		if ld := loaded[spec.Datasets[i].ID]; ld != nil {
+	errs = append(errs, checkSameRows(sp, func(i int) *datasets.Dataset {
+		if ld := loaded[sp.Datasets[i].ID]; ld != nil {
 			return ld.data
 		}
 		return nil
 	})...)
-	return specError(errs)
+	return spec.JoinErrors(errs)
 }
 
 // checkSameRows checks that each dataset with samples_of has the rows of
 // the entry it names: the same number, the same labels and the same given
 // split, so the shared samples pick the same documents. data returns
 // dataset i, or nil if it did not load.
-func checkSameRows(spec *Spec, data func(i int) *datasets.Dataset) []FieldError {
-	var errs []FieldError
-	for i := range spec.Datasets {
-		ds := &spec.Datasets[i]
-		j := slices.IndexFunc(spec.Datasets, func(o DatasetSpec) bool { return o.ID == ds.SamplesOf })
+func checkSameRows(sp *spec.Spec, data func(i int) *datasets.Dataset) []spec.FieldError {
+	var errs []spec.FieldError
+	for i := range sp.Datasets {
+		ds := &sp.Datasets[i]
+		j := slices.IndexFunc(sp.Datasets, func(o spec.DatasetSpec) bool { return o.ID == ds.SamplesOf })
 		if ds.SamplesOf == "" || j < 0 || j == i {
 			continue
 		}
@@ -208,21 +196,21 @@ func checkSameRows(spec *Spec, data func(i int) *datasets.Dataset) []FieldError 
 		default:
 			continue
 		}
-		errs = append(errs, spec.errorAt(sub(index("datasets", i), "samples_of"),
+		errs = append(errs, sp.ErrorAt(spec.Sub(spec.Index("datasets", i), "samples_of"),
 			"%s; want the same rows and labels in the same order to share its samples", msg))
 	}
 	return errs
 }
 
 // checkDataset checks what spec asks of dataset i against its data d.
-func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
-	ds := &spec.Datasets[i]
-	path := index("datasets", i)
+func checkDataset(sp *spec.Spec, i int, d *datasets.Dataset) []spec.FieldError {
+	ds := &sp.Datasets[i]
+	path := spec.Index("datasets", i)
 	id := param.Quote(ds.ID)
 	rows := d.Rows()
-	var errs []FieldError
+	var errs []spec.FieldError
 	fail := func(p, format string, args ...any) {
-		errs = append(errs, spec.errorAt(p, format, args...))
+		errs = append(errs, sp.ErrorAt(p, format, args...))
 	}
 
 	// The problem kind: methods, metrics and one-vs-rest tasks.
@@ -235,27 +223,27 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 		hint = classesHint(ds, d)
 	}
 	if ds.Tasks == "one-vs-rest" && kind != metric.Classification {
-		fail(sub(path, "tasks"), "dataset %s is a regression dataset; want tasks: one-vs-rest only for classes%s", id, hint)
+		fail(spec.Sub(path, "tasks"), "dataset %s is a regression dataset; want tasks: one-vs-rest only for classes%s", id, hint)
 	}
-	for k, m := range spec.Methods {
+	for k, m := range sp.Methods {
 		if p, err := methods.Lookup(m.Name); err == nil && p.Kinds != 0 && p.Kinds&kind == 0 && m.RunsOn(ds.ID) {
-			fail(sub(index("methods", k), "name"), "method %s handles %s but dataset %s is %s; want a method for %s%s", m.Name, p.Kinds, id, kind, kind, hint)
+			fail(spec.Sub(spec.Index("methods", k), "name"), "method %s handles %s but dataset %s is %s; want a method for %s%s", m.Name, p.Kinds, id, kind, kind, hint)
 		}
 	}
-	for k, name := range spec.Metrics {
+	for k, name := range sp.Metrics {
 		if mt, err := metric.Lookup(name); err == nil && mt.Kinds != 0 && mt.Kinds&kind == 0 {
-			fail(index("metrics", k), "metric %s applies to %s but dataset %s is %s; want a metric for %s%s", name, mt.Kinds, id, kind, kind, hint)
+			fail(spec.Index("metrics", k), "metric %s applies to %s but dataset %s is %s; want a metric for %s%s", name, mt.Kinds, id, kind, kind, hint)
 		}
 	}
 
 	// The split, with the messages of its kind, then each trial's
 	// partition as the run draws it.
-	split := sub(path, "split")
+	split := spec.Sub(path, "split")
 	kindName := ds.Split.KindName()
 	switch kindName {
 	case "given":
 		if d.Split == nil {
-			fail(sub(split, "kind"), "dataset %s has no train/test split of its own; want holdout, kfold or rest", id)
+			fail(spec.Sub(split, "kind"), "dataset %s has no train/test split of its own; want holdout, kfold or rest", id)
 			return errs
 		}
 	case "holdout":
@@ -266,24 +254,24 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 			}
 			switch {
 			case t >= 1 && t >= float64(rows):
-				fail(sub(split, "test"), "a test set of %s rows, but dataset %s has %d rows; want fewer than %d, or a fraction in (0, 1)", param.Format(t), id, rows, rows)
+				fail(spec.Sub(split, "test"), "a test set of %s rows, but dataset %s has %d rows; want fewer than %d, or a fraction in (0, 1)", param.Format(t), id, rows, rows)
 				return errs
 			case n < 1 || n >= rows:
-				fail(sub(split, "test"), "%s of the %d rows of dataset %s is %d test rows; want a fraction that leaves at least one row for each part", param.Format(t), rows, id, n)
+				fail(spec.Sub(split, "test"), "%s of the %d rows of dataset %s is %d test rows; want a fraction that leaves at least one row for each part", param.Format(t), rows, id, n)
 				return errs
 			}
 		}
 		if s, _ := ds.Split.Params["stratify"].(bool); s && kind != metric.Classification {
-			fail(sub(split, "stratify"), "dataset %s is a regression dataset; want stratify: false (it needs classes)%s", id, hint)
+			fail(spec.Sub(split, "stratify"), "dataset %s is a regression dataset; want stratify: false (it needs classes)%s", id, hint)
 			return errs
 		}
 	case "kfold":
 		if k, ok := ds.Split.Params["folds"].(int); ok && k > rows {
-			fail(sub(split, "folds"), "%d folds, but dataset %s has %d rows; want at most %d folds", k, id, rows, rows)
+			fail(spec.Sub(split, "folds"), "%d folds, but dataset %s has %d rows; want at most %d folds", k, id, rows, rows)
 			return errs
 		}
 	}
-	splitter, err := Splitters.Lookup(kindName)
+	splitter, err := LookupSplitter(kindName)
 	if err != nil {
 		return errs // reported by Load
 	}
@@ -294,7 +282,7 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 	pool, test := math.MaxInt, math.MaxInt
 	var first *Partition
 	for t := 0; t < trials; t++ {
-		at := splitAt(spec.Seed, ds, t)
+		at := splitAt(sp.Seed, ds, t)
 		part, err := splitter.Split(d, ds.Split.Params, at)
 		if err != nil {
 			fail(split, "dataset %s (%d rows): %v", id, rows, err)
@@ -318,24 +306,24 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 	}
 	where := fmt.Sprintf("the %d rows of dataset %s (split %s)", rows, id, kindName)
 	if pool != rows {
-		where = fmt.Sprintf("the pool of %d rows of dataset %s (%d rows; split %s)", pool, id, rows, describeSplit(ds.Split))
+		where = fmt.Sprintf("the pool of %d rows of dataset %s (%d rows; split %s)", pool, id, rows, spec.DescribeSplit(ds.Split))
 	}
 
 	// Sampling by class needs classes.
-	if s := datasets.Sampling(spec.Curve.Sampling); s != datasets.Random && s != "" && kind != metric.Classification {
-		fail(sub("curve", "sampling"), "%s sampling needs classes, but dataset %s is a regression dataset; want sampling: random%s", s, id, hint)
+	if s := datasets.Sampling(sp.Curve.Sampling); s != datasets.Random && s != "" && kind != metric.Classification {
+		fail(spec.Sub("curve", "sampling"), "%s sampling needs classes, but dataset %s is a regression dataset; want sampling: random%s", s, id, hint)
 	}
 
 	// The training sizes of the curve protocol.
-	proto, err := Protocols.Lookup(spec.Protocol.ProtocolName())
+	proto, err := spec.LookupProtocol(sp.Protocol.ProtocolName())
 	if err != nil {
 		return errs
 	}
 	smallest := pool
 	if proto.PerSize {
 		seen := map[int]int{}
-		for j, s := range spec.Curve.Sizes {
-			p := index(sub("curve", "sizes"), j)
+		for j, s := range sp.Curve.Sizes {
+			p := spec.Index(spec.Sub("curve", "sizes"), j)
 			n, err := resolveSize(s, pool)
 			switch {
 			case err != nil && s > 1:
@@ -346,35 +334,35 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 				continue
 			}
 			if first.TestOf != nil && !first.InSample && n >= pool {
-				fail(p, "training size %s takes all %d rows of the pool of dataset %s (split %s), which leaves no test rows; want fewer than %d", param.Format(s), pool, id, describeSplit(ds.Split), pool)
+				fail(p, "training size %s takes all %d rows of the pool of dataset %s (split %s), which leaves no test rows; want fewer than %d", param.Format(s), pool, id, spec.DescribeSplit(ds.Split), pool)
 				continue
 			}
 			if k, dup := seen[n]; dup {
 				fail(p, "training size %s resolves to %d rows of %s, as size %s (curve.sizes[%d]) does; want sizes of distinct row counts",
-					param.Format(s), n, where, param.Format(spec.Curve.Sizes[k]), k)
+					param.Format(s), n, where, param.Format(sp.Curve.Sizes[k]), k)
 				continue
 			}
 			seen[n] = j
 			smallest = min(smallest, n)
 		}
-		if len(seen) == len(spec.Curve.Sizes) {
-			errs = append(errs, checkExpectRows(spec, ds.ID, seen, where)...)
+		if len(seen) == len(sp.Curve.Sizes) {
+			errs = append(errs, checkExpectRows(sp, ds.ID, seen, where)...)
 		}
-	} else if spec.Protocol.ProtocolName() == "active" {
-		if initial, ok := spec.Protocol.Params["initial"].(int); ok && initial > pool {
-			fail(sub("protocol", "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
+	} else if sp.Protocol.ProtocolName() == "active" {
+		if initial, ok := sp.Protocol.Params["initial"].(int); ok && initial > pool {
+			fail(spec.Sub("protocol", "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
 		}
-		for k, m := range spec.Methods {
+		for k, m := range sp.Methods {
 			if initial, ok := m.Protocol["initial"].(int); ok && initial > pool && m.RunsOn(ds.ID) {
-				fail(sub(sub(index("methods", k), "protocol"), "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
+				fail(spec.Sub(spec.Sub(spec.Index("methods", k), "protocol"), "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
 			}
 		}
 	}
 
 	// Cross-validation folds within the smallest training set.
-	for k, m := range spec.Methods {
+	for k, m := range sp.Methods {
 		if m.Select.RuleName() == "cv" && len(m.Grid) > 1 && m.Select.Folds > smallest && m.RunsOn(ds.ID) {
-			fail(sub(sub(index("methods", k), "select"), "folds"), "%d-fold cross-validation, but the smallest training set of dataset %s has %d rows; want at most %d folds, or larger sizes",
+			fail(spec.Sub(spec.Sub(spec.Index("methods", k), "select"), "folds"), "%d-fold cross-validation, but the smallest training set of dataset %s has %d rows; want at most %d folds, or larger sizes",
 				m.Select.Folds, id, smallest, smallest)
 		}
 	}
@@ -386,8 +374,8 @@ func checkDataset(spec *Spec, i int, d *datasets.Dataset) []FieldError {
 // in curve.sizes), when some size is a fraction: with counts alone the
 // spec's check has said it; with sizes from --set or smoke: nothing is.
 // where describes the pool.
-func checkExpectRows(spec *Spec, id string, rows map[int]int, where string) []FieldError {
-	if spec.sizesSet || !slices.ContainsFunc(spec.Curve.Sizes, func(s float64) bool { return s <= 1 }) {
+func checkExpectRows(sp *spec.Spec, id string, rows map[int]int, where string) []spec.FieldError {
+	if sp.SizesSet() || !slices.ContainsFunc(sp.Curve.Sizes, func(s float64) bool { return s <= 1 }) {
 		return nil
 	}
 	var counts []int
@@ -399,29 +387,18 @@ func checkExpectRows(spec *Spec, id string, rows map[int]int, where string) []Fi
 	for i, n := range counts {
 		list[i] = strconv.Itoa(n)
 	}
-	var errs []FieldError
-	for k, x := range spec.Expect {
-		if x.Dataset != id && x.ThanDataset != id && (x.Dataset != "" || len(spec.Datasets) != 1) {
+	var errs []spec.FieldError
+	for k, x := range sp.Expect {
+		if x.Dataset != id && x.ThanDataset != id && (x.Dataset != "" || len(sp.Datasets) != 1) {
 			continue
 		}
 		for j, size := range x.Sizes {
 			if _, ok := rows[size]; !ok {
-				errs = append(errs, spec.errorAt(index(sub(index("expect", k), "sizes"), j),
+				errs = append(errs, sp.ErrorAt(spec.Index(spec.Sub(spec.Index("expect", k), "sizes"), j),
 					"%d is not a training size of dataset %s: curve.sizes (%s) resolve to %s rows of %s; want one of them",
-					size, param.Quote(id), formatSizes(spec.Curve.Sizes), strings.Join(list, ", "), where))
+					size, param.Quote(id), spec.FormatSizes(sp.Curve.Sizes), strings.Join(list, ", "), where))
 			}
 		}
 	}
 	return errs
-}
-
-// describeSplit says what a split is: "holdout test 50", "kfold {folds=5 …}".
-func describeSplit(s Split) string {
-	switch {
-	case s.Kind == "holdout":
-		return "holdout test " + param.Format(s.Params.Float("test"))
-	case len(s.Params) > 0:
-		return s.KindName() + " {" + s.Params.Label() + "}"
-	}
-	return s.KindName()
 }

@@ -1,33 +1,36 @@
-// Package runner turns a YAML experiment into trials and runs them.
+// Package runner executes an experiment: it runs the trials of a spec's
+// plan and stores their results.
 //
-// Load parses and validates a spec (spec.go, load.go, decode.go,
-// validate.go, override.go for --set; Marshal in marshal.go writes it back).
-// YAML syntax errors and bad bytes are located by yamlpos.go; the errors
-// are collected in a SpecError (errors.go), each once, cut to a readable
-// length. What only the data can tell (sizes against the pool, test and
-// fold counts, column names) is checked by datacheck.go once the datasets
-// load: CheckData for repro validate --data, and Run before any trial.
-// NewPlan expands it into trials — dataset × method variant × size ×
-// trial index — each with a key hashed from its identity (plan.go). Run
-// executes the trials not already in the result store on a pool of workers
-// and appends each result durably as it finishes (run.go, store.go). Seeds
-// derive from the experiment seed and a trial's identity only (seed.go), so
-// results do not depend on the number of workers or on the order trials
-// finish in. A dataset is resident only while its trials run: it loads
+// The experiment language — parsing, validation, --set, the plan and its
+// trial keys, seeds — is package spec; the result record and the store of
+// an output directory (results.jsonl, shard files, locks, datasets.json)
+// are package results. What only the data can tell (sizes against the
+// pool, test and fold counts, column names) is checked here by
+// datacheck.go once the datasets load: CheckData for repro validate
+// --data, and Run before any trial. Run executes the trials of the plan
+// not already in the result store on a pool of workers and appends each
+// result durably as it finishes (run.go). Seeds derive from the
+// experiment seed and a trial's identity only (spec.Derive), so results
+// do not depend on the number of workers or on the order trials finish
+// in. A dataset is resident only while its trials run: it loads
 // before its first trial, is released after its last, and datasets load
 // one after the other when the memory limit cannot hold them at once
 // (resident.go); a worker
 // with no trial left lends itself to the cv folds of the trials still
 // running (eachFold in select.go: each fold's grid points in grid order on
 // one goroutine, warm-starting each other through methods.Env.Warm), so
-// the last trials of a run keep every core busy. Plan.Shards partitions a plan for `repro run --shard I/N`
-// (shard.go): each shard stores its results in its own file under its own
-// lock, and ReadAllResults merges them.
+// the last trials of a run keep every core busy. A run of shard I/N of the
+// plan (spec.Plan.Shards) stores its results in the shard's own file under
+// its own lock (results.LockShard), and results.ReadAllResults merges them.
 //
 // # A trial in three pluggable steps
 //
 // Each step is a registry of small plugins that register themselves from
-// init, like image formats:
+// init, like image formats, in package spec's registries (spec.Splitters,
+// spec.Selectors, spec.Protocols). A plugin registers once: its value here
+// (Splitter, Selector, Protocol) embeds the static description spec reads
+// (doc, params, checks, trial count, oracle flag, steps) and adds the code
+// that runs it:
 //
 //   - Splitters (split.go: given, holdout, rest, train, kfold) divide the
 //     dataset's rows, for one trial, into the pool training rows are drawn
@@ -86,9 +89,10 @@
 // a tight limit the plan runs dataset by dataset (resident.go).
 //
 // Results store observations: a trial with one (curve) keeps it in
-// Result.Size, Metrics and Extras, one with several (active) in
-// Result.Observations; Result.Points returns them uniformly. Reports read
-// the stored results and spec, never the method or dataset plugins.
+// results.Result's Size, Metrics and Extras, one with several (active) in
+// its Observations; Result.Points returns them uniformly. Reports read
+// the stored results and spec (packages results and spec), never this
+// package nor the method or dataset plugins.
 //
 // # What a contributor touches
 //
@@ -98,11 +102,18 @@
 //     blank import in plugins/plugins.go for a new package (see package
 //     methods).
 //   - A split kind, a select rule, a protocol or a query strategy: one file
-//     in this package that registers it from init (Splitters.Register,
-//     Selectors.Register, Protocols.Register, Strategies.Register) with a
-//     doc line and declared params, and its test. Decoding, validation,
-//     `repro list` and docs/spec.md take the declared params from the
-//     registration.
+//     in this package that registers it from init
+//     (spec.Splitters.Register(name, &Splitter{Splitter: spec.Splitter{…},
+//     Split: …}), likewise spec.Selectors and spec.Protocols, and
+//     Strategies.Register) with a doc line and declared params, and its
+//     test (protocol_curve.go and protocol_test.go, say). Decoding,
+//     validation, NewPlan, `repro list` and docs/spec.md take the static
+//     half from the registration; regenerate docs/spec.md with go test
+//     ./spec -run TestSpecDoc -update.
+//   - A report section: a file in package reports that renders it from
+//     the model reports builds (report.go's writeMarkdown calls it), with
+//     a golden file under reports/testdata and its test; it reads
+//     results.Result and spec.Spec only.
 //   - A dataset or a transform: one file registering it with
 //     datasets.Register or datasets.RegisterTransform (Apply for a
 //     corpus-level transform, Fit for one fitted per trial), its test, and

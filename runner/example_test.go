@@ -3,10 +3,12 @@ package runner
 import (
 	"fmt"
 	"os"
+
+	"github.com/repro-ml/repro/spec"
 )
 
 func ExampleParse() {
-	spec, err := Parse("quickstart.yaml", []byte(`name: quickstart
+	sp, err := spec.Parse("quickstart.yaml", []byte(`name: quickstart
 datasets: [{name: fake-blobs, split: {kind: holdout, test: 60}}]
 methods:
   - {name: fake-centroid, label: centroid, params: {shrink: [0, 0.5]}}
@@ -18,7 +20,7 @@ metrics: [accuracy]
 		fmt.Println(err)
 		return
 	}
-	plan, err := NewPlan(spec)
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -35,7 +37,7 @@ metrics: [accuracy]
 }
 
 func ExampleSpecError() {
-	_, err := Parse("quickstart.yaml", []byte(`name: quickstart
+	_, err := spec.Parse("quickstart.yaml", []byte(`name: quickstart
 datasets: [{name: fake-blobs}]
 methods:
   - {name: fake-centroid, params: {shrink: -1}}

@@ -1,6 +1,10 @@
 package runner
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/repro-ml/repro/spec"
+)
 
 // The forms of an expectation: what decodes, and each bad combination
 // reported once at its field.
@@ -14,24 +18,24 @@ expect:
 `
 	good := []struct {
 		name, entry string
-		check       func(e Expectation) bool
+		check       func(e spec.Expectation) bool
 	}{
 		{"significant", `{better: a, than: b, metric: accuracy, by: 1, significant: true, alpha: 0.01}`,
-			func(e Expectation) bool { return e.Significant && e.By == 1 && e.AlphaOr() == 0.01 }},
+			func(e spec.Expectation) bool { return e.Significant && e.By == 1 && e.AlphaOr() == 0.01 }},
 		{"default alpha", `{better: a, than: b, metric: accuracy, significant: true}`,
-			func(e Expectation) bool { return e.AlphaOr() == DefaultAlpha }},
+			func(e spec.Expectation) bool { return e.AlphaOr() == spec.DefaultAlpha }},
 		{"at_par", `{better: a, than: b, metric: accuracy, at_par: true, within: 0.5}`,
-			func(e Expectation) bool { return e.AtPar && *e.Within == 0.5 }},
+			func(e spec.Expectation) bool { return e.AtPar && *e.Within == 0.5 }},
 		{"non-inferiority", `{better: a, than: b, metric: accuracy, within: 0.5}`,
-			func(e Expectation) bool { return !e.AtPar && *e.Within == 0.5 }},
+			func(e spec.Expectation) bool { return !e.AtPar && *e.Within == 0.5 }},
 		{"wtl", `{metric: accuracy, wtl: {series: a, than: b, wins: 37, ties: 3, losses: 0}, slack: 2, alpha: 0.1}`,
-			func(e Expectation) bool {
+			func(e spec.Expectation) bool {
 				return e.WTL.Series == "a" && e.WTL.Than == "b" && *e.WTL.Wins == 37 && *e.WTL.Ties == 3 && *e.WTL.Losses == 0 && e.Slack == 2 && e.Alpha == 0.1
 			}},
 	}
 	for _, tc := range good {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := Parse("t.yaml", []byte(head+"  - "+tc.entry+"\n"), nil)
+			s, err := spec.Parse("t.yaml", []byte(head+"  - "+tc.entry+"\n"), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +48,7 @@ expect:
 			if err != nil {
 				t.Fatal(err)
 			}
-			s2, err := Parse("spec.yaml", b, nil)
+			s2, err := spec.Parse("spec.yaml", b, nil)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, b)
 			}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Transforms fitted inside a trial (fit: pool, fit: train) are cached in
@@ -125,7 +126,7 @@ func (ld *loadedData) id() string {
 // identity id, from the cache when another trial fitted it on the same
 // rows of the same content, and the identity of its output. The transform
 // sees the rows without labels unless it is supervised.
-func (x *executor) fitted(ctx context.Context, d *datasets.Dataset, id string, rows []int, ts TransformSpec) (datasets.Fitted, string, error) {
+func (x *executor) fitted(ctx context.Context, d *datasets.Dataset, id string, rows []int, ts spec.TransformSpec) (datasets.Fitted, string, error) {
 	tr, err := datasets.LookupTransform(ts.Name)
 	if err != nil {
 		return nil, "", err
@@ -152,7 +153,7 @@ func (x *executor) fitted(ctx context.Context, d *datasets.Dataset, id string, r
 }
 
 // applyFitted applies f to d and checks the result keeps d's rows.
-func applyFitted(f datasets.Fitted, d *datasets.Dataset, ts TransformSpec) (*datasets.Dataset, error) {
+func applyFitted(f datasets.Fitted, d *datasets.Dataset, ts spec.TransformSpec) (*datasets.Dataset, error) {
 	out, err := f.Transform(d)
 	if err != nil {
 		return nil, fmt.Errorf("transform %q: %w", ts.Name, err)
@@ -170,7 +171,7 @@ func applyFitted(f datasets.Fitted, d *datasets.Dataset, ts TransformSpec) (*dat
 // fitKey hashes what determines a fitted transform: the content it is
 // fitted on (data identity and rows), the transform, its version and
 // params.
-func fitKey(dataID string, rows []int, ts TransformSpec, version int) string {
+func fitKey(dataID string, rows []int, ts spec.TransformSpec, version int) string {
 	h := sha256.New()
 	h.Write([]byte(dataID))
 	var b [8]byte
@@ -178,7 +179,7 @@ func fitKey(dataID string, rows []int, ts TransformSpec, version int) string {
 		binary.LittleEndian.PutUint64(b[:], uint64(r))
 		h.Write(b[:])
 	}
-	id, _ := json.Marshal(map[string]any{"name": ts.Name, "version": version, "params": canonical(ts.Params), "fit": ts.Fit})
+	id, _ := json.Marshal(map[string]any{"name": ts.Name, "version": version, "params": spec.Canonical(ts.Params), "fit": ts.Fit})
 	h.Write(id)
 	return hex.EncodeToString(h.Sum(nil)[:16])
 }

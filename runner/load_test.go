@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/spec"
 )
 
 // goodSpec exercises most of the format; it is valid.
@@ -45,9 +46,9 @@ expect:
   - {metric: accuracy, better: cv, than: "centroid (shrink=0.5)", by: 1, sizes: [30]}
 `
 
-func mustParse(t *testing.T, src string, sets ...string) *Spec {
+func mustParse(t *testing.T, src string, sets ...string) *spec.Spec {
 	t.Helper()
-	s, err := Parse("t.yaml", []byte(src), sets)
+	s, err := spec.Parse("t.yaml", []byte(src), sets)
 	if err != nil {
 		t.Fatalf("unexpected error:\n%v", err)
 	}
@@ -64,14 +65,14 @@ func TestParseGood(t *testing.T) {
 	if ds.ID != "blobs" || !reflect.DeepEqual(ds.Params, wantParams) {
 		t.Errorf("dataset %q params %#v, want blobs %#v", ds.ID, ds.Params, wantParams)
 	}
-	if ds.Split.Kind != "holdout" || ds.Split.Params.Label() != "stratify=true test=0.25" || ds.Pos != (Pos{5, 5}) {
+	if ds.Split.Kind != "holdout" || ds.Split.Params.Label() != "stratify=true test=0.25" || ds.Pos != (spec.Pos{Line: 5, Column: 5}) {
 		t.Errorf("split %+v pos %+v", ds.Split, ds.Pos)
 	}
-	if len(ds.Transforms) != 1 || ds.Transforms[0].Params.Float("factor") != 2 || ds.Transforms[0].Pos != (Pos{10, 9}) {
+	if len(ds.Transforms) != 1 || ds.Transforms[0].Params.Float("factor") != 2 || ds.Transforms[0].Pos != (spec.Pos{Line: 10, Column: 9}) {
 		t.Errorf("transforms %+v", ds.Transforms)
 	}
 	cv := s.Methods[1]
-	if !reflect.DeepEqual(cv.Select, Select{Rule: "cv", Folds: 3, Metric: "accuracy"}) || cv.Pos != (Pos{15, 5}) {
+	if !reflect.DeepEqual(cv.Select, spec.Select{Rule: "cv", Folds: 3, Metric: "accuracy"}) || cv.Pos != (spec.Pos{Line: 15, Column: 5}) {
 		t.Errorf("cv method select %+v pos %+v; want the metric to default to the first of metrics", cv.Select, cv.Pos)
 	}
 	if s.Methods[0].Select.Rule != "fixed" || s.Methods[2].Label != "fake-knobs" {
@@ -81,16 +82,16 @@ func TestParseGood(t *testing.T) {
 	if knobs.String("tag") != "1.0" || !reflect.DeepEqual(knobs.Map("cols"), map[string]string{"a": "x", "b": "2"}) {
 		t.Errorf("string params keep their literal text: tag %q cols %v", knobs.String("tag"), knobs.Map("cols"))
 	}
-	if !reflect.DeepEqual(s.Curve, Curve{Sizes: []float64{12, 30, 0.5}, Trials: 2, Sampling: "balanced"}) {
+	if !reflect.DeepEqual(s.Curve, spec.Curve{Sizes: []float64{12, 30, 0.5}, Trials: 2, Sampling: "balanced"}) {
 		t.Errorf("curve %+v", s.Curve)
 	}
-	if !reflect.DeepEqual(s.Report, ReportSpec{LogX: true, X: "shrink"}) {
+	if !reflect.DeepEqual(s.Report, spec.ReportSpec{LogX: true, X: "shrink"}) {
 		t.Errorf("report %+v", s.Report)
 	}
-	if len(s.Expect) != 2 || *s.Expect[0].RTol != 0.2 || s.Expect[1].By != 1 || !reflect.DeepEqual(s.Expect[1].Sizes, []int{30}) || s.Expect[1].Pos != (Pos{28, 5}) {
+	if len(s.Expect) != 2 || *s.Expect[0].RTol != 0.2 || s.Expect[1].By != 1 || !reflect.DeepEqual(s.Expect[1].Sizes, []int{30}) || s.Expect[1].Pos != (spec.Pos{Line: 28, Column: 5}) {
 		t.Errorf("expect %+v", s.Expect)
 	}
-	plan, err := NewPlan(s)
+	plan, err := spec.NewPlan(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,13 +108,13 @@ methods: [{name: fake-centroid, select: {rule: test}}]
 curve: {sizes: [10]}
 metrics: [auc, accuracy]
 `)
-	if s.Seed != DefaultSeed || s.Curve.Trials != 1 || s.Curve.Sampling != "random" {
+	if s.Seed != spec.DefaultSeed || s.Curve.Trials != 1 || s.Curve.Sampling != "random" {
 		t.Errorf("seed %d trials %d sampling %q", s.Seed, s.Curve.Trials, s.Curve.Sampling)
 	}
 	if ds := s.Datasets[0]; ds.ID != "fake-blobs" || ds.Split.Kind != "rest" || ds.Params.Int("n") != 300 {
 		t.Errorf("dataset defaults: %+v", ds)
 	}
-	if m := s.Methods[0]; m.Label != "fake-centroid" || !reflect.DeepEqual(m.Select, Select{Rule: "test", Metric: "auc"}) || len(m.Grid) != 1 {
+	if m := s.Methods[0]; m.Label != "fake-centroid" || !reflect.DeepEqual(m.Select, spec.Select{Rule: "test", Metric: "auc"}) || len(m.Grid) != 1 {
 		t.Errorf("method defaults: %+v", m)
 	}
 	if s.Report.X != "size" || s.Report.Digits != nil || s.Report.Artifacts != "" {
@@ -684,11 +685,11 @@ metrics: [accuracy]
 // want.
 func oneParseError(t *testing.T, src, want string) {
 	t.Helper()
-	s, err := Parse("t.yaml", []byte(src), nil)
+	s, err := spec.Parse("t.yaml", []byte(src), nil)
 	if err == nil {
 		t.Fatalf("no error; spec %+v", s)
 	}
-	var se *SpecError
+	var se *spec.SpecError
 	if !errors.As(err, &se) {
 		t.Fatalf("error %T %v, want *SpecError", err, err)
 	}
@@ -713,8 +714,8 @@ curve: {sizes: [0], trials: 0}
 metrics: [accuracy, bogus]
 baseline: ridge
 `
-	_, err := Parse("t.yaml", []byte(src), nil)
-	var se *SpecError
+	_, err := spec.Parse("t.yaml", []byte(src), nil)
+	var se *spec.SpecError
 	if !errors.As(err, &se) {
 		t.Fatalf("error %v, want *SpecError", err)
 	}
@@ -826,19 +827,19 @@ metrics: [accuracy]
 func TestSetOverrides(t *testing.T) {
 	tests := []struct {
 		set   []string
-		check func(*Spec) bool
+		check func(*spec.Spec) bool
 	}{
-		{[]string{"curve.trials=1"}, func(s *Spec) bool { return s.Curve.Trials == 1 }},
-		{[]string{"curve.sizes=[5]"}, func(s *Spec) bool { return reflect.DeepEqual(s.Curve.Sizes, []float64{5}) }},
-		{[]string{"methods.0.params.shrink=[0,0.5]"}, func(s *Spec) bool { return len(s.Methods[0].Grid) == 2 }},
-		{[]string{"methods.hp.params.noise=0.3"}, func(s *Spec) bool { return s.Methods[1].Grid[0].Float("noise") == 0.3 }},
-		{[]string{"datasets.blobs.params.n=60"}, func(s *Spec) bool { return s.Datasets[0].Params.Int("n") == 60 }},
-		{[]string{"datasets.0.split={kind: holdout, test: 10}"}, func(s *Spec) bool { return s.Datasets[0].Split.Params.Float("test") == 10 }},
-		{[]string{"report.logx=true"}, func(s *Spec) bool { return s.Report.LogX }},
-		{[]string{"methods.ridge.select.rule=cv"}, func(s *Spec) bool { return s.Methods[0].Select.Folds == DefaultFolds }},
-		{[]string{"methods.2={name: fake-centroid, label: extra}"}, func(s *Spec) bool { return len(s.Methods) == 3 && s.Methods[2].Label == "extra" }},
-		{[]string{"seed=9", "seed=10"}, func(s *Spec) bool { return s.Seed == 10 }},
-		{[]string{"description="}, func(s *Spec) bool { return s.Description == "" }},
+		{[]string{"curve.trials=1"}, func(s *spec.Spec) bool { return s.Curve.Trials == 1 }},
+		{[]string{"curve.sizes=[5]"}, func(s *spec.Spec) bool { return reflect.DeepEqual(s.Curve.Sizes, []float64{5}) }},
+		{[]string{"methods.0.params.shrink=[0,0.5]"}, func(s *spec.Spec) bool { return len(s.Methods[0].Grid) == 2 }},
+		{[]string{"methods.hp.params.noise=0.3"}, func(s *spec.Spec) bool { return s.Methods[1].Grid[0].Float("noise") == 0.3 }},
+		{[]string{"datasets.blobs.params.n=60"}, func(s *spec.Spec) bool { return s.Datasets[0].Params.Int("n") == 60 }},
+		{[]string{"datasets.0.split={kind: holdout, test: 10}"}, func(s *spec.Spec) bool { return s.Datasets[0].Split.Params.Float("test") == 10 }},
+		{[]string{"report.logx=true"}, func(s *spec.Spec) bool { return s.Report.LogX }},
+		{[]string{"methods.ridge.select.rule=cv"}, func(s *spec.Spec) bool { return s.Methods[0].Select.Folds == spec.DefaultFolds }},
+		{[]string{"methods.2={name: fake-centroid, label: extra}"}, func(s *spec.Spec) bool { return len(s.Methods) == 3 && s.Methods[2].Label == "extra" }},
+		{[]string{"seed=9", "seed=10"}, func(s *spec.Spec) bool { return s.Seed == 10 }},
+		{[]string{"description="}, func(s *spec.Spec) bool { return s.Description == "" }},
 	}
 	for _, tt := range tests {
 		s := mustParse(t, setBase, tt.set...)
@@ -867,7 +868,7 @@ func TestSetOverrideErrors(t *testing.T) {
 		{"methods.0.params.nosie=1", `t.yaml: --set methods.0.params.nosie=1: methods[0].params.nosie: unknown parameter "nosie" (did you mean "noise"?)`},
 	}
 	for _, tt := range tests {
-		_, err := Parse("t.yaml", []byte(setBase), []string{tt.set})
+		_, err := spec.Parse("t.yaml", []byte(setBase), []string{tt.set})
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("--set %s:\n%v\nwant prefix:\n%s", tt.set, err, tt.want)
 		}
@@ -889,9 +890,9 @@ metrics: [accuracy]
 	}
 }
 
-func planKeys(t *testing.T, s *Spec) []string {
+func planKeys(t *testing.T, s *spec.Spec) []string {
 	t.Helper()
-	p, err := NewPlan(s)
+	p, err := spec.NewPlan(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -916,7 +917,7 @@ expect: [{better: "fake-centroid (noise=0)", than: "fake-centroid (noise=0.1)", 
 		if err != nil {
 			t.Fatal(err)
 		}
-		s2, err := Parse("spec.yaml", b, nil)
+		s2, err := spec.Parse("spec.yaml", b, nil)
 		if err != nil {
 			t.Fatalf("reloading the marshalled spec: %v\n%s", err, b)
 		}
@@ -932,7 +933,7 @@ expect: [{better: "fake-centroid (noise=0)", than: "fake-centroid (noise=0.1)", 
 		}
 		for i := range s.Expect {
 			a, b := s.Expect[i], s2.Expect[i]
-			a.Pos, b.Pos = Pos{}, Pos{}
+			a.Pos, b.Pos = spec.Pos{}, spec.Pos{}
 			if !reflect.DeepEqual(a, b) {
 				t.Errorf("expect[%d] %+v became %+v", i, a, b)
 			}
@@ -947,7 +948,7 @@ expect: [{better: "fake-centroid (noise=0)", than: "fake-centroid (noise=0.1)", 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2, err := Parse("spec.yaml", b, nil)
+	s2, err := spec.Parse("spec.yaml", b, nil)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, b)
 	}
@@ -970,7 +971,7 @@ func TestLoadAndRunRoundTrip(t *testing.T) {
 	if err := os.WriteFile(path, []byte(goodSpec), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Load(path, []string{"curve.trials=1", "curve.sizes=[12, 30]"})
+	s, err := spec.Load(path, []string{"curve.trials=1", "curve.sizes=[12, 30]"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -980,7 +981,7 @@ func TestLoadAndRunRoundTrip(t *testing.T) {
 		t.Fatalf("failed %d, %d results for %d trials", sum.Failed, len(sum.Results), len(sum.Plan.Trials))
 	}
 	// repro report / check reload DIR/spec.yaml: the same plan.
-	s2, err := Load(filepath.Join(out, SpecFile), nil)
+	s2, err := spec.Load(filepath.Join(out, spec.SpecFile), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -994,7 +995,7 @@ func TestLoadAndRunRoundTrip(t *testing.T) {
 }
 
 func TestLoadMissingFile(t *testing.T) {
-	_, err := Load(filepath.Join(t.TempDir(), "nope.yaml"), nil)
+	_, err := spec.Load(filepath.Join(t.TempDir(), "nope.yaml"), nil)
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("error %v, want a wrapped not-exist error", err)
 	}
@@ -1029,7 +1030,7 @@ func FuzzLoad(f *testing.F) {
 		if set != "" {
 			sets = []string{set}
 		}
-		s, err := Parse("f.yaml", data, sets)
+		s, err := spec.Parse("f.yaml", data, sets)
 		if err != nil {
 			if strings.Contains(err.Error(), "internal error") {
 				t.Fatalf("Parse panicked: %v", err)
@@ -1041,12 +1042,12 @@ func FuzzLoad(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Marshal: %v", err)
 		}
-		s2, err := Parse("spec.yaml", b, nil)
+		s2, err := spec.Parse("spec.yaml", b, nil)
 		if err != nil {
 			t.Fatalf("reload: %v\n%s", err, b)
 		}
-		p1, err1 := NewPlan(s)
-		p2, err2 := NewPlan(s2)
+		p1, err1 := spec.NewPlan(s)
+		p2, err2 := spec.NewPlan(s2)
 		if (err1 == nil) != (err2 == nil) {
 			t.Fatalf("NewPlan: %v vs %v", err1, err2)
 		}
@@ -1077,7 +1078,7 @@ func TestSelfReferringAliases(t *testing.T) {
 		if tt.set != "" {
 			sets = []string{tt.set}
 		}
-		_, err := Parse("t.yaml", []byte(tt.src), sets)
+		_, err := spec.Parse("t.yaml", []byte(tt.src), sets)
 		if err == nil || strings.Contains(err.Error(), "internal error") {
 			t.Errorf("%q: error %v, want a spec error", tt.src, err)
 		}
@@ -1093,7 +1094,7 @@ func TestPlainNumbersAreNotAliases(t *testing.T) {
 	}
 	var b strings.Builder
 	b.WriteString("name: t\ndatasets: [{name: fake-blobs}]\nmethods: [{name: fake-centroid}]\ncurve:\n  sizes: [")
-	n := aliasBudget + 1000
+	n := 1<<20 + 1000 // past the spec package's alias budget of 1<<20 nodes
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			b.WriteString(", ")
@@ -1101,12 +1102,12 @@ func TestPlainNumbersAreNotAliases(t *testing.T) {
 		b.WriteString(strconv.Itoa(i + 2))
 	}
 	b.WriteString("]\n  trials: 1\nmetrics: [accuracy]\n")
-	spec, err := Parse("t.yaml", []byte(b.String()), nil)
+	sp, err := spec.Parse("t.yaml", []byte(b.String()), nil)
 	if err != nil {
 		t.Fatalf("%.500v", err)
 	}
-	if len(spec.Curve.Sizes) != n {
-		t.Errorf("%d sizes, want %d", len(spec.Curve.Sizes), n)
+	if len(sp.Curve.Sizes) != n {
+		t.Errorf("%d sizes, want %d", len(sp.Curve.Sizes), n)
 	}
 }
 
@@ -1126,7 +1127,7 @@ func TestAliasesStillBounded(t *testing.T) {
 		b.WriteString("]\n")
 	}
 	b.WriteString("datasets: [{name: fake-blobs}]\nmethods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nmetrics: [accuracy]\n")
-	_, err := Parse("t.yaml", []byte(b.String()), nil)
+	_, err := spec.Parse("t.yaml", []byte(b.String()), nil)
 	if err == nil || !strings.Contains(err.Error(), "aliases expand the spec by more than") || strings.Count(err.Error(), "\n") != 0 {
 		t.Errorf("error %v; want one error about the aliases", err)
 	}

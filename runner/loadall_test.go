@@ -10,6 +10,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/spec"
 )
 
 // rendezvous is a barrier the fake-rendezvous loader waits at: each load
@@ -55,16 +56,16 @@ func resetRendezvous(want int) {
 	rendezvous.want, rendezvous.arrived, rendezvous.all = want, 0, make(chan struct{})
 }
 
-func rendezvousSpec(fail ...bool) *Spec {
+func rendezvousSpec(fail ...bool) *spec.Spec {
 	s := blobsSpec()
 	s.Datasets = nil
 	for i, f := range fail {
-		s.Datasets = append(s.Datasets, DatasetSpec{Name: "fake-rendezvous", ID: string(rune('a' + i)),
+		s.Datasets = append(s.Datasets, spec.DatasetSpec{Name: "fake-rendezvous", ID: string(rune('a' + i)),
 			Params: param.Values{"fail": f},
-			Split:  Split{Kind: "holdout", Params: param.Values{"test": 0.25, "stratify": true}}})
+			Split:  spec.Split{Kind: "holdout", Params: param.Values{"test": 0.25, "stratify": true}}})
 	}
 	s.Methods = s.Methods[:1]
-	s.Curve = Curve{Sizes: []float64{10}, Trials: 1, Sampling: "balanced"}
+	s.Curve = spec.Curve{Sizes: []float64{10}, Trials: 1, Sampling: "balanced"}
 	return s
 }
 

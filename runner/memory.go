@@ -14,6 +14,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/spec"
 )
 
 // MemLimitEnv is the environment variable holding the default of
@@ -191,7 +192,7 @@ func (e *MemoryError) Error() string {
 // transformMemory returns a *MemoryError if transform tr (spec ts) on d
 // would need more memory than limit by its estimate
 // (datasets.Transform.Memory); nil when it has none or limit ≤ 0.
-func transformMemory(tr *datasets.Transform, ts TransformSpec, d *datasets.Dataset, limit int64) error {
+func transformMemory(tr *datasets.Transform, ts spec.TransformSpec, d *datasets.Dataset, limit int64) error {
 	if limit <= 0 || tr.Memory == nil {
 		return nil
 	}

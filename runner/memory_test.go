@@ -13,6 +13,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/spec"
 )
 
 func TestParseMemLimit(t *testing.T) {
@@ -148,10 +149,10 @@ func TestRunMemoryBudget(t *testing.T) {
 		{limit: int64(3*per - 1), most: 2},
 	} {
 		memFits.most = 0
-		spec := blobsSpec()
-		spec.Methods = []MethodSpec{method("fake-memory", "mem", "fixed", []string{"need"}, []any{need})}
-		spec.Baseline = ""
-		sum, err := Run(context.Background(), spec, Options{Dir: t.TempDir(), Workers: 4, MemLimit: c.limit})
+		sp := blobsSpec()
+		sp.Methods = []spec.MethodSpec{method("fake-memory", "mem", "fixed", []string{"need"}, []any{need})}
+		sp.Baseline = ""
+		sum, err := Run(context.Background(), sp, Options{Dir: t.TempDir(), Workers: 4, MemLimit: c.limit})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,13 +163,13 @@ func TestRunMemoryBudget(t *testing.T) {
 			t.Errorf("limit %d: %d fits at once, want 1 to %d", c.limit, memFits.most, c.most)
 		}
 	}
-	spec := blobsSpec()
-	spec.Methods = []MethodSpec{
+	sp := blobsSpec()
+	sp.Methods = []spec.MethodSpec{
 		method("fake-memory", "big", "fixed", []string{"need"}, []any{need}),
 		method("fake-memory", "small", "fixed", []string{"need"}, []any{1000}),
 	}
-	spec.Baseline = ""
-	sum, err := Run(context.Background(), spec, Options{Dir: t.TempDir(), Workers: 2, MemLimit: need})
+	sp.Baseline = ""
+	sum, err := Run(context.Background(), sp, Options{Dir: t.TempDir(), Workers: 2, MemLimit: need})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/repro-ml/repro/datasets"
@@ -9,43 +10,24 @@ import (
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/registry"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
-// A trial runs in three pluggable steps, each a registry of its own:
-//
-//   - a splitter (split: kind) divides the dataset's rows into the pool a
-//     trial draws its training rows from and the test part;
-//   - a selector (select: rule) chooses a method's grid point on the
-//     trial's training rows;
-//   - a protocol (protocol: name) runs the trial — fits, scores — and
-//     returns its observations.
-//
-// Adding one is one file that registers itself from init; see the package
-// documentation.
-
-// Splitters holds the split kinds (given, holdout, rest, train, kfold).
-var Splitters = registry.New[*Splitter]("split kind")
-
-// Selectors holds the select rules (fixed, cv, test).
-var Selectors = registry.New[*Selector]("select rule")
-
-// Protocols holds the trial protocols (curve, active).
-var Protocols = registry.New[*Protocol]("protocol")
+// A trial runs in three pluggable steps — a split kind, a select rule, a
+// protocol — each registered once, in the registries of package spec
+// (spec.Splitters, spec.Selectors, spec.Protocols), by a value of this
+// package that embeds the static description spec reads and adds the code
+// that runs it: Splitter, Selector, Protocol. Adding one is one file that
+// registers itself from init; see the package documentation.
 
 // Strategies holds the query strategies of the active protocol.
 var Strategies = registry.New[*Strategy]("query strategy")
 
-// Splitter is a split kind: how a dataset's rows divide, for one trial,
-// into the pool training rows are drawn from and the test rows.
+// Splitter is a split kind: its static description (spec.Splitter) and
+// how it divides a dataset's rows, for one trial, into the pool training
+// rows are drawn from and the test rows. Register it in spec.Splitters.
 type Splitter struct {
-	// Doc is a one-line description for `repro list` and docs/spec.md.
-	Doc string
-	// Params declares the keys of the split: section besides kind.
-	Params []param.Decl
-	// Replicates, if set, returns how many trials the split itself
-	// defines (kfold: folds × repeats); the spec's trial count is then
-	// that number. Otherwise curve.trials decides.
-	Replicates func(p param.Values) int
+	spec.Splitter
 	// Split divides the rows of d for one trial.
 	Split func(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error)
 }
@@ -73,44 +55,56 @@ func (p *Partition) TestRows(train []int) []int {
 	return p.Test
 }
 
-// Selector is a select rule: how a method's grid point is chosen in a
-// trial.
+// Selector is a select rule: its static description (spec.Selector) and
+// how it chooses a method's grid point in a trial. Register it in
+// spec.Selectors.
 type Selector struct {
-	// Doc is a one-line description.
-	Doc string
-	// Chooses reports whether the rule chooses among grid points (cv,
-	// test). Under a rule that does not (fixed), every grid point is a
-	// variant of its own.
-	Chooses bool
-	// Oracle marks a rule that looks at the test rows; reports flag it.
-	Oracle bool
+	spec.Selector
 	// Choose returns the chosen grid index among c.Candidates.
 	Choose func(ctx context.Context, c *Choice) (int, error)
-	// Fits returns the number of model fits one choice among candidates
-	// grid points costs, the final fit included (for `repro validate`).
-	Fits func(candidates int, s Select) int
 }
 
-// Protocol is a trial protocol: what one trial does with its partition.
+// Protocol is a trial protocol: its static description (spec.Protocol)
+// and what one trial does with its partition. Register it in
+// spec.Protocols.
 type Protocol struct {
-	// Doc is a one-line description.
-	Doc string
-	// Params declares the keys of the protocol: section besides name.
-	Params []param.Decl
-	// PerMethod names the params of Params a method entry may set for
-	// its own series (methods[i].protocol): those that change what the
-	// method's trials do, never the samples, splits or folds they share
-	// with the other series (see Spec.ProtocolParams).
-	PerMethod []string
-	// PerSize reports that the protocol runs one trial per training size
-	// of curve.sizes (curve); otherwise one trial per replicate yields
-	// all of its observations (active).
-	PerSize bool
+	spec.Protocol
 	// Run runs one trial and returns its observations, in order of x.
 	Run func(ctx context.Context, t *TrialRun, p param.Values) ([]results.Observation, error)
-	// Steps, if set, returns how many times a trial fits its method (the
-	// active protocol's batches); otherwise once. For `repro validate`.
-	Steps func(p param.Values) int
+}
+
+// LookupSplitter returns the split kind name with its executor: the
+// *Splitter registered in spec.Splitters.
+func LookupSplitter(name string) (*Splitter, error) {
+	return executorOf[*Splitter](spec.Splitters, name, "split")
+}
+
+// LookupSelector returns the select rule name with its executor: the
+// *Selector registered in spec.Selectors.
+func LookupSelector(name string) (*Selector, error) {
+	return executorOf[*Selector](spec.Selectors, name, "choose")
+}
+
+// LookupProtocol returns the protocol name with its executor: the
+// *Protocol registered in spec.Protocols.
+func LookupProtocol(name string) (*Protocol, error) {
+	return executorOf[*Protocol](spec.Protocols, name, "run")
+}
+
+// executorOf returns the plugin called name in reg as this package
+// registered it: an E, the static description spec reads with the code
+// that does what it describes.
+func executorOf[E, K any](reg *registry.Registry[K], name, does string) (E, error) {
+	var zero E
+	k, err := reg.Lookup(name)
+	if err != nil {
+		return zero, err
+	}
+	e, ok := any(k).(E)
+	if !ok {
+		return zero, fmt.Errorf("%s %s is registered without its executor (package runner's %T): it cannot %s", reg.Kind(), name, zero, does)
+	}
+	return e, nil
 }
 
 // Strategy is a query strategy of the active protocol: which unlabelled

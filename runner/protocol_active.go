@@ -16,40 +16,43 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 func init() {
-	Protocols.Register("active", &Protocol{
-		Doc: "pool-based active learning: from an initial labelled sample of the pool, a query strategy " +
-			"buys `batch` labels at a time until `budget`; the learner is refitted and scored on the test part after every batch",
-		Params: []param.Decl{
-			{Name: "initial", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labelled rows at the start, the first of the pool's sampling order (curve.sampling)"},
-			{Name: "batch", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labels bought per query"},
-			{Name: "budget", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "labelled rows at the end (capped by the pool)"},
-			{Name: "strategy", Type: param.String, Default: "random", Check: knownStrategy, Doc: "the query strategy (repro list strategies)"},
-			{Name: "budgets", Type: param.Map, Default: map[string]string{}, Check: positiveCounts, Doc: "budgets of single datasets by dataset id, over budget (Bilgic: {cora: 400})"},
-			{Name: "full", Type: param.StringList, Default: []string{}, Doc: "labels of the methods (all: every method) also fitted on the whole pool once, after the last batch, " +
-				"their metrics recorded as extras full_<metric> of the last observation: the full-pool score reports measure the labels needed against"},
-		},
-		// A method entry may change how its series buys labels; the
-		// initial labelled rows are the first of the pool's sampling
-		// order, which no method param changes, so series of different
-		// strategies start from the same rows in every trial.
-		PerMethod: []string{"initial", "batch", "budget", "strategy", "budgets"},
-		Run:       runActive,
-		Steps: func(p param.Values) int {
-			initial, batch, budget := p.Int("initial"), p.Int("batch"), p.Int("budget")
-			budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
-			for _, s := range budgets {
-				if b, err := strconv.Atoi(s); err == nil {
-					budget = max(budget, b)
+	spec.Protocols.Register("active", &Protocol{
+		Protocol: spec.Protocol{
+			Doc: "pool-based active learning: from an initial labelled sample of the pool, a query strategy " +
+				"buys `batch` labels at a time until `budget`; the learner is refitted and scored on the test part after every batch",
+			Params: []param.Decl{
+				{Name: "initial", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labelled rows at the start, the first of the pool's sampling order (curve.sampling)"},
+				{Name: "batch", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labels bought per query"},
+				{Name: "budget", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "labelled rows at the end (capped by the pool)"},
+				{Name: "strategy", Type: param.String, Default: "random", Check: knownStrategy, Doc: "the query strategy (repro list strategies)"},
+				{Name: "budgets", Type: param.Map, Default: map[string]string{}, Check: positiveCounts, Doc: "budgets of single datasets by dataset id, over budget (Bilgic: {cora: 400})"},
+				{Name: "full", Type: param.StringList, Default: []string{}, Doc: "labels of the methods (all: every method) also fitted on the whole pool once, after the last batch, " +
+					"their metrics recorded as extras full_<metric> of the last observation: the full-pool score reports measure the labels needed against"},
+			},
+			// A method entry may change how its series buys labels; the
+			// initial labelled rows are the first of the pool's sampling
+			// order, which no method param changes, so series of different
+			// strategies start from the same rows in every trial.
+			PerMethod: []string{"initial", "batch", "budget", "strategy", "budgets"},
+			Steps: func(p param.Values) int {
+				initial, batch, budget := p.Int("initial"), p.Int("batch"), p.Int("budget")
+				budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
+				for _, s := range budgets {
+					if b, err := strconv.Atoi(s); err == nil {
+						budget = max(budget, b)
+					}
 				}
-			}
-			if budget <= initial {
-				return 1
-			}
-			return 1 + (budget-initial+batch-1)/batch
+				if budget <= initial {
+					return 1
+				}
+				return 1 + (budget-initial+batch-1)/batch
+			},
 		},
+		Run: runActive,
 	})
 	Strategies.Register("random", &Strategy{
 		Doc:   "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
@@ -97,7 +100,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]results.Obse
 	}
 	// The query randomness comes from the trial's sample seed, not the
 	// method's: random queries give every method the same labelled sets.
-	rng := rand.New(rand.NewPCG(Derive(t.Seeds.Sample, "query"), 0x9e3779b9))
+	rng := rand.New(rand.NewPCG(spec.Derive(t.Seeds.Sample, "query"), 0x9e3779b9))
 	labelled := append([]int(nil), order[:initial]...)
 	test := t.Part.Test
 	res := t.Result
@@ -183,7 +186,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]results.Obse
 // isOracle reports whether the select rule called rule looks at the test
 // rows (Selector.Oracle).
 func isOracle(rule string) bool {
-	sel, err := Selectors.Lookup(rule)
+	sel, err := spec.LookupSelector(rule)
 	return err == nil && sel.Oracle
 }
 
@@ -211,11 +214,6 @@ func positiveCounts(v any) error {
 	return nil
 }
 
-// FullPrefix prefixes the extras of the active protocol's fit on the
-// whole pool (param full): full_auc is the AUC of the learner trained on
-// every pool row.
-const FullPrefix = "full_"
-
 // scoreFullPool fits the method on every row of the pool, once, after the
 // loop, and records its metrics as extras FullPrefix+<metric> of o.
 // Env.Unlabelled is empty: nothing of the pool is unlabelled.
@@ -233,7 +231,7 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *results.Observation) er
 	if id == "" {
 		id = t.ld.id()
 	}
-	key := fullPoolKey(id, pool, t.Part.Test, t.Trial.seedName(), t.Spec.Metrics)
+	key := fullPoolKey(id, pool, t.Part.Test, t.Trial.SeedName(), t.Spec.Metrics)
 	res := t.Result
 	full, err, wait := t.x.fulls.start(key, func() (fullScore, error) {
 		train, testSet, err := t.Sets(ctx, pool, t.Part.Test)
@@ -243,7 +241,7 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *results.Observation) er
 		seed, state, warm, iters := t.Seeds.Method, t.state, t.warm, res.Iterations
 		// A nil state makes Fit start a fresh State and Warm: the fit on
 		// the pool must not depend on which trial of the pool runs it.
-		t.Seeds.Method, t.state, t.unlabelledX = Derive(t.Spec.Seed, "full", t.Trial.Dataset.ID, key), nil, nil
+		t.Seeds.Method, t.state, t.unlabelledX = spec.Derive(t.Spec.Seed, "full", t.Trial.Dataset.ID, key), nil, nil
 		// The fit's iterations go into the cached score, which every
 		// trial of the pool adds alike, whichever of them ran the fit.
 		defer func() { t.Seeds.Method, t.state, t.warm, res.Iterations = seed, state, warm, iters }()
@@ -266,7 +264,7 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *results.Observation) er
 		res.Iterations += full.Iterations
 		res.NotConverged = full.NotConverged
 		for name, v := range full.Metrics {
-			extras[FullPrefix+name] = v
+			extras[results.FullPrefix+name] = v
 		}
 	}
 	if wait != nil {

@@ -8,14 +8,17 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 func init() {
-	Protocols.Register("curve", &Protocol{
-		Doc: "the supervised training-size curve: one trial per size of curve.sizes and trial index, " +
-			"each a training sample (nested across sizes) fitted and scored on the test part",
-		PerSize: true,
-		Run:     runCurve,
+	spec.Protocols.Register("curve", &Protocol{
+		Protocol: spec.Protocol{
+			Doc: "the supervised training-size curve: one trial per size of curve.sizes and trial index, " +
+				"each a training sample (nested across sizes) fitted and scored on the test part",
+			PerSize: true,
+		},
+		Run: runCurve,
 	})
 }
 

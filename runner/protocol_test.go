@@ -15,6 +15,7 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Fixtures for the protocol tests: a method whose model records, as an
@@ -139,17 +140,17 @@ func resetCenterFits() {
 	centerFits.Unlock()
 }
 
-func activeSpec(strategy string) *Spec {
-	spec := blobsSpec()
-	spec.Protocol = ProtocolSpec{Name: "active", Params: param.Values{"initial": 6, "batch": 8, "budget": 30, "strategy": strategy}}
-	spec.Curve = Curve{Trials: 3, Sampling: "stratified"}
-	spec.Methods = []MethodSpec{
+func activeSpec(strategy string) *spec.Spec {
+	sp := blobsSpec()
+	sp.Protocol = spec.ProtocolSpec{Name: "active", Params: param.Values{"initial": 6, "batch": 8, "budget": 30, "strategy": strategy}}
+	sp.Curve = spec.Curve{Trials: 3, Sampling: "stratified"}
+	sp.Methods = []spec.MethodSpec{
 		method("fake-rows", "rows", "fixed", nil),
 		method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0}, []any{0.0}),
 		method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0}),
 	}
-	spec.Baseline = "centroid"
-	return spec
+	sp.Baseline = "centroid"
+	return sp
 }
 
 // The active protocol: one trial per replicate and method, one observation
@@ -159,9 +160,9 @@ func activeSpec(strategy string) *Spec {
 func TestActiveProtocol(t *testing.T) {
 	for _, strategy := range []string{"random", "fake-first"} {
 		t.Run(strategy, func(t *testing.T) {
-			spec := activeSpec(strategy)
+			sp := activeSpec(strategy)
 			dir := t.TempDir()
-			sum := runSpec(t, spec, dir, 2, nil)
+			sum := runSpec(t, sp, dir, 2, nil)
 			if len(sum.Plan.Trials) != 3*3 {
 				t.Fatalf("%d trials; want 3 methods × 3 replicates", len(sum.Plan.Trials))
 			}
@@ -210,7 +211,7 @@ func TestActiveProtocol(t *testing.T) {
 					t.Errorf("trial %d: labelled sets differ with the method order: %v vs %v", r.Trial, got, prints[r.Trial])
 				}
 			}
-			if again := runSpec(t, spec, dir, 2, nil); again.Ran != 0 {
+			if again := runSpec(t, sp, dir, 2, nil); again.Ran != 0 {
 				t.Errorf("rerun ran %d trials", again.Ran)
 			}
 		})
@@ -220,21 +221,21 @@ func TestActiveProtocol(t *testing.T) {
 func TestActiveProtocolErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		edit func(*Spec)
+		edit func(*spec.Spec)
 		want string
 	}{
-		{"rest split", func(s *Spec) { s.Datasets[0].Split = Split{Kind: "rest"} }, "needs a fixed test part"},
-		{"initial above budget", func(s *Spec) { s.Protocol.Params["initial"] = 40 }, "initial 40 exceeds the budget 30"},
-		{"oracle select", func(s *Spec) {
-			s.Methods = []MethodSpec{method("fake-centroid", "oracle", "test", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0})}
+		{"rest split", func(s *spec.Spec) { s.Datasets[0].Split = spec.Split{Kind: "rest"} }, "needs a fixed test part"},
+		{"initial above budget", func(s *spec.Spec) { s.Protocol.Params["initial"] = 40 }, "initial 40 exceeds the budget 30"},
+		{"oracle select", func(s *spec.Spec) {
+			s.Methods = []spec.MethodSpec{method("fake-centroid", "oracle", "test", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0})}
 			s.Baseline = ""
 		}, "cannot select on the test part"},
-		{"unknown strategy", func(s *Spec) { s.Protocol.Params["strategy"] = "randon" }, `unknown query strategy "randon" (did you mean "random"?)`},
+		{"unknown strategy", func(s *spec.Spec) { s.Protocol.Params["strategy"] = "randon" }, `unknown query strategy "randon" (did you mean "random"?)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			spec := activeSpec("random")
-			tc.edit(spec)
-			sum := runSpec(t, spec, t.TempDir(), 2, nil)
+			sp := activeSpec("random")
+			tc.edit(sp)
+			sum := runSpec(t, sp, t.TempDir(), 2, nil)
 			for _, r := range sum.Results {
 				if !strings.Contains(r.Error, tc.want) {
 					t.Errorf("%s: error %q; want it to contain %q", r.Method, r.Error, tc.want)
@@ -247,26 +248,26 @@ func TestActiveProtocolErrors(t *testing.T) {
 // kfold: each (fold, repeat) is a trial whose test part is one fold; the
 // folds of a repeat partition the rows and differ between repeats.
 func TestKFoldSplit(t *testing.T) {
-	spec := blobsSpec()
-	spec.Datasets[0].Split = Split{Kind: "kfold", Params: param.Values{"folds": 4, "repeats": 2, "stratify": true}}
-	spec.Curve = Curve{Sizes: []float64{20}, Trials: 1, Sampling: "random"}
-	spec.Methods = spec.Methods[:1]
-	spec.Methods[0].Grid = spec.Methods[0].Grid[:1]
-	spec.Methods[0].Varying = nil
-	plan, err := NewPlan(spec)
+	sp := blobsSpec()
+	sp.Datasets[0].Split = spec.Split{Kind: "kfold", Params: param.Values{"folds": 4, "repeats": 2, "stratify": true}}
+	sp.Curve = spec.Curve{Sizes: []float64{20}, Trials: 1, Sampling: "random"}
+	sp.Methods = sp.Methods[:1]
+	sp.Methods[0].Grid = sp.Methods[0].Grid[:1]
+	sp.Methods[0].Varying = nil
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(plan.Trials) != 8 {
 		t.Fatalf("%d trials; want 4 folds × 2 repeats", len(plan.Trials))
 	}
-	d := loadBlobs(t, spec)
-	sp, _ := Splitters.Lookup("kfold")
-	seed := Derive(spec.Seed, "split", "blobs")
+	d := loadBlobs(t, sp)
+	kf, _ := LookupSplitter("kfold")
+	seed := spec.Derive(sp.Seed, "split", "blobs")
 	for rep := 0; rep < 2; rep++ {
 		seen := make([]int, d.Rows())
 		for f := 0; f < 4; f++ {
-			part, err := sp.Split(d, spec.Datasets[0].Split.Params, SplitAt{Trial: rep*4 + f, Dataset: seed})
+			part, err := kf.Split(d, sp.Datasets[0].Split.Params, SplitAt{Trial: rep*4 + f, Dataset: seed})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -283,12 +284,12 @@ func TestKFoldSplit(t *testing.T) {
 			}
 		}
 	}
-	a, _ := sp.Split(d, spec.Datasets[0].Split.Params, SplitAt{Trial: 0, Dataset: seed})
-	b, _ := sp.Split(d, spec.Datasets[0].Split.Params, SplitAt{Trial: 4, Dataset: seed})
+	a, _ := kf.Split(d, sp.Datasets[0].Split.Params, SplitAt{Trial: 0, Dataset: seed})
+	b, _ := kf.Split(d, sp.Datasets[0].Split.Params, SplitAt{Trial: 4, Dataset: seed})
 	if slices.Equal(a.Test, b.Test) {
 		t.Error("the first fold of both repeats is the same")
 	}
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	for _, r := range sum.Results {
 		if r.Failed() || r.TestRows != 60 || r.Size != 20 {
 			t.Errorf("trial %d: size %d, test rows %d, error %q", r.Trial, r.Size, r.TestRows, r.Error)
@@ -296,9 +297,9 @@ func TestKFoldSplit(t *testing.T) {
 	}
 }
 
-func loadBlobs(t *testing.T, spec *Spec) *datasets.Dataset {
+func loadBlobs(t *testing.T, sp *spec.Spec) *datasets.Dataset {
 	t.Helper()
-	d, err := LoadDataset(context.Background(), datasets.Env{}, &spec.Datasets[0])
+	d, err := LoadDataset(context.Background(), datasets.Env{}, &sp.Datasets[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,15 +323,15 @@ func TestFittedTransforms(t *testing.T) {
 	} {
 		t.Run(tc.fit, func(t *testing.T) {
 			resetCenterFits()
-			spec := blobsSpec()
-			spec.Datasets[0].Transforms = []TransformSpec{{Name: "fake-center", Params: param.Values{}, Fit: tc.fit}}
-			spec.Datasets[0].Split = Split{Kind: "kfold", Params: param.Values{"folds": 3, "repeats": 2, "stratify": true}}
-			spec.Curve = Curve{Sizes: []float64{20, 40}, Trials: 1, Sampling: "balanced"}
-			spec.Methods = []MethodSpec{
+			sp := blobsSpec()
+			sp.Datasets[0].Transforms = []spec.TransformSpec{{Name: "fake-center", Params: param.Values{}, Fit: tc.fit}}
+			sp.Datasets[0].Split = spec.Split{Kind: "kfold", Params: param.Values{"folds": 3, "repeats": 2, "stratify": true}}
+			sp.Curve = spec.Curve{Sizes: []float64{20, 40}, Trials: 1, Sampling: "balanced"}
+			sp.Methods = []spec.MethodSpec{
 				method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0}, []any{0.0}),
 				method("fake-rows", "rows", "fixed", nil),
 			}
-			sum := runSpec(t, spec, t.TempDir(), 1, nil)
+			sum := runSpec(t, sp, t.TempDir(), 1, nil)
 			for _, r := range sum.Results {
 				if r.Failed() {
 					t.Fatalf("%s trial %d: %s", r.Method, r.Trial, r.Error)
@@ -356,12 +357,12 @@ func TestFittedTransforms(t *testing.T) {
 // pool's transform is the same for every method of the trial: a centroid
 // classifier is translation invariant, so its accuracy is unchanged.
 func TestFittedTransformInvariance(t *testing.T) {
-	spec := blobsSpec()
-	spec.Methods = spec.Methods[:1]
-	spec.Curve.Trials = 2
-	plain := runSpec(t, spec, t.TempDir(), 2, nil)
-	spec.Datasets[0].Transforms = []TransformSpec{{Name: "fake-center", Params: param.Values{}, Fit: "pool"}}
-	centered := runSpec(t, spec, t.TempDir(), 2, nil)
+	sp := blobsSpec()
+	sp.Methods = sp.Methods[:1]
+	sp.Curve.Trials = 2
+	plain := runSpec(t, sp, t.TempDir(), 2, nil)
+	sp.Datasets[0].Transforms = []spec.TransformSpec{{Name: "fake-center", Params: param.Values{}, Fit: "pool"}}
+	centered := runSpec(t, sp, t.TempDir(), 2, nil)
 	for i := range plain.Results {
 		a, b := plain.Results[i], centered.Results[i]
 		if a.Failed() || b.Failed() {
@@ -380,16 +381,16 @@ func TestFittedTransformInvariance(t *testing.T) {
 // stored as a metric.
 func TestNaNPredictionFails(t *testing.T) {
 	for _, ds := range []string{"blobs", "line"} {
-		spec := blobsSpec()
+		sp := blobsSpec()
 		if ds == "line" {
-			spec.Datasets = []DatasetSpec{{Name: "fake-line", ID: "line", Params: param.Values{"n": 60}, Split: Split{Kind: "rest"}}}
-			spec.Metrics = []string{"mse"}
-			spec.Curve.Sampling = "random"
-			spec.Curve.Sizes = []float64{12, 20, 0.5} // 0.5 of 60 rows is 30
+			sp.Datasets = []spec.DatasetSpec{{Name: "fake-line", ID: "line", Params: param.Values{"n": 60}, Split: spec.Split{Kind: "rest"}}}
+			sp.Metrics = []string{"mse"}
+			sp.Curve.Sampling = "random"
+			sp.Curve.Sizes = []float64{12, 20, 0.5} // 0.5 of 60 rows is 30
 		}
-		spec.Methods = []MethodSpec{method("fake-nan", "nan", "fixed", nil)}
-		spec.Baseline = ""
-		sum := runSpec(t, spec, t.TempDir(), 2, nil)
+		sp.Methods = []spec.MethodSpec{method("fake-nan", "nan", "fixed", nil)}
+		sp.Baseline = ""
+		sum := runSpec(t, sp, t.TempDir(), 2, nil)
 		for _, r := range sum.Results {
 			if !strings.Contains(r.Error, "NaN") || r.Metrics != nil {
 				t.Errorf("%s: error %q, metrics %v; want a NaN error and no metrics", ds, r.Error, r.Metrics)
@@ -405,9 +406,9 @@ func TestRegistries(t *testing.T) {
 		names []string
 		want  []string
 	}{
-		{Splitters.Names(), []string{"given", "holdout", "kfold", "rest", "train"}},
-		{Selectors.Names(), []string{"cv", "fixed", "test"}},
-		{Protocols.Names(), []string{"active", "curve"}},
+		{spec.Splitters.Names(), []string{"given", "holdout", "kfold", "rest", "train"}},
+		{spec.Selectors.Names(), []string{"cv", "fixed", "test"}},
+		{spec.Protocols.Names(), []string{"active", "curve"}},
 	} {
 		for _, w := range tc.want {
 			if !slices.Contains(tc.names, w) {
@@ -415,8 +416,8 @@ func TestRegistries(t *testing.T) {
 			}
 		}
 	}
-	for _, n := range Protocols.Names() {
-		p, _ := Protocols.Lookup(n)
+	for _, n := range spec.Protocols.Names() {
+		p, _ := LookupProtocol(n)
 		if p.Doc == "" || p.Run == nil {
 			t.Errorf("protocol %s: no doc or Run", n)
 		}
@@ -428,15 +429,15 @@ func TestRegistries(t *testing.T) {
 // trials of a fold are consecutive (trial t is fold t div r), so they
 // share one pool.
 func TestKFoldSameFolds(t *testing.T) {
-	spec := blobsSpec()
+	sp := blobsSpec()
 	params := param.Values{"folds": 4, "repeats": 3, "stratify": true, "refold": false}
-	d := loadBlobs(t, spec)
-	sp, _ := Splitters.Lookup("kfold")
-	seed := Derive(spec.Seed, "split", "blobs")
+	d := loadBlobs(t, sp)
+	kf, _ := LookupSplitter("kfold")
+	seed := spec.Derive(sp.Seed, "split", "blobs")
 	seen := make([]int, d.Rows())
 	var first [][]int
 	for tr := 0; tr < 12; tr++ {
-		part, err := sp.Split(d, params, SplitAt{Trial: tr, Dataset: seed})
+		part, err := kf.Split(d, params, SplitAt{Trial: tr, Dataset: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -457,7 +458,7 @@ func TestKFoldSameFolds(t *testing.T) {
 	// The folds are those of repeat 0 with refold true, in the same order.
 	params["refold"] = true
 	for f := 0; f < 4; f++ {
-		part, _ := sp.Split(d, params, SplitAt{Trial: f, Dataset: seed})
+		part, _ := kf.Split(d, params, SplitAt{Trial: f, Dataset: seed})
 		if !slices.Equal(part.Test, first[f]) {
 			t.Errorf("fold %d differs from repeat 0's fold %d with refold true", f, f)
 		}

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/repro-ml/repro/spec"
 )
 
 // report.digits keeps its old meaning (an int is every metric's
@@ -13,17 +15,17 @@ func TestReportSpecDigitsAndArtifacts(t *testing.T) {
 	base := "name: t\ndatasets: [{name: fake-blobs}]\nmethods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nmetrics: [accuracy, auc]\n"
 	tests := []struct {
 		report    string
-		want      ReportSpec
+		want      spec.ReportSpec
 		digits    map[string]int // DigitsFor; -1: none set
 		plots, tb bool
 	}{
-		{"", ReportSpec{X: "size"}, map[string]int{"auc": -1, "accuracy": -1}, true, true},
-		{"report: {digits: 3}", ReportSpec{X: "size", Digits: ptr(3)}, map[string]int{"auc": 3, "accuracy": 3}, true, true},
+		{"", spec.ReportSpec{X: "size"}, map[string]int{"auc": -1, "accuracy": -1}, true, true},
+		{"report: {digits: 3}", spec.ReportSpec{X: "size", Digits: ptr(3)}, map[string]int{"auc": 3, "accuracy": 3}, true, true},
 		{"report: {digits: 0, metric_digits: {auc: 4}, artifacts: none}",
-			ReportSpec{X: "size", Digits: ptr(0), MetricDigits: map[string]string{"auc": "4"}, Artifacts: "none"},
+			spec.ReportSpec{X: "size", Digits: ptr(0), MetricDigits: map[string]string{"auc": "4"}, Artifacts: "none"},
 			map[string]int{"auc": 4, "accuracy": 0, "auc/part": 4}, false, false},
 		{"report: {metric_digits: {accuracy: 1}, artifacts: plots}",
-			ReportSpec{X: "size", MetricDigits: map[string]string{"accuracy": "1"}, Artifacts: "plots"},
+			spec.ReportSpec{X: "size", MetricDigits: map[string]string{"accuracy": "1"}, Artifacts: "plots"},
 			map[string]int{"auc": -1, "accuracy": 1}, true, false},
 	}
 	for _, tt := range tests {
@@ -47,7 +49,7 @@ func TestReportSpecDigitsAndArtifacts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s2, err := Parse("spec.yaml", b, nil)
+		s2, err := spec.Parse("spec.yaml", b, nil)
 		if err != nil {
 			t.Fatalf("%s: reloading: %v\n%s", tt.report, err, b)
 		}

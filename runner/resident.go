@@ -11,6 +11,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // A run's datasets are resident only while its trials need them: a
@@ -49,7 +50,7 @@ var residentTrace func(event, id string)
 // trials in an order their data allows and releases each dataset after
 // its last trial.
 type residents struct {
-	spec     *Spec
+	spec     *spec.Spec
 	env      datasets.Env
 	memLimit int64
 	budget   *memBudget // nil without a limit: datasets load as the workers allow
@@ -76,11 +77,11 @@ type residents struct {
 
 // resident is one dataset entry of the run.
 type resident struct {
-	spec  *DatasetSpec
+	spec  *spec.DatasetSpec
 	index int
 	// queue holds the trials not yet handed out, in plan order; pos
 	// their positions in the plan's pending trials.
-	queue   []*Trial
+	queue   []*spec.Trial
 	pos     []int
 	running int  // trials handed out and not ended
 	info    bool // loads for datasets.json though no trial uses it (rebuild)
@@ -103,12 +104,12 @@ const (
 // needed reports whether a trial or datasets.json still needs r's data.
 func (r *resident) needed() bool { return len(r.queue) > 0 || r.running > 0 || r.info }
 
-func newResidents(spec *Spec, env datasets.Env, pending []*Trial, all bool, memLimit int64, budget *memBudget, workers int, dir string, infos map[string]results.DatasetInfo) *residents {
-	p := &residents{spec: spec, env: env, memLimit: memLimit, budget: budget, maxLoads: max(workers, 1), dir: dir,
+func newResidents(sp *spec.Spec, env datasets.Env, pending []*spec.Trial, all bool, memLimit int64, budget *memBudget, workers int, dir string, infos map[string]results.DatasetInfo) *residents {
+	p := &residents{spec: sp, env: env, memLimit: memLimit, budget: budget, maxLoads: max(workers, 1), dir: dir,
 		infos: infos, wake: make(chan struct{}, 1), stop: func() {}, purge: func() {}}
-	byID := map[*DatasetSpec]*resident{}
-	for i := range spec.Datasets {
-		r := &resident{spec: &spec.Datasets[i], index: i}
+	byID := map[*spec.DatasetSpec]*resident{}
+	for i := range sp.Datasets {
+		r := &resident{spec: &sp.Datasets[i], index: i}
 		p.sets = append(p.sets, r)
 		byID[r.spec] = r
 	}
@@ -177,7 +178,7 @@ func (p *residents) start(ctx context.Context) error {
 		if r.err != nil {
 			err := r.err
 			p.mu.Unlock()
-			return clipError(dataError(p.spec, r.index, err))
+			return spec.ClipError(dataError(p.spec, r.index, err))
 		}
 		if r.state == ready {
 			loaded[r.spec.ID] = r.ld
@@ -297,7 +298,7 @@ func (p *residents) loadedLocked(ctx context.Context, r *resident, d *datasets.D
 		if p.startup {
 			r.err = err
 		} else {
-			p.failLocked(clipError(dataError(p.spec, r.index, err)))
+			p.failLocked(spec.ClipError(dataError(p.spec, r.index, err)))
 		}
 		return -1
 	}
@@ -316,7 +317,7 @@ func (p *residents) loadedLocked(ctx context.Context, r *resident, d *datasets.D
 		return -1 // checked with the others before the first trial
 	}
 	if errs := append(checkDataset(p.spec, r.index, d), p.sameRowsLocked(r)...); len(errs) > 0 {
-		p.failLocked(specError(errs))
+		p.failLocked(spec.JoinErrors(errs))
 		return -1
 	}
 	if changed {
@@ -334,7 +335,7 @@ func (p *residents) loadedLocked(ctx context.Context, r *resident, d *datasets.D
 
 // sameRowsLocked checks the entries sharing samples with r (samples_of)
 // against the facts of those loaded so far; p.mu is held.
-func (p *residents) sameRowsLocked(r *resident) []FieldError {
+func (p *residents) sameRowsLocked(r *resident) []spec.FieldError {
 	return checkSameRows(p.spec, func(i int) *datasets.Dataset {
 		if s := p.sets[i]; s == r || s.spec.SamplesOf == r.spec.ID || r.spec.SamplesOf == s.spec.ID {
 			return s.facts
@@ -371,7 +372,7 @@ func (p *residents) unchargeLocked(r *resident) {
 // order whose dataset is resident. It reports false when no trial is left,
 // ctx is done or a dataset failed. The trial counts as running until
 // ended.
-func (p *residents) next(ctx context.Context) (*Trial, *loadedData, bool) {
+func (p *residents) next(ctx context.Context) (*spec.Trial, *loadedData, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for {
@@ -411,7 +412,7 @@ func (p *residents) next(ctx context.Context) (*Trial, *loadedData, bool) {
 // ended tells p that trial t, handed out by next, has ended (finished,
 // failed or cancelled): after the last trial of its dataset, the dataset
 // is released.
-func (p *residents) ended(t *Trial) {
+func (p *residents) ended(t *spec.Trial) {
 	p.mu.Lock()
 	held := int64(-1)
 	for _, r := range p.sets {

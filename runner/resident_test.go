@@ -13,6 +13,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // residentLoads counts the loads of each fake-resident dataset by tag.
@@ -62,17 +63,17 @@ const residentPad = 2 << 20
 
 // residentSpec returns a spec of n fake-resident datasets, each with
 // trials of two grid points at two sizes.
-func residentSpec(n int) *Spec {
+func residentSpec(n int) *spec.Spec {
 	s := blobsSpec()
 	s.Datasets = nil
 	for i := range n {
 		id := string(rune('a' + i))
-		s.Datasets = append(s.Datasets, DatasetSpec{Name: "fake-resident", ID: id,
+		s.Datasets = append(s.Datasets, spec.DatasetSpec{Name: "fake-resident", ID: id,
 			Params: param.Values{"tag": id, "pad": residentPad, "n": 60, "fail": false},
-			Split:  Split{Kind: "holdout", Params: param.Values{"test": 0.25, "stratify": true}}})
+			Split:  spec.Split{Kind: "holdout", Params: param.Values{"test": 0.25, "stratify": true}}})
 	}
 	s.Methods = s.Methods[:1]
-	s.Curve = Curve{Sizes: []float64{10, 20}, Trials: 2, Sampling: "balanced"}
+	s.Curve = spec.Curve{Sizes: []float64{10, 20}, Trials: 2, Sampling: "balanced"}
 	return s
 }
 
@@ -257,14 +258,14 @@ func TestRunResidentDataErrors(t *testing.T) {
 		{"check", param.Values{"n": 16}, "training size 20"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			spec := residentSpec(2)
+			sp := residentSpec(2)
 			for k, v := range c.params {
-				spec.Datasets[1].Params[k] = v
+				sp.Datasets[1].Params[k] = v
 			}
-			_, loose := Run(context.Background(), spec, Options{Dir: t.TempDir(), Workers: 2})
+			_, loose := Run(context.Background(), sp, Options{Dir: t.TempDir(), Workers: 2})
 			l := traceResidents(t)
 			dir := t.TempDir()
-			_, tight := Run(context.Background(), spec, Options{Dir: dir, Workers: 2, MemLimit: residentPad * 3 / 2})
+			_, tight := Run(context.Background(), sp, Options{Dir: dir, Workers: 2, MemLimit: residentPad * 3 / 2})
 			if loose == nil || tight == nil || !strings.Contains(tight.Error(), c.want) {
 				t.Fatalf("errors %v and %v; want both to say %q", loose, tight, c.want)
 			}
@@ -285,10 +286,10 @@ func TestRunResidentDataErrors(t *testing.T) {
 // datasets alternate in the plan: the plan's under a loose limit, dataset
 // by dataset under one that holds a single dataset.
 func TestResidentsOrder(t *testing.T) {
-	spec := residentSpec(2)
-	spec.Curve = Curve{Sizes: []float64{10}, Trials: 2, Sampling: "balanced"}
-	spec.Methods[0].Grid = spec.Methods[0].Grid[:1]
-	plan, err := NewPlan(spec)
+	sp := residentSpec(2)
+	sp.Curve = spec.Curve{Sizes: []float64{10}, Trials: 2, Sampling: "balanced"}
+	sp.Methods[0].Grid = sp.Methods[0].Grid[:1]
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +297,7 @@ func TestResidentsOrder(t *testing.T) {
 		t.Fatalf("%d trials, want 4", len(plan.Trials))
 	}
 	tr := plan.Trials
-	pending := []*Trial{tr[0], tr[2], tr[1], tr[3]} // a, b, a, b
+	pending := []*spec.Trial{tr[0], tr[2], tr[1], tr[3]} // a, b, a, b
 	for _, c := range []struct {
 		limit int64
 		want  string
@@ -306,7 +307,7 @@ func TestResidentsOrder(t *testing.T) {
 	} {
 		l := traceResidents(t)
 		ctx := context.Background()
-		p := newResidents(spec, datasets.Env{}, pending, false, c.limit, newMemBudget(c.limit), 1, t.TempDir(), map[string]results.DatasetInfo{})
+		p := newResidents(sp, datasets.Env{}, pending, false, c.limit, newMemBudget(c.limit), 1, t.TempDir(), map[string]results.DatasetInfo{})
 		if err := p.start(ctx); err != nil {
 			t.Fatal(err)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Options controls Run.
@@ -37,7 +38,7 @@ type Options struct {
 	// Only, if set, limits the run to the trials it accepts (a smoke run:
 	// the first trial at the smallest size); the others are neither run
 	// nor counted as done.
-	Only func(*Trial) bool
+	Only func(*spec.Trial) bool
 	// Locked reports that the caller holds the lock of Dir (LockDir), as
 	// `repro run` does to render the reports before another process may
 	// touch the directory; Run then does not lock it again.
@@ -79,7 +80,7 @@ type Progress interface {
 
 // Summary is the outcome of Run.
 type Summary struct {
-	Plan *Plan
+	Plan *spec.Plan
 	// Results are the latest results of the plan's trials, in plan order.
 	Results []results.Result
 	// Skipped is how many trials were already finished in the store.
@@ -102,7 +103,7 @@ type Summary struct {
 //
 // Run holds the lock of opts.Dir (see LockDir) while it runs: a second Run
 // on the same directory fails at once with a *LockedError.
-func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
+func Run(ctx context.Context, sp *spec.Spec, opts Options) (*Summary, error) {
 	if opts.Workers <= 0 {
 		opts.Workers = runtime.NumCPU()
 	}
@@ -114,15 +115,15 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if opts.CacheDir == "" {
 		opts.CacheDir = filepath.Join(filepath.Dir(filepath.Clean(opts.Dir)), ".cache")
 	}
-	plan, err := NewPlan(spec)
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		return nil, err
 	}
 	var in map[string]bool
 	if opts.Shard.N > 0 {
-		in = plan.inShard(opts.Shard)
+		in = shardKeys(plan, opts.Shard)
 		only := opts.Only
-		opts.Only = func(t *Trial) bool { return in[t.Key] && (only == nil || only(t)) }
+		opts.Only = func(t *spec.Trial) bool { return in[t.Key] && (only == nil || only(t)) }
 	}
 	if !opts.Locked {
 		lock := results.LockDir
@@ -163,7 +164,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 			return nil, err
 		}
 	}
-	if err := WriteSpec(opts.Dir, spec); err != nil {
+	if err := WriteSpec(opts.Dir, sp); err != nil {
 		return nil, err
 	}
 	if err := writeEnv(opts.Dir, opts.Workers); err != nil {
@@ -181,9 +182,9 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	}
 	done := map[string]bool{}
 	for _, r := range results.Latest(existing) {
-		done[r.Key] = r.Finished(spec.Metrics)
+		done[r.Key] = r.Finished(sp.Metrics)
 	}
-	var pending []*Trial
+	var pending []*spec.Trial
 	for _, t := range plan.Trials {
 		switch {
 		case opts.Only != nil && !opts.Only(t):
@@ -241,7 +242,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	outer := ctx
 	ctx, stopRun := context.WithCancel(ctx)
 	defer stopRun()
-	data := newResidents(spec, env, pending, rebuild, memLimit, budget, opts.Workers, opts.Dir, infos)
+	data := newResidents(sp, env, pending, rebuild, memLimit, budget, opts.Workers, opts.Dir, infos)
 	data.stop = stopRun
 	defer data.close()
 	if err := data.start(ctx); err != nil {
@@ -251,7 +252,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 	if opts.Progress != nil {
 		opts.Progress.Start(len(pending), sum.Skipped)
 	}
-	x := &executor{spec: spec, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2),
+	x := &executor{spec: sp, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2),
 		applied: newLRU[*datasets.Dataset](opts.Workers + 1), fulls: newLRU[fullScore](1024), memLimit: memLimit,
 		budget: budget, idle: make(chan struct{}, opts.Workers+lend)}
 	for range lend {
@@ -339,7 +340,7 @@ func Run(ctx context.Context, spec *Spec, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	sum.Interrupted = outer.Err() != nil && sum.Ran < len(pending)
-	sum.Results = ForPlan(plan, existing)
+	sum.Results = results.ForPlan(plan, existing)
 	for _, r := range sum.Results {
 		if r.Failed() {
 			sum.Failed++
@@ -359,16 +360,16 @@ type loadOutcome struct {
 // outcomes by index in spec.Datasets (nil where not needed). Loading and
 // the transforms of one dataset are independent of the others', so a
 // run with several datasets does not wait for them one after the other.
-func loadAll(ctx context.Context, env datasets.Env, spec *Spec, pending []*Trial, all bool, memLimit int64, workers int) []*loadOutcome {
-	out := make([]*loadOutcome, len(spec.Datasets))
-	used := map[*DatasetSpec]bool{}
+func loadAll(ctx context.Context, env datasets.Env, sp *spec.Spec, pending []*spec.Trial, all bool, memLimit int64, workers int) []*loadOutcome {
+	out := make([]*loadOutcome, len(sp.Datasets))
+	used := map[*spec.DatasetSpec]bool{}
 	for _, t := range pending {
 		used[t.Dataset] = true
 	}
 	sem := make(chan struct{}, max(workers, 1))
 	var wg sync.WaitGroup
-	for i := range spec.Datasets {
-		ds := &spec.Datasets[i]
+	for i := range sp.Datasets {
+		ds := &sp.Datasets[i]
 		if !all && !used[ds] {
 			continue
 		}
@@ -411,7 +412,7 @@ func conflicting(stored []results.Result) []error {
 		b, _ := json.Marshal(r.Points())
 		if string(a) != string(b) {
 			out = append(out, fmt.Errorf("%s: trial %s (%s, %s, trial %d) is stored twice with different metrics; the later line is used",
-				results.ResultsFile, r.Key, r.Dataset, SeriesName(r.Method, r.Variant), r.Trial))
+				results.ResultsFile, r.Key, r.Dataset, spec.SeriesName(r.Method, r.Variant), r.Trial))
 		}
 	}
 	return out
@@ -422,8 +423,8 @@ func conflicting(stored []results.Result) []error {
 // the trials sharing a partition — and its fitted transforms — run close
 // together and find them in the cache. Results do not depend on the order
 // trials run in.
-func sharePartitions(trials []*Trial) {
-	fitted := func(t *Trial) bool {
+func sharePartitions(trials []*spec.Trial) {
+	fitted := func(t *spec.Trial) bool {
 		for _, ts := range t.Dataset.Transforms {
 			if ts.Fit != "" {
 				return true
@@ -431,13 +432,13 @@ func sharePartitions(trials []*Trial) {
 		}
 		return false
 	}
-	pos := map[*DatasetSpec]int{}
+	pos := map[*spec.DatasetSpec]int{}
 	for _, t := range trials {
 		if _, ok := pos[t.Dataset]; !ok {
 			pos[t.Dataset] = len(pos)
 		}
 	}
-	key := func(t *Trial) [2]int {
+	key := func(t *spec.Trial) [2]int {
 		if !fitted(t) {
 			return [2]int{pos[t.Dataset], 0}
 		}
@@ -449,16 +450,13 @@ func sharePartitions(trials []*Trial) {
 	})
 }
 
-// SpecFile is the name of the resolved spec in an output directory.
-const SpecFile = "spec.yaml"
-
 // WriteSpec writes the resolved spec to dir/spec.yaml.
-func WriteSpec(dir string, spec *Spec) error {
-	b, err := spec.Marshal()
+func WriteSpec(dir string, sp *spec.Spec) error {
+	b, err := sp.Marshal()
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(filepath.Join(dir, SpecFile), b, 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, spec.SpecFile), b, 0o644)
 }
 
 // Version is repro's version, recorded in env.json.
@@ -493,12 +491,12 @@ func writeJSON(path string, v any) error {
 
 // job is a trial handed to a worker, with its dataset.
 type job struct {
-	t  *Trial
+	t  *spec.Trial
 	ld *loadedData
 }
 
 type loadedData struct {
-	spec   *DatasetSpec
+	spec   *spec.DatasetSpec
 	data   *datasets.Dataset
 	err    error // why data could not be loaded (a *MemoryError), failing its trials
 	idOnce sync.Once
@@ -506,7 +504,7 @@ type loadedData struct {
 }
 
 type executor struct {
-	spec *Spec
+	spec *spec.Spec
 	dir  string
 	env  datasets.Env
 	fits *fitCache
@@ -556,14 +554,14 @@ func (x *executor) giveBack(need int64) {
 // execute runs one trial and returns its result; it never panics. If
 // after is not nil, the result is complete once after has returned: the
 // trial waits there for work another trial is doing.
-func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *results.Result, after func()) {
-	spec := x.spec
+func (x *executor) execute(ctx context.Context, t *spec.Trial, ld *loadedData) (res *results.Result, after func()) {
+	sp := x.spec
 	res = &results.Result{
 		Key: t.Key, Dataset: t.Dataset.ID, Method: t.Method.Label, Plugin: t.Method.Name,
 		Trial: t.Index, Variant: t.Variant(),
 	}
-	res.Seeds.Sample = splitAt(spec.Seed, t.Dataset, t.Index).Sample
-	res.Seeds.Method = Derive(spec.Seed, "method", t.Dataset.ID, t.seedName(), param.Format(t.Size), itoa(t.Index))
+	res.Seeds.Sample = splitAt(sp.Seed, t.Dataset, t.Index).Sample
+	res.Seeds.Method = spec.Derive(sp.Seed, "method", t.Dataset.ID, t.SeedName(), param.Format(t.Size), itoa(t.Index))
 	defer func() {
 		if p := recover(); p != nil {
 			res.Metrics, res.Extras, res.Observations, res.Bootstrap = nil, nil, nil, nil
@@ -571,7 +569,7 @@ func (x *executor) execute(ctx context.Context, t *Trial, ld *loadedData) (res *
 		}
 	}()
 	fail := func(err error) {
-		res.Error = clipText(err.Error(), maxResultError)
+		res.Error = spec.ClipText(err.Error(), spec.MaxResultError)
 		res.Metrics, res.Extras, res.Observations, res.Bootstrap = nil, nil, nil, nil
 	}
 	then, err := x.run(ctx, t, ld, res)
@@ -600,7 +598,7 @@ func trimStack(b []byte) string {
 // run splits the dataset for the trial, fits the pool's transforms and
 // hands the trial to its protocol. A non-nil after completes res once the
 // work the trial waits for (TrialRun.after) is done.
-func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *results.Result) (after func() error, err error) {
+func (x *executor) run(ctx context.Context, t *spec.Trial, ld *loadedData, res *results.Result) (after func() error, err error) {
 	if ld == nil {
 		return nil, fmt.Errorf("dataset %q not loaded", t.Dataset.ID)
 	}
@@ -608,7 +606,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *resul
 		return nil, ld.err
 	}
 	d := ld.data
-	splitter, err := Splitters.Lookup(t.Dataset.Split.KindName())
+	splitter, err := LookupSplitter(t.Dataset.Split.KindName())
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: %w", t.Dataset.ID, err)
 	}
@@ -638,7 +636,7 @@ func (x *executor) run(ctx context.Context, t *Trial, ld *loadedData, res *resul
 		}
 		id = key
 	}
-	proto, err := Protocols.Lookup(x.spec.Protocol.ProtocolName())
+	proto, err := LookupProtocol(x.spec.Protocol.ProtocolName())
 	if err != nil {
 		return nil, err
 	}

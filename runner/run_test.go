@@ -13,11 +13,12 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // method builds a MethodSpec with the grid of the given values (each a
 // list of values per param, expanded in the order given).
-func method(name, label, rule string, names []string, values ...[]any) MethodSpec {
+func method(name, label, rule string, names []string, values ...[]any) spec.MethodSpec {
 	grid := []param.Values{{}}
 	var varying []string
 	for i, n := range names {
@@ -34,7 +35,7 @@ func method(name, label, rule string, names []string, values ...[]any) MethodSpe
 		}
 		grid = next
 	}
-	m := MethodSpec{Name: name, Label: label, Grid: grid, Varying: varying, Select: Select{Rule: rule}}
+	m := spec.MethodSpec{Name: name, Label: label, Grid: grid, Varying: varying, Select: spec.Select{Rule: rule}}
 	if rule == "cv" {
 		m.Select.Folds, m.Select.Metric = 3, "accuracy"
 	}
@@ -44,26 +45,26 @@ func method(name, label, rule string, names []string, values ...[]any) MethodSpe
 	return m
 }
 
-func blobsSpec() *Spec {
-	return &Spec{
+func blobsSpec() *spec.Spec {
+	return &spec.Spec{
 		Name: "t", Seed: 11,
-		Datasets: []DatasetSpec{{Name: "fake-blobs", ID: "blobs",
+		Datasets: []spec.DatasetSpec{{Name: "fake-blobs", ID: "blobs",
 			Params: param.Values{"n": 240, "d": 4, "classes": 3, "spread": 2.0, "given": false},
-			Split:  Split{Kind: "holdout", Params: param.Values{"test": 0.25, "stratify": true}}}},
-		Methods: []MethodSpec{
+			Split:  spec.Split{Kind: "holdout", Params: param.Values{"test": 0.25, "stratify": true}}}},
+		Methods: []spec.MethodSpec{
 			method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5}, []any{0.1}),
 			method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3, 0.9}, []any{0.0}),
 			method("fake-centroid", "centroid-oracle", "test", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0}),
 		},
-		Curve:    Curve{Sizes: []float64{12, 30, 0.5}, Trials: 3, Sampling: "balanced"},
+		Curve:    spec.Curve{Sizes: []float64{12, 30, 0.5}, Trials: 3, Sampling: "balanced"},
 		Metrics:  []string{"accuracy", "auc"},
 		Baseline: "centroid",
 	}
 }
 
-func runSpec(t *testing.T, spec *Spec, dir string, workers int, progress Progress) *Summary {
+func runSpec(t *testing.T, sp *spec.Spec, dir string, workers int, progress Progress) *Summary {
 	t.Helper()
-	sum, err := Run(context.Background(), spec, Options{Dir: dir, Workers: workers, Progress: progress})
+	sum, err := Run(context.Background(), sp, Options{Dir: dir, Workers: workers, Progress: progress})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,9 +158,9 @@ func (c *cancelAfter) Done(*results.Result) {
 
 func TestRunCancelAndResume(t *testing.T) {
 	dir := t.TempDir()
-	spec := blobsSpec()
+	sp := blobsSpec()
 	ctx, cancel := context.WithCancel(context.Background())
-	sum, err := Run(ctx, spec, Options{Dir: dir, Workers: 2, Progress: &cancelAfter{n: 5, cancel: cancel}})
+	sum, err := Run(ctx, sp, Options{Dir: dir, Workers: 2, Progress: &cancelAfter{n: 5, cancel: cancel}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,16 +231,16 @@ func TestRunTornAndCorruptLines(t *testing.T) {
 func TestRunChangedSpecRerunsOnlyChangedTrials(t *testing.T) {
 	dir := t.TempDir()
 	runSpec(t, blobsSpec(), dir, 2, nil)
-	spec := blobsSpec()
-	spec.Methods[1] = method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3}, []any{0.0})
-	sum := runSpec(t, spec, dir, 2, nil)
+	sp := blobsSpec()
+	sp.Methods[1] = method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3}, []any{0.0})
+	sum := runSpec(t, sp, dir, 2, nil)
 	if want := 3 * 3; sum.Ran != want {
 		t.Errorf("changed one method's grid: ran %d trials, want %d", sum.Ran, want)
 	}
 	// Adding a grid value to a fixed method adds only the new variant.
-	spec = blobsSpec()
-	spec.Methods[0] = method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5, 0.7}, []any{0.1})
-	sum = runSpec(t, spec, dir, 2, nil)
+	sp = blobsSpec()
+	sp.Methods[0] = method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5, 0.7}, []any{0.1})
+	sum = runSpec(t, sp, dir, 2, nil)
 	if want := 3 * 3; sum.Ran != want {
 		t.Errorf("added a grid value: ran %d trials, want %d", sum.Ran, want)
 	}
@@ -247,12 +248,12 @@ func TestRunChangedSpecRerunsOnlyChangedTrials(t *testing.T) {
 
 func TestRunFailuresRecordedAndRetried(t *testing.T) {
 	dir := t.TempDir()
-	spec := blobsSpec()
-	spec.Methods = []MethodSpec{
+	sp := blobsSpec()
+	sp.Methods = []spec.MethodSpec{
 		method("fake-fail", "fail", "fixed", []string{"at"}, []any{12}),
 		method("fake-panic", "panic", "fixed", nil),
 	}
-	sum := runSpec(t, spec, dir, 2, nil)
+	sum := runSpec(t, sp, dir, 2, nil)
 	// fail: sizes 12 fails (3 trials); panic: every trial (9).
 	if sum.Failed != 3+9 {
 		t.Fatalf("failed = %d, want 12", sum.Failed)
@@ -265,7 +266,7 @@ func TestRunFailuresRecordedAndRetried(t *testing.T) {
 			t.Errorf("fail trial error = %q", r.Error)
 		}
 	}
-	sum2 := runSpec(t, spec, dir, 2, nil)
+	sum2 := runSpec(t, sp, dir, 2, nil)
 	if sum2.Ran != 12 || sum2.Skipped != 6 {
 		t.Errorf("rerun ran %d skipped %d; want the 12 failed retried and 6 skipped", sum2.Ran, sum2.Skipped)
 	}
@@ -273,24 +274,24 @@ func TestRunFailuresRecordedAndRetried(t *testing.T) {
 
 func TestRunSplits(t *testing.T) {
 	tests := []struct {
-		split     Split
+		split     spec.Split
 		given     bool
 		size      float64
 		wantTrain int
 		wantTest  int
 	}{
-		{Split{Kind: "given"}, true, 50, 50, 80},                                                           // 240 rows, last third test
-		{Split{Kind: "holdout", Params: param.Values{"test": 40.0, "stratify": false}}, false, 1, 200, 40}, // whole pool
-		{Split{Kind: "rest"}, false, 100, 100, 140},
-		{Split{Kind: "train"}, false, 1, 240, 240}, // in-sample: test = training rows
+		{spec.Split{Kind: "given"}, true, 50, 50, 80},                                                           // 240 rows, last third test
+		{spec.Split{Kind: "holdout", Params: param.Values{"test": 40.0, "stratify": false}}, false, 1, 200, 40}, // whole pool
+		{spec.Split{Kind: "rest"}, false, 100, 100, 140},
+		{spec.Split{Kind: "train"}, false, 1, 240, 240}, // in-sample: test = training rows
 	}
 	for _, tt := range tests {
-		spec := blobsSpec()
-		spec.Datasets[0].Params["given"] = tt.given
-		spec.Datasets[0].Split = tt.split
-		spec.Methods = spec.Methods[:1]
-		spec.Curve = Curve{Sizes: []float64{tt.size}, Trials: 2, Sampling: "random"}
-		sum := runSpec(t, spec, t.TempDir(), 2, nil)
+		sp := blobsSpec()
+		sp.Datasets[0].Params["given"] = tt.given
+		sp.Datasets[0].Split = tt.split
+		sp.Methods = sp.Methods[:1]
+		sp.Curve = spec.Curve{Sizes: []float64{tt.size}, Trials: 2, Sampling: "random"}
+		sum := runSpec(t, sp, t.TempDir(), 2, nil)
 		for _, r := range sum.Results {
 			if r.Failed() {
 				t.Fatalf("%s: %s", tt.split.Kind, r.Error)
@@ -303,11 +304,11 @@ func TestRunSplits(t *testing.T) {
 }
 
 func TestRunOneVsRest(t *testing.T) {
-	spec := blobsSpec()
-	spec.Datasets[0].Tasks = "one-vs-rest"
-	spec.Methods = spec.Methods[:1]
-	spec.Metrics = []string{"binary_errors", "accuracy"}
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	sp := blobsSpec()
+	sp.Datasets[0].Tasks = "one-vs-rest"
+	sp.Methods = sp.Methods[:1]
+	sp.Metrics = []string{"binary_errors", "accuracy"}
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	for _, r := range sum.Results {
 		if r.Failed() {
 			t.Fatal(r.Error)
@@ -334,9 +335,9 @@ func TestRunOneVsRest(t *testing.T) {
 
 func TestRunArtifacts(t *testing.T) {
 	dir := t.TempDir()
-	spec := blobsSpec()
-	spec.Methods = spec.Methods[:1]
-	sum := runSpec(t, spec, dir, 2, nil)
+	sp := blobsSpec()
+	sp.Methods = sp.Methods[:1]
+	sum := runSpec(t, sp, dir, 2, nil)
 	r := sum.Results[0]
 	if len(r.Artifacts) != 1 {
 		t.Fatalf("artifacts = %v, want one", r.Artifacts)
@@ -350,13 +351,13 @@ func TestRunArtifacts(t *testing.T) {
 func TestDeriveStable(t *testing.T) {
 	// A golden value: changing Derive silently would change every
 	// experiment's samples.
-	if got := Derive(1, "sample", "dna", "0"); got != Derive(1, "sample", "dna", "0") {
+	if got := spec.Derive(1, "sample", "dna", "0"); got != spec.Derive(1, "sample", "dna", "0") {
 		t.Fatal("Derive is not deterministic")
 	}
-	if Derive(1, "ab", "c") == Derive(1, "a", "bc") {
+	if spec.Derive(1, "ab", "c") == spec.Derive(1, "a", "bc") {
 		t.Error("Derive does not separate parts")
 	}
-	if Derive(1, "x") == Derive(2, "x") {
+	if spec.Derive(1, "x") == spec.Derive(2, "x") {
 		t.Error("Derive ignores the seed")
 	}
 }
@@ -366,9 +367,9 @@ func TestRunGrownGridKeepsResultsAndSeeds(t *testing.T) {
 	// point; its stored results must then look exactly like a fresh run's:
 	// the same method seed (noise > 0 uses it) and the new variant label.
 	one := blobsSpec()
-	one.Methods = []MethodSpec{method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0}, []any{0.5})}
+	one.Methods = []spec.MethodSpec{method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0}, []any{0.5})}
 	two := blobsSpec()
-	two.Methods = []MethodSpec{method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5}, []any{0.5})}
+	two.Methods = []spec.MethodSpec{method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5}, []any{0.5})}
 	dir := t.TempDir()
 	runSpec(t, one, dir, 2, nil)
 	grown := runSpec(t, two, dir, 2, nil)
@@ -389,14 +390,14 @@ func TestRunGrownGridKeepsResultsAndSeeds(t *testing.T) {
 func TestForPlanTypesChosenFromGrid(t *testing.T) {
 	// A cv result read back from JSON holds float64 values; ForPlan gives
 	// them the grid's types, so stored and fresh results compare equal.
-	spec := blobsSpec()
-	spec.Methods = []MethodSpec{method("fake-fail", "f", "cv", []string{"at"}, []any{-1, -2})}
-	plan, err := NewPlan(spec)
+	sp := blobsSpec()
+	sp.Methods = []spec.MethodSpec{method("fake-fail", "f", "cv", []string{"at"}, []any{-1, -2})}
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := results.Result{Key: plan.Trials[0].Key, Chosen: map[string]any{"at": float64(-2)}}
-	got := ForPlan(plan, []results.Result{r})
+	got := results.ForPlan(plan, []results.Result{r})
 	if len(got) != 1 || got[0].Chosen["at"] != -2 || got[0].Method != "f" || got[0].Dataset != "blobs" {
 		t.Errorf("ForPlan gave %+v", got)
 	}
@@ -435,12 +436,12 @@ func TestRunSelectScore(t *testing.T) {
 // param makes one series per value of the other, and chooses only the
 // param it is over.
 func TestRunSelectOver(t *testing.T) {
-	spec := blobsSpec()
+	sp := blobsSpec()
 	m := method("fake-centroid", "sweep", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3, 0.9}, []any{0.0, 0.2})
 	m.Select.Over = []string{"shrink"}
-	spec.Methods = []MethodSpec{m}
-	spec.Baseline = ""
-	plan, err := NewPlan(spec)
+	sp.Methods = []spec.MethodSpec{m}
+	sp.Baseline = ""
+	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -451,13 +452,13 @@ func TestRunSelectOver(t *testing.T) {
 	if got, want := plan.Fits(), 18*(3*3+1); got != want {
 		t.Errorf("Fits = %d, want %d", got, want)
 	}
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	series := map[string]int{}
 	for _, r := range sum.Results {
 		if r.Failed() {
 			t.Fatal(r.Error)
 		}
-		series[SeriesName(r.Method, r.Variant)]++
+		series[spec.SeriesName(r.Method, r.Variant)]++
 		if _, ok := r.Chosen["shrink"]; !ok || len(r.Chosen) != 1 {
 			t.Errorf("chosen %v, want shrink only", r.Chosen)
 		}
@@ -475,13 +476,13 @@ func TestRunSelectOver(t *testing.T) {
 // like any other value: the run does not fail, and the trial is done.
 func TestRunNaNMetricStored(t *testing.T) {
 	dir := t.TempDir()
-	spec := blobsSpec()
-	spec.Datasets[0].Params["classes"] = 2
-	spec.Datasets[0].Split = Split{Kind: "holdout", Params: param.Values{"test": 1.0, "stratify": false}}
-	spec.Methods = spec.Methods[:1]
-	spec.Curve = Curve{Sizes: []float64{20}, Trials: 2, Sampling: "random"}
-	spec.Baseline = ""
-	sum, err := Run(context.Background(), spec, Options{Dir: dir, Workers: 2})
+	sp := blobsSpec()
+	sp.Datasets[0].Params["classes"] = 2
+	sp.Datasets[0].Split = spec.Split{Kind: "holdout", Params: param.Values{"test": 1.0, "stratify": false}}
+	sp.Methods = sp.Methods[:1]
+	sp.Curve = spec.Curve{Sizes: []float64{20}, Trials: 2, Sampling: "random"}
+	sp.Baseline = ""
+	sum, err := Run(context.Background(), sp, Options{Dir: dir, Workers: 2})
 	if err != nil {
 		t.Fatalf("run with a NaN metric: %v", err)
 	}
@@ -497,7 +498,7 @@ func TestRunNaNMetricStored(t *testing.T) {
 	if len(stored) != len(sum.Results) || !math.IsNaN(stored[0].Metrics["auc"]) {
 		t.Fatalf("stored %d results (want %d), first metrics %v", len(stored), len(sum.Results), stored[0].Metrics)
 	}
-	if again := runSpec(t, spec, dir, 2, nil); again.Ran != 0 {
+	if again := runSpec(t, sp, dir, 2, nil); again.Ran != 0 {
 		t.Errorf("rerun ran %d trials, want 0", again.Ran)
 	}
 }
@@ -589,14 +590,14 @@ func TestStoreLastLineWithoutNewline(t *testing.T) {
 // folds hold one class: the score is the mean over the folds where AUC is
 // defined, instead of every grid point failing.
 func TestRunCVUndefinedFolds(t *testing.T) {
-	spec := blobsSpec()
-	spec.Datasets[0].Params["classes"] = 2
+	sp := blobsSpec()
+	sp.Datasets[0].Params["classes"] = 2
 	cv := method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0})
-	cv.Select = Select{Rule: "cv", Folds: 5, Metric: "auc"}
-	spec.Methods = []MethodSpec{cv}
-	spec.Curve = Curve{Sizes: []float64{6}, Trials: 3, Sampling: "balanced"}
-	spec.Baseline = ""
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	cv.Select = spec.Select{Rule: "cv", Folds: 5, Metric: "auc"}
+	sp.Methods = []spec.MethodSpec{cv}
+	sp.Curve = spec.Curve{Sizes: []float64{6}, Trials: 3, Sampling: "balanced"}
+	sp.Baseline = ""
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	for _, r := range sum.Results {
 		if r.Failed() {
 			t.Errorf("trial %d: %s", r.Trial, r.Error)
@@ -608,11 +609,11 @@ func TestRunCVUndefinedFolds(t *testing.T) {
 // line missing a metric of the spec is not finished and its trial runs
 // again; a huge worker count is capped with a warning.
 func TestStoreConflictsAndIncompleteLines(t *testing.T) {
-	spec := blobsSpec()
-	spec.Methods = spec.Methods[:1]
-	spec.Curve.Sizes = spec.Curve.Sizes[:1]
+	sp := blobsSpec()
+	sp.Methods = sp.Methods[:1]
+	sp.Curve.Sizes = sp.Curve.Sizes[:1]
 	dir := t.TempDir()
-	first := runSpec(t, spec, dir, 2, nil)
+	first := runSpec(t, sp, dir, 2, nil)
 	path := filepath.Join(dir, results.ResultsFile)
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -637,7 +638,7 @@ func TestStoreConflictsAndIncompleteLines(t *testing.T) {
 		f.Write(append(line, '\n'))
 	}
 	f.Close()
-	sum, err := Run(context.Background(), spec, Options{Dir: dir, Workers: 1 << 30})
+	sum, err := Run(context.Background(), sp, Options{Dir: dir, Workers: 1 << 30})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -659,15 +660,15 @@ func TestStoreConflictsAndIncompleteLines(t *testing.T) {
 // trial (on the same data, the same scores), while an entry that draws its
 // own does not; and an entry with other rows is refused before any trial.
 func TestRunSamplesOf(t *testing.T) {
-	spec := blobsSpec()
-	spec.Methods = spec.Methods[1:] // cv and test rules, noise 0: no method randomness
-	spec.Baseline = ""
-	own := spec.Datasets[0]
+	sp := blobsSpec()
+	sp.Methods = sp.Methods[1:] // cv and test rules, noise 0: no method randomness
+	sp.Baseline = ""
+	own := sp.Datasets[0]
 	shared, fresh := own, own
 	shared.ID, shared.SamplesOf = "shared", own.ID
 	fresh.ID = "fresh"
-	spec.Datasets = append(spec.Datasets, shared, fresh)
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	sp.Datasets = append(sp.Datasets, shared, fresh)
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	type cell struct {
 		method      string
 		size, trial int
@@ -695,11 +696,11 @@ func TestRunSamplesOf(t *testing.T) {
 		t.Errorf("%d cells, %d differ on the entry drawing its own samples; want 18 cells, some differing", len(score[own.ID]), differ)
 	}
 
-	other := spec.Datasets[1]
+	other := sp.Datasets[1]
 	other.Params = other.Params.Clone()
 	other.Params["n"] = 200
-	spec.Datasets = []DatasetSpec{own, other}
-	_, err := Run(context.Background(), spec, Options{Dir: t.TempDir(), Workers: 2})
+	sp.Datasets = []spec.DatasetSpec{own, other}
+	_, err := Run(context.Background(), sp, Options{Dir: t.TempDir(), Workers: 2})
 	if err == nil || !strings.Contains(err.Error(), `datasets[1].samples_of: dataset "shared" has 200 rows and "blobs" 240`) {
 		t.Errorf("other rows: error %v, want one at datasets[1].samples_of naming both row counts", err)
 	}
@@ -710,18 +711,15 @@ func TestRunSamplesOf(t *testing.T) {
 func TestSamplesOfInKey(t *testing.T) {
 	a, b := blobsSpec(), blobsSpec()
 	b.Datasets[0].SamplesOf = "other"
-	pa, err := NewPlan(a)
+	pa, err := spec.NewPlan(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pb, err := NewPlan(b)
+	pb, err := spec.NewPlan(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if pa.Trials[0].Key == pb.Trials[0].Key {
 		t.Error("samples_of left the trial key unchanged")
-	}
-	if _, ok := datasetIdentity(&a.Datasets[0])["samples_of"]; ok {
-		t.Error("a dataset without samples_of has it in its identity: earlier runs' keys would change")
 	}
 }

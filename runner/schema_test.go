@@ -3,11 +3,10 @@ package runner
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Fixtures with Validate hooks: a method shaped like med (ρ in (0, 1], a
@@ -74,11 +74,11 @@ const spec0 = "name: t\ndatasets: [{name: fake-blobs}]\nmetrics: [accuracy]\n"
 // parseErrs parses src and returns its error lines (nil if valid).
 func parseErrs(t *testing.T, src string) []string {
 	t.Helper()
-	_, err := Parse("t.yaml", []byte(src), nil)
+	_, err := spec.Parse("t.yaml", []byte(src), nil)
 	if err == nil {
 		return nil
 	}
-	var se *SpecError
+	var se *spec.SpecError
 	if !errors.As(err, &se) {
 		t.Fatalf("error %T %v, want *SpecError", err, err)
 	}
@@ -148,19 +148,19 @@ methods:
 func TestParseSections(t *testing.T) {
 	tests := []struct {
 		name, src string
-		check     func(*Spec) bool
+		check     func(*spec.Spec) bool
 		want      string // the one error, as a prefix; "" if valid
 	}{
 		{"protocol as a name", spec0 + "methods: [{name: fake-centroid}]\nprotocol: active\ncurve: {trials: 2}\n",
-			func(s *Spec) bool {
+			func(s *spec.Spec) bool {
 				return s.Protocol.Name == "active" && s.Protocol.Params.Int("budget") == 200 && s.Curve.Trials == 2 && s.Curve.Sizes == nil
 			}, ""},
 		{"protocol as a mapping", spec0 + "methods: [{name: fake-centroid}]\nprotocol: {name: active, budget: 50, batch: 5}\n",
-			func(s *Spec) bool {
+			func(s *spec.Spec) bool {
 				return s.Protocol.Params.Int("budget") == 50 && s.Protocol.Params.Int("batch") == 5 && s.Curve.Trials == 1 && s.Curve.Sampling == "random"
 			}, ""},
 		{"protocol defaults to curve", spec0 + "methods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\n",
-			func(s *Spec) bool { return s.Protocol.ProtocolName() == "curve" }, ""},
+			func(s *spec.Spec) bool { return s.Protocol.ProtocolName() == "curve" }, ""},
 		{"unknown protocol", spec0 + "methods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nprotocol: activ\n",
 			nil, `t.yaml:6:11: protocol.name: unknown protocol "activ" (did you mean "active"?); want one of active, curve`},
 		{"protocol param of another protocol", spec0 + "methods: [{name: fake-centroid}]\nprotocol: {name: active, budgt: 5}\n",
@@ -174,7 +174,7 @@ datasets: [{name: fake-blobs, split: {kind: kfold, folds: 5}}]
 methods: [{name: fake-centroid}]
 curve: {sizes: [10], trials: 5}
 metrics: [accuracy]
-`, func(s *Spec) bool {
+`, func(s *spec.Spec) bool {
 			return reflect.DeepEqual(s.Datasets[0].Split.Params, param.Values{"folds": 5, "repeats": 1, "stratify": true, "refold": true})
 		}, ""},
 		{"kfold with other trials", `name: t
@@ -200,13 +200,13 @@ datasets: [{name: fake-blobs, split: train}]
 methods: [{name: fake-centroid}]
 curve: {sizes: [10]}
 metrics: [accuracy]
-`, func(s *Spec) bool { return s.Datasets[0].Split.Kind == "train" }, ""},
+`, func(s *spec.Spec) bool { return s.Datasets[0].Split.Kind == "train" }, ""},
 		{"transform fit", `name: t
 datasets: [{name: fake-blobs, transforms: [{name: fake-center, fit: pool}]}]
 methods: [{name: fake-centroid}]
 curve: {sizes: [10]}
 metrics: [accuracy]
-`, func(s *Spec) bool { return s.Datasets[0].Transforms[0].Fit == "pool" }, ""},
+`, func(s *spec.Spec) bool { return s.Datasets[0].Transforms[0].Fit == "pool" }, ""},
 		{"bad transform fit", `name: t
 datasets: [{name: fake-blobs, transforms: [{name: fake-scale, params: {factor: 2}, fit: test}]}]
 methods: [{name: fake-centroid}]
@@ -214,7 +214,7 @@ curve: {sizes: [10]}
 metrics: [accuracy]
 `, nil, `t.yaml:2:89: datasets[0].transforms[0].fit: unknown value "test"; want one of pool, train`},
 		{"report y", spec0 + "methods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nreport: {x: size, y: [accuracy, components]}\n",
-			func(s *Spec) bool {
+			func(s *spec.Spec) bool {
 				return s.Report.X == "size" && reflect.DeepEqual(s.Report.Y, []string{"accuracy", "components"})
 			}, ""},
 		{"report y twice", spec0 + "methods: [{name: fake-centroid}]\ncurve: {sizes: [10]}\nreport: {y: [k, k]}\n",
@@ -222,7 +222,7 @@ metrics: [accuracy]
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Parse("t.yaml", []byte(tt.src), nil)
+			s, err := spec.Parse("t.yaml", []byte(tt.src), nil)
 			if tt.want == "" {
 				if err != nil {
 					t.Fatalf("unexpected error:\n%v", err)
@@ -242,14 +242,14 @@ metrics: [accuracy]
 
 // roundTrip checks that s marshals and reloads, by Parse and by the
 // registry-free reading, to the same plan.
-func roundTrip(t *testing.T, s *Spec) {
+func roundTrip(t *testing.T, s *spec.Spec) {
 	t.Helper()
 	b, err := s.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, free := range []bool{false, true} {
-		s2, err := parse("spec.yaml", b, nil, free)
+		s2, err := parseFree(t, b, free)
 		if err != nil {
 			t.Fatalf("reloading (free %v):\n%v\n%s", free, err, b)
 		}
@@ -260,7 +260,7 @@ func roundTrip(t *testing.T, s *Spec) {
 }
 
 func ExampleSpec_Marshal() {
-	s, err := Parse("t.yaml", []byte(`name: t
+	s, err := spec.Parse("t.yaml", []byte(`name: t
 datasets: [{name: fake-blobs, params: {spread: 2}}]
 methods: [{name: fake-knobs, params: {tag: x, rate: [1, 2.5], widths: [[1, 2]]}}]
 curve: {sizes: [10]}
@@ -297,43 +297,17 @@ metrics: [accuracy]
 	// report: {x: size}
 }
 
-var update = flag.Bool("update", false, "rewrite the generated tables of docs/spec.md")
-
-// The field tables of docs/spec.md are generated from the spec's
-// declarations, between <!-- generated: KEY --> and <!-- end -->.
-func TestSpecDoc(t *testing.T) {
-	const path = "../docs/spec.md"
-	b, err := os.ReadFile(path)
-	if err != nil {
+// parseFree reads the resolved spec b as spec.Parse does, or with free as
+// spec.ReadSpec does: without consulting the method and dataset
+// registries.
+func parseFree(t *testing.T, b []byte, free bool) (*spec.Spec, error) {
+	t.Helper()
+	if !free {
+		return spec.Parse(spec.SpecFile, b, nil)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, spec.SpecFile), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	block := regexp.MustCompile(`(?s)(<!-- generated: ([^>]*?) -->\n)(.*?)(<!-- end -->)`)
-	var errs []string
-	out := block.ReplaceAllStringFunc(string(b), func(m string) string {
-		sm := block.FindStringSubmatch(m)
-		table, err := SchemaDoc(sm[2])
-		if err != nil {
-			errs = append(errs, err.Error())
-			return m
-		}
-		if sm[3] != table {
-			errs = append(errs, fmt.Sprintf("block %q differs from the declarations:\n%s\nwant:\n%s", sm[2], sm[3], table))
-		}
-		return sm[1] + table + sm[4]
-	})
-	if n := len(block.FindAllString(string(b), -1)); n < 10 {
-		t.Errorf("%d generated blocks in %s, want one per section and registry", n, path)
-	}
-	if *update {
-		if err := os.WriteFile(path, []byte(out), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	for _, e := range errs {
-		t.Error(e)
-	}
-	if len(errs) > 0 {
-		t.Log("run go test ./runner -run TestSpecDoc -update to regenerate docs/spec.md")
-	}
+	return spec.ReadSpec(dir)
 }

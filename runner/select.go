@@ -10,6 +10,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/metric"
+	"github.com/repro-ml/repro/spec"
 )
 
 // Choice is what a selector chooses with: the trial, the candidate grid
@@ -29,28 +30,34 @@ type Choice struct {
 }
 
 func init() {
-	Selectors.Register("fixed", &Selector{
-		Doc: "no selection: every grid point is its own variant, reported as \"label (p=v …)\"",
+	spec.Selectors.Register("fixed", &Selector{
+		Selector: spec.Selector{
+			Doc:  "no selection: every grid point is its own variant, reported as \"label (p=v …)\"",
+			Fits: func(int, spec.Select) int { return 1 },
+		},
 		Choose: func(_ context.Context, c *Choice) (int, error) {
 			if len(c.Candidates) != 1 {
 				return 0, fmt.Errorf("select rule fixed: %d candidates, want 1", len(c.Candidates))
 			}
 			return c.Candidates[0], nil
 		},
-		Fits: func(int, Select) int { return 1 },
 	})
-	Selectors.Register("cv", &Selector{
-		Doc:     "k-fold cross-validation on each training set by select.metric, then a refit on the whole training set at the best point",
-		Chooses: true,
-		Choose:  chooseCV,
-		Fits:    func(n int, s Select) int { return n*s.Folds + 1 },
+	spec.Selectors.Register("cv", &Selector{
+		Selector: spec.Selector{
+			Doc:     "k-fold cross-validation on each training set by select.metric, then a refit on the whole training set at the best point",
+			Chooses: true,
+			Fits:    func(n int, s spec.Select) int { return n*s.Folds + 1 },
+		},
+		Choose: chooseCV,
 	})
-	Selectors.Register("test", &Selector{
-		Doc:     "the best point on the test set itself: the oracle choice some papers use, flagged in reports",
-		Chooses: true,
-		Oracle:  true,
-		Choose:  chooseTest,
-		Fits:    func(n int, _ Select) int { return n },
+	spec.Selectors.Register("test", &Selector{
+		Selector: spec.Selector{
+			Doc:     "the best point on the test set itself: the oracle choice some papers use, flagged in reports",
+			Chooses: true,
+			Oracle:  true,
+			Fits:    func(n int, _ spec.Select) int { return n },
+		},
+		Choose: chooseTest,
 	})
 }
 
@@ -118,7 +125,7 @@ func chooseCV(ctx context.Context, c *Choice) (int, error) {
 	if train.IsClassification() {
 		k = len(train.Classes)
 	}
-	folds, err := datasets.Folds(rows, train.Y, k, m.Select.Folds, Derive(t.Seeds.Sample, "cv"))
+	folds, err := datasets.Folds(rows, train.Y, k, m.Select.Folds, spec.Derive(t.Seeds.Sample, "cv"))
 	if err != nil {
 		return 0, fmt.Errorf("method %q: %w", m.Label, err)
 	}
@@ -151,7 +158,7 @@ func chooseCV(ctx context.Context, c *Choice) (int, error) {
 				scores[f][i].err = err
 				continue
 			}
-			env := &methods.Env{Seed: Derive(t.Seeds.Method, "cv", itoa(f)), Memo: fd[f].memo, Warm: fd[f].warm}
+			env := &methods.Env{Seed: spec.Derive(t.Seeds.Method, "cv", itoa(f)), Memo: fd[f].memo, Warm: fd[f].warm}
 			v, err := t.validate(ctx, g, fd[f].fit, fd[f].val, env)
 			scores[f][i] = score{v, err}
 		}

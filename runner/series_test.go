@@ -10,6 +10,7 @@ import (
 
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // seriesSpec is an active-learning experiment with two datasets whose
@@ -38,11 +39,11 @@ expect:
 // protocol params equal the experiment's has the keys and results it
 // would have without them.
 func TestMethodProtocolSeries(t *testing.T) {
-	spec := mustParse(t, seriesSpec)
-	if !reflect.DeepEqual(spec.Methods[1].Protocol, param.Values{"strategy": "fake-first"}) || spec.Methods[0].Protocol != nil {
-		t.Fatalf("protocol overrides %v, %v; want {strategy: fake-first} and nil", spec.Methods[1].Protocol, spec.Methods[0].Protocol)
+	sp := mustParse(t, seriesSpec)
+	if !reflect.DeepEqual(sp.Methods[1].Protocol, param.Values{"strategy": "fake-first"}) || sp.Methods[0].Protocol != nil {
+		t.Fatalf("protocol overrides %v, %v; want {strategy: fake-first} and nil", sp.Methods[1].Protocol, sp.Methods[0].Protocol)
 	}
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	if len(sum.Plan.Trials) != 3*(2*2+1) {
 		t.Fatalf("%d trials; want rand and first on a and b, short on a only (3 trials each)", len(sum.Plan.Trials))
 	}
@@ -137,8 +138,8 @@ func TestMethodProtocolSeries(t *testing.T) {
 // they change a value: keys of specs without them are those of earlier
 // runs, and datasets: leaves the keys of the trials that run alone.
 func TestMethodProtocolKeys(t *testing.T) {
-	keys := func(spec *Spec) map[string]string {
-		p, err := NewPlan(spec)
+	keys := func(sp *spec.Spec) map[string]string {
+		p, err := spec.NewPlan(sp)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -288,8 +289,8 @@ report: {choose: [{id: best, among: [x, y]}]}
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := Parse("t.yaml", []byte(tt.src), nil)
-			var se *SpecError
+			s, err := spec.Parse("t.yaml", []byte(tt.src), nil)
+			var se *spec.SpecError
 			if !errors.As(err, &se) {
 				t.Fatalf("error %v (spec %+v); want a *SpecError", err, s)
 			}
@@ -316,9 +317,9 @@ func TestMethodSeriesRoundTrip(t *testing.T) {
 			t.Errorf("spec.yaml lacks %q:\n%s", want, b)
 		}
 	}
-	for _, read := range []func() (*Spec, error){
-		func() (*Spec, error) { return Parse("spec.yaml", b, nil) },
-		func() (*Spec, error) { return parse("spec.yaml", b, nil, true) }, // ReadSpec's registry-free reading
+	for _, read := range []func() (*spec.Spec, error){
+		func() (*spec.Spec, error) { return spec.Parse("spec.yaml", b, nil) },
+		func() (*spec.Spec, error) { return parseFree(t, b, true) }, // ReadSpec's registry-free reading
 	} {
 		s2, err := read()
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 func TestParseShard(t *testing.T) {
@@ -45,11 +46,11 @@ func TestParseShard(t *testing.T) {
 // the same partition every time, the cost balanced, and the trials of
 // one dataset and method spread over every shard.
 func TestShards(t *testing.T) {
-	plan, err := NewPlan(blobsSpec())
+	plan, err := spec.NewPlan(blobsSpec())
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps := 1
+	costs := plan.Costs()
 	for _, n := range []int{1, 2, 3, 4, 7, 36, 50} {
 		shards := plan.Shards(n)
 		if !slices.Equal(shards, plan.Shards(n)) {
@@ -63,7 +64,7 @@ func TestShards(t *testing.T) {
 			if s < 0 || s >= n {
 				t.Fatalf("n=%d: trial %d in shard %d", n, i, s)
 			}
-			c := trialCost(plan.Trials[i], steps)
+			c := costs[i]
 			load[s] += c
 			count[s]++
 			maxCost = max(maxCost, c)
@@ -114,12 +115,12 @@ func TestShardRuns(t *testing.T) {
 		if err != nil || len(warns) > 0 || !found {
 			t.Fatal(err, warns, found)
 		}
-		return ForPlan(local.Plan, results.Latest(rs))
+		return results.ForPlan(local.Plan, results.Latest(rs))
 	}
 	if got := merged(); !reflect.DeepEqual(strip(got), strip(local.Results)) {
 		t.Fatalf("the union of %d shards differs from a local run: %d vs %d results", n, len(got), len(local.Results))
 	}
-	if st := local.Plan.ShardStatuses(n, merged()); st[0].Missing != 0 || st[0].Finished != st[0].Trials {
+	if st := results.ShardStatuses(local.Plan, n, merged()); st[0].Missing != 0 || st[0].Finished != st[0].Trials {
 		t.Errorf("status after every shard: %+v", st)
 	}
 
@@ -142,7 +143,7 @@ func TestShardRuns(t *testing.T) {
 	if err := os.WriteFile(path, data[:cut+10], 0o644); err != nil { // and a torn line
 		t.Fatal(err)
 	}
-	st := local.Plan.ShardStatuses(n, merged0(t, dir))
+	st := results.ShardStatuses(local.Plan, n, merged0(t, dir))
 	if st[1].Missing != len(own)-keep || st[0].Missing != 0 || st[2].Missing != 0 {
 		t.Errorf("after the loss: %+v; want %d missing in shard 1 only", st, len(own)-keep)
 	}
@@ -205,7 +206,7 @@ func TestLocalAfterShards(t *testing.T) {
 	ref := runSpec(t, blobsSpec(), t.TempDir(), 2, nil)
 	dir := t.TempDir()
 	const n = 3
-	in2 := ref.Plan.inShard(results.Shard{I: 2, N: n})
+	in2 := shardKeys(ref.Plan, results.Shard{I: 2, N: n})
 	for i := range 2 {
 		if _, err := Run(context.Background(), blobsSpec(), Options{Dir: dir, Workers: 2, Shard: results.Shard{I: i, N: n}}); err != nil {
 			t.Fatal(err)
@@ -242,7 +243,7 @@ func TestLocalAfterShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ForPlan(ref.Plan, results.Latest(rs)); !reflect.DeepEqual(strip(got), strip(ref.Results)) {
+	if got := results.ForPlan(ref.Plan, results.Latest(rs)); !reflect.DeepEqual(strip(got), strip(ref.Results)) {
 		t.Error("ReadAllResults: merged results differ from a local run")
 	}
 	if sum := runSpec(t, blobsSpec(), dir, 2, nil); sum.Ran != 0 {

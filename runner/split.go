@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/spec"
 )
 
 // SplitAt is what a splitter may depend on besides the data and its params.
@@ -25,8 +27,10 @@ type SplitAt struct {
 }
 
 func init() {
-	Splitters.Register("given", &Splitter{
-		Doc: "the dataset's own train/test partition (20 Newsgroups by-date, Isolet 1-4 vs 5)",
+	spec.Splitters.Register("given", &Splitter{
+		Splitter: spec.Splitter{
+			Doc: "the dataset's own train/test partition (20 Newsgroups by-date, Isolet 1-4 vs 5)",
+		},
 		Split: func(d *datasets.Dataset, _ param.Values, _ SplitAt) (*Partition, error) {
 			if d.Split == nil {
 				return nil, errors.New("split kind given, but the dataset has no train/test split of its own; use holdout, kfold or rest")
@@ -35,39 +39,47 @@ func init() {
 			return &Partition{Pool: pool, Test: test}, nil
 		},
 	})
-	Splitters.Register("holdout", &Splitter{
-		Doc: "a random test set of `test` rows drawn anew in each trial; the other rows are the pool",
-		Params: []param.Decl{
-			{Name: "test", Type: param.Float, Min: param.Bound(0), MinExclusive: true, Check: rowCount,
-				Doc: "test set size: a count ≥ 1 or a fraction in (0, 1) of the rows"},
-			{Name: "stratify", Type: param.Bool, Default: false, Doc: "draw the test set in proportion to the classes"},
+	spec.Splitters.Register("holdout", &Splitter{
+		Splitter: spec.Splitter{
+			Doc: "a random test set of `test` rows drawn anew in each trial; the other rows are the pool",
+			Params: []param.Decl{
+				{Name: "test", Type: param.Float, Min: param.Bound(0), MinExclusive: true, Check: rowCount,
+					Doc: "test set size: a count ≥ 1 or a fraction in (0, 1) of the rows"},
+				{Name: "stratify", Type: param.Bool, Default: false, Doc: "draw the test set in proportion to the classes"},
+			},
 		},
 		Split: holdout,
 	})
-	Splitters.Register("rest", &Splitter{
-		Doc: "no fixed test set: each trial's training sample is drawn from all rows and every other row is the test set",
+	spec.Splitters.Register("rest", &Splitter{
+		Splitter: spec.Splitter{
+			Doc: "no fixed test set: each trial's training sample is drawn from all rows and every other row is the test set",
+		},
 		Split: func(d *datasets.Dataset, _ param.Values, _ SplitAt) (*Partition, error) {
 			all := d.Indices()
 			return &Partition{Pool: all, TestOf: func(train []int) []int { return datasets.Complement(all, train) }}, nil
 		},
 	})
-	Splitters.Register("train", &Splitter{
-		Doc: "no test set: metrics on the training sample itself (in-sample), for figures of a fit to all the data",
+	spec.Splitters.Register("train", &Splitter{
+		Splitter: spec.Splitter{
+			Doc: "no test set: metrics on the training sample itself (in-sample), for figures of a fit to all the data",
+		},
 		Split: func(d *datasets.Dataset, _ param.Values, _ SplitAt) (*Partition, error) {
 			return &Partition{Pool: d.Indices(), TestOf: func(train []int) []int { return train }, InSample: true}, nil
 		},
 	})
-	Splitters.Register("kfold", &Splitter{
-		Doc: "k folds × r repeats: each (fold, repeat) is a trial whose test part is one fold and whose pool is the other folds",
-		Params: []param.Decl{
-			{Name: "folds", Type: param.Int, Default: 10, Min: param.Bound(2), Doc: "number of folds k"},
-			{Name: "repeats", Type: param.Int, Default: 1, Min: param.Bound(1), Doc: "number of repeats r, each with its own random folds unless refold is false"},
-			{Name: "stratify", Type: param.Bool, Default: true, Doc: "keep the class proportions in every fold (classification only; ignored for regression)"},
-			{Name: "refold", Type: param.Bool, Default: true, Doc: "draw new folds for every repeat; false repeats every fold of one partition r times " +
-				"(trial t is fold t div r, repeat t mod r: Bilgic's protocol, where a pool-fitted transform is fitted k times, not k·r)"},
+	spec.Splitters.Register("kfold", &Splitter{
+		Splitter: spec.Splitter{
+			Doc: "k folds × r repeats: each (fold, repeat) is a trial whose test part is one fold and whose pool is the other folds",
+			Params: []param.Decl{
+				{Name: "folds", Type: param.Int, Default: 10, Min: param.Bound(2), Doc: "number of folds k"},
+				{Name: "repeats", Type: param.Int, Default: 1, Min: param.Bound(1), Doc: "number of repeats r, each with its own random folds unless refold is false"},
+				{Name: "stratify", Type: param.Bool, Default: true, Doc: "keep the class proportions in every fold (classification only; ignored for regression)"},
+				{Name: "refold", Type: param.Bool, Default: true, Doc: "draw new folds for every repeat; false repeats every fold of one partition r times " +
+					"(trial t is fold t div r, repeat t mod r: Bilgic's protocol, where a pool-fitted transform is fitted k times, not k·r)"},
+			},
+			Replicates: func(p param.Values) int { return p.Int("folds") * p.Int("repeats") },
 		},
-		Replicates: func(p param.Values) int { return p.Int("folds") * p.Int("repeats") },
-		Split:      kfold,
+		Split: kfold,
 	})
 }
 
@@ -90,7 +102,7 @@ func holdout(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error
 		}
 		k, s = len(d.Classes), datasets.Stratified
 	}
-	order, err := datasets.Order(all, d.Y, k, s, Derive(at.Sample, "holdout"))
+	order, err := datasets.Order(all, d.Y, k, s, spec.Derive(at.Sample, "holdout"))
 	if err != nil {
 		return nil, err
 	}
@@ -129,7 +141,7 @@ func kfold(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error) 
 		classes = len(d.Classes)
 	}
 	all := d.Indices()
-	folds, err := datasets.KFolds(all, d.Y, classes, k, Derive(at.Dataset, "kfold", itoa(rep)))
+	folds, err := datasets.KFolds(all, d.Y, classes, k, spec.Derive(at.Dataset, "kfold", itoa(rep)))
 	if err != nil {
 		return nil, err
 	}
@@ -137,3 +149,11 @@ func kfold(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error) 
 	sort.Ints(test)
 	return &Partition{Pool: datasets.Complement(all, test), Test: test}, nil
 }
+
+// splitAt returns the seeds trial t of dataset ds splits and samples by:
+// the sample seed and the dataset's split seed, both of its SampleID.
+func splitAt(seed uint64, ds *spec.DatasetSpec, t int) SplitAt {
+	return SplitAt{Trial: t, Sample: spec.Derive(seed, "sample", ds.SampleID(), itoa(t)), Dataset: spec.Derive(seed, "split", ds.SampleID())}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

@@ -160,9 +160,9 @@ func TestActiveStrategies(t *testing.T) {
 			continue // TestActiveProtocol
 		}
 		t.Run(name, func(t *testing.T) {
-			spec := activeSpec(name)
-			spec.Methods = spec.Methods[1:2]
-			sum := runSpec(t, spec, t.TempDir(), 2, nil)
+			sp := activeSpec(name)
+			sp.Methods = sp.Methods[1:2]
+			sum := runSpec(t, sp, t.TempDir(), 2, nil)
 			for _, r := range sum.Results {
 				if r.Failed() {
 					t.Fatalf("trial %d: %s", r.Trial, r.Error)

@@ -8,6 +8,7 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/spec"
 )
 
 func init() {
@@ -44,10 +45,10 @@ func (m *transductiveModel) Info() methods.Info { return m.info }
 // before (lgc's iterations went missing from results.jsonl in the
 // redesign, which read them between Fit and Predict).
 func TestIterationsDuringPredict(t *testing.T) {
-	spec := blobsSpec()
-	spec.Methods = []MethodSpec{method("fake-transductive", "tr", "fixed", nil)}
-	spec.Baseline = ""
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	sp := blobsSpec()
+	sp.Methods = []spec.MethodSpec{method("fake-transductive", "tr", "fixed", nil)}
+	sp.Baseline = ""
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	if len(sum.Results) == 0 {
 		t.Fatal("no results")
 	}
@@ -62,10 +63,10 @@ func TestIterationsDuringPredict(t *testing.T) {
 // fits and scores on its folds do not add theirs (fake-centroid reports
 // one iteration per fit).
 func TestIterationsOfTheFinalFitOnly(t *testing.T) {
-	spec := blobsSpec()
-	spec.Methods = []MethodSpec{method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3, 0.9}, []any{0.0})}
-	spec.Baseline = ""
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	sp := blobsSpec()
+	sp.Methods = []spec.MethodSpec{method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3, 0.9}, []any{0.0})}
+	sp.Baseline = ""
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	if len(sum.Results) == 0 {
 		t.Fatal("no results")
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // TrialRun is one trial as a protocol sees it: the data after the
@@ -19,8 +20,8 @@ import (
 // partition and seeds, and the means to fit the method and score it. The
 // protocol fills Result's sizes, timings and choices as it goes.
 type TrialRun struct {
-	Trial *Trial
-	Spec  *Spec
+	Trial *spec.Trial
+	Spec  *spec.Spec
 	// Data is the dataset after its corpus-level transforms and the
 	// transforms fitted on this trial's pool.
 	Data *datasets.Dataset
@@ -67,7 +68,7 @@ func (t *TrialRun) Order() ([]int, error) {
 	if d.IsClassification() {
 		k = len(d.Classes)
 	}
-	order, err := datasets.Order(t.Part.Pool, d.Y, k, datasets.Sampling(t.Spec.Curve.Sampling), Derive(t.Seeds.Sample, "train"))
+	order, err := datasets.Order(t.Part.Pool, d.Y, k, datasets.Sampling(t.Spec.Curve.Sampling), spec.Derive(t.Seeds.Sample, "train"))
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: sampling: %w", t.Trial.Dataset.ID, err)
 	}
@@ -128,7 +129,7 @@ func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (meth
 	point := t.Trial.Point
 	memo := &methods.Memo{}
 	if point < 0 {
-		sel, err := Selectors.Lookup(m.Select.RuleName())
+		sel, err := LookupSelector(m.Select.RuleName())
 		if err != nil {
 			return nil, fmt.Errorf("method %q: %w", m.Label, err)
 		}

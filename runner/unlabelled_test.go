@@ -7,6 +7,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/spec"
 )
 
 func init() {
@@ -44,10 +45,10 @@ func (m *unlabelledModel) Extras() map[string]float64 {
 // The active protocol hands its fits the unlabelled pool: the pool rows
 // not yet labelled, with the training set's columns.
 func TestActiveUnlabelled(t *testing.T) {
-	spec := activeSpec("random")
-	spec.Methods = []MethodSpec{method("fake-unlabelled", "u", "fixed", nil)}
-	spec.Baseline = ""
-	sum := runSpec(t, spec, t.TempDir(), 2, nil)
+	sp := activeSpec("random")
+	sp.Methods = []spec.MethodSpec{method("fake-unlabelled", "u", "fixed", nil)}
+	sp.Baseline = ""
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
 	for _, r := range sum.Results {
 		if r.Failed() {
 			t.Fatal(r.Error)

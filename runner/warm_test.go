@@ -14,6 +14,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // warmLog records, for each fit of fake-warm, the grid points fitted
@@ -59,14 +60,14 @@ func TestCVWarmStartsInGridOrder(t *testing.T) {
 		warmLog.Lock()
 		warmLog.seen = nil
 		warmLog.Unlock()
-		spec := blobsSpec()
-		spec.Methods = []MethodSpec{method("fake-warm", "warm", "cv", []string{"p"}, []any{1.0, 2.0, 3.0})}
-		spec.Methods[0].Select.Folds = 3
+		sp := blobsSpec()
+		sp.Methods = []spec.MethodSpec{method("fake-warm", "warm", "cv", []string{"p"}, []any{1.0, 2.0, 3.0})}
+		sp.Methods[0].Select.Folds = 3
 		if tasks {
-			spec.Datasets[0].Tasks = "one-vs-rest"
+			sp.Datasets[0].Tasks = "one-vs-rest"
 		}
-		spec.Curve = Curve{Sizes: []float64{30}, Trials: 1, Sampling: "balanced"}
-		sum := runSpec(t, spec, t.TempDir(), 2, nil)
+		sp.Curve = spec.Curve{Sizes: []float64{30}, Trials: 1, Sampling: "balanced"}
+		sum := runSpec(t, sp, t.TempDir(), 2, nil)
 		if sum.Failed != 0 {
 			t.Fatalf("tasks %v: %d failed: %v", tasks, sum.Failed, sum.Results[0].Error)
 		}
@@ -124,11 +125,11 @@ func TestCVFoldsUseIdleWorkers(t *testing.T) {
 		concurrent.Lock()
 		concurrent.most = 0
 		concurrent.Unlock()
-		spec := blobsSpec()
-		spec.Methods = []MethodSpec{method("fake-slow", "slow", "cv", []string{"p"}, []any{1.0, 2.0})}
-		spec.Methods[0].Select.Folds = 3
-		spec.Curve = Curve{Sizes: []float64{30}, Trials: 1, Sampling: "balanced"}
-		sum := runSpec(t, spec, t.TempDir(), tc.workers, nil)
+		sp := blobsSpec()
+		sp.Methods = []spec.MethodSpec{method("fake-slow", "slow", "cv", []string{"p"}, []any{1.0, 2.0})}
+		sp.Methods[0].Select.Folds = 3
+		sp.Curve = spec.Curve{Sizes: []float64{30}, Trials: 1, Sampling: "balanced"}
+		sum := runSpec(t, sp, t.TempDir(), tc.workers, nil)
 		if sum.Failed != 0 {
 			t.Fatalf("-j %d: %d failed", tc.workers, sum.Failed)
 		}
@@ -187,11 +188,11 @@ func TestCVFreesFoldMemos(t *testing.T) {
 	memoLog.Lock()
 	memoLog.seen, memoLog.most = nil, 0
 	memoLog.Unlock()
-	spec := blobsSpec()
-	spec.Methods = []MethodSpec{method("fake-memo", "memo", "cv", []string{"p"}, []any{1.0, 2.0, 3.0})}
-	spec.Methods[0].Select.Folds = 4
-	spec.Curve = Curve{Sizes: []float64{30}, Trials: 1, Sampling: "balanced"}
-	sum := runSpec(t, spec, t.TempDir(), 1, nil)
+	sp := blobsSpec()
+	sp.Methods = []spec.MethodSpec{method("fake-memo", "memo", "cv", []string{"p"}, []any{1.0, 2.0, 3.0})}
+	sp.Methods[0].Select.Folds = 4
+	sp.Curve = spec.Curve{Sizes: []float64{30}, Trials: 1, Sampling: "balanced"}
+	sum := runSpec(t, sp, t.TempDir(), 1, nil)
 	if sum.Failed != 0 {
 		t.Fatalf("%d failed: %v", sum.Failed, sum.Results[0].Error)
 	}

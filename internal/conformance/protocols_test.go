@@ -13,6 +13,7 @@ import (
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // protocolParams gives the suite's values of protocol params for the small
@@ -44,14 +45,14 @@ var cancelParams = map[string]map[string]any{
 //     running trial complete (cancelRun).
 func TestProtocols(t *testing.T) {
 	for name := range protocolParams {
-		if _, err := runner.Protocols.Lookup(name); err != nil {
+		if _, err := runner.LookupProtocol(name); err != nil {
 			t.Errorf("protocolParams: %v", err)
 		}
 	}
-	for _, name := range runner.Protocols.Names() {
+	for _, name := range spec.Protocols.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			pr, err := runner.Protocols.Lookup(name)
+			pr, err := runner.LookupProtocol(name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,10 +60,10 @@ func TestProtocols(t *testing.T) {
 				t.Fatalf("Doc and Run must be set (Doc %q)", pr.Doc)
 			}
 			p := resolve(t, "protocol "+name, pr.Params, protocolParams[name])
-			spec := parseSpec(t, protocolSpec(name, pr, protocolParams[name], "iris", "holdout, test: 50, stratify: true",
+			sp := parseSpec(t, protocolSpec(name, pr, protocolParams[name], "iris", "holdout, test: 50, stratify: true",
 				`{name: logreg-l2, label: fixed, params: {C: [0.1, 1]}}`,
 				`{name: logreg-l2, label: cv, params: {C: [0.01, 10]}, select: {rule: cv, folds: 3}}`))
-			one := runSpec(t, spec, t.TempDir(), 1)
+			one := runSpec(t, sp, t.TempDir(), 1)
 			steps := 1
 			if pr.Steps != nil {
 				steps = pr.Steps(p)
@@ -83,7 +84,7 @@ func TestProtocols(t *testing.T) {
 					t.Errorf("%s %s trial %d: a protocol run per size observes at x = %v, want its size %d", r.Dataset, r.Method, r.Trial, pts[0].X, r.Size)
 				}
 			}
-			four := runSpec(t, spec, t.TempDir(), 4)
+			four := runSpec(t, sp, t.TempDir(), 4)
 			sameResults(t, one.Results, four.Results)
 			t.Run("cancel", func(t *testing.T) { cancelRun(t, name, pr) })
 		})
@@ -162,11 +163,11 @@ const cancelDelay = 300 * time.Millisecond
 // and ran no trial to its end: the trial running at the cancellation must
 // see it and stop.
 func cancelRun(t *testing.T, name string, pr *runner.Protocol) {
-	spec := parseSpec(t, protocolSpec(name, pr, cancelParams[name], "dna-splice", "holdout, test: 500",
+	sp := parseSpec(t, protocolSpec(name, pr, cancelParams[name], "dna-splice", "holdout, test: 500",
 		`{name: logreg-l2, label: slow, params: {C: 1000, tol: 1e-12, max_iter: 100000, multiclass: softmax}}`))
-	spec.Datasets = spec.Datasets[:1]
+	sp.Datasets = sp.Datasets[:1]
 	if pr.PerSize {
-		spec.Curve.Sizes = []float64{2500}
+		sp.Curve.Sizes = []float64{2500}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -182,7 +183,7 @@ func cancelRun(t *testing.T, name string, pr *runner.Protocol) {
 			cancel()
 		})
 	}}
-	sum, err := runner.Run(ctx, spec, runner.Options{Dir: t.TempDir(), Workers: 1, Progress: prog})
+	sum, err := runner.Run(ctx, sp, runner.Options{Dir: t.TempDir(), Workers: 1, Progress: prog})
 	returned := time.Now()
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // The spec runs of the selector, protocol and strategy suites: small
@@ -16,20 +17,20 @@ import (
 // temporary directory with the runner's public API, as `repro run` does.
 
 // parseSpec parses the YAML spec text, failing t on an error.
-func parseSpec(t *testing.T, text string) *runner.Spec {
+func parseSpec(t *testing.T, text string) *spec.Spec {
 	t.Helper()
-	spec, err := runner.Parse(t.Name()+".yaml", []byte(text), nil)
+	sp, err := spec.Parse(t.Name()+".yaml", []byte(text), nil)
 	if err != nil {
 		t.Fatalf("the suite's spec does not parse: %v\n%s", err, text)
 	}
-	return spec
+	return sp
 }
 
 // runSpec runs spec in dir with workers trials at once and fails t on an
 // error or a failed trial.
-func runSpec(t *testing.T, spec *runner.Spec, dir string, workers int) *runner.Summary {
+func runSpec(t *testing.T, sp *spec.Spec, dir string, workers int) *runner.Summary {
 	t.Helper()
-	sum := runResults(t, spec, dir, workers)
+	sum := runResults(t, sp, dir, workers)
 	for _, r := range sum.Results {
 		if r.Failed() {
 			t.Fatalf("-j %d: trial %s/%s size %d trial %d failed: %s", workers, r.Dataset, r.Method, r.Size, r.Trial, r.Error)
@@ -40,9 +41,9 @@ func runSpec(t *testing.T, spec *runner.Spec, dir string, workers int) *runner.S
 
 // runResults runs spec in dir with workers trials at once and fails t on
 // an error or a trial without a result; failed trials are results.
-func runResults(t *testing.T, spec *runner.Spec, dir string, workers int) *runner.Summary {
+func runResults(t *testing.T, sp *spec.Spec, dir string, workers int) *runner.Summary {
 	t.Helper()
-	sum, err := runner.Run(context.Background(), spec, runner.Options{Dir: dir, Workers: workers})
+	sum, err := runner.Run(context.Background(), sp, runner.Options{Dir: dir, Workers: workers})
 	if err != nil {
 		t.Fatalf("-j %d: %v", workers, err)
 	}

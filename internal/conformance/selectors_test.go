@@ -10,6 +10,7 @@ import (
 	"github.com/repro-ml/repro/reports"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // probeOracle is the name the suite registers a copy of the first oracle
@@ -21,14 +22,14 @@ const probeOracle = "conformance-oracle"
 var probeOf string
 
 func init() {
-	for _, name := range runner.Selectors.Names() {
-		sel, err := runner.Selectors.Lookup(name)
+	for _, name := range spec.Selectors.Names() {
+		sel, err := runner.LookupSelector(name)
 		if err != nil || !sel.Oracle {
 			continue
 		}
 		probe := *sel
 		probe.Doc = "a copy of " + name + " under a name of the conformance suite's (test fixture)"
-		runner.Selectors.Register(probeOracle, &probe)
+		spec.Selectors.Register(probeOracle, &probe)
 		probeOf = name
 		return
 	}
@@ -55,30 +56,30 @@ func TestSelectors(t *testing.T) {
 		t.Logf("no oracle select rule is registered: nothing to probe the report's flag with")
 	}
 	grid := []float64{0.01, 10}
-	run := func(t *testing.T, rule, protocol string) (*runner.Spec, string, *runner.Summary) {
+	run := func(t *testing.T, rule, protocol string) (*spec.Spec, string, *runner.Summary) {
 		t.Helper()
-		pr, err := runner.Protocols.Lookup(protocol)
+		pr, err := runner.LookupProtocol(protocol)
 		if err != nil {
 			t.Fatal(err)
 		}
-		spec := parseSpec(t, protocolSpec(protocol, pr, protocolParams[protocol], "iris", "holdout, test: 50, stratify: true",
+		sp := parseSpec(t, protocolSpec(protocol, pr, protocolParams[protocol], "iris", "holdout, test: 50, stratify: true",
 			fmt.Sprintf("{name: logreg-l2, label: probe, params: {C: [%v, %v]}, select: {rule: %s}}", grid[0], grid[1], rule)))
 		dir := t.TempDir()
-		return spec, dir, runResults(t, spec, dir, 2)
+		return sp, dir, runResults(t, sp, dir, 2)
 	}
-	for _, name := range runner.Selectors.Names() {
+	for _, name := range spec.Selectors.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			sel, err := runner.Selectors.Lookup(name)
+			sel, err := runner.LookupSelector(name)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if sel.Doc == "" || sel.Choose == nil || sel.Fits == nil {
 				t.Fatalf("Doc, Choose and Fits must be set (Doc %q)", sel.Doc)
 			}
-			for _, protocol := range runner.Protocols.Names() {
+			for _, protocol := range spec.Protocols.Names() {
 				t.Run(protocol, func(t *testing.T) {
-					spec, dir, sum := run(t, name, protocol)
+					sp, dir, sum := run(t, name, protocol)
 					if failed := failures(sum); failed != "" {
 						if !sel.Oracle {
 							t.Fatalf("%s", failed)
@@ -96,7 +97,7 @@ func TestSelectors(t *testing.T) {
 						return
 					}
 					checkSelection(t, sel, grid, sum)
-					checkOracleFlag(t, dir, spec, sum.Results, sel.Oracle)
+					checkOracleFlag(t, dir, sp, sum.Results, sel.Oracle)
 					if t.Failed() {
 						return
 					}
@@ -105,7 +106,7 @@ func TestSelectors(t *testing.T) {
 						cleared[i].Oracle = false
 					}
 					t.Run("results-without-oracle-field", func(t *testing.T) {
-						checkOracleFlag(t, dir, spec, cleared, sel.Oracle)
+						checkOracleFlag(t, dir, sp, cleared, sel.Oracle)
 					})
 				})
 			}
@@ -142,7 +143,7 @@ func checkSelection(t *testing.T, sel *runner.Selector, grid []float64, sum *run
 				t.Errorf("%s trial %d size %d: chosen %v, want C one of %v", r.Dataset, r.Trial, r.Size, r.Chosen, grid)
 			}
 		}
-		series[runner.SeriesName(r.Method, r.Variant)] = true
+		series[spec.SeriesName(r.Method, r.Variant)] = true
 	}
 	if want := map[bool]int{true: 1, false: len(grid)}[sel.Chooses]; len(series) != want {
 		t.Errorf("%d series %v, want %d (Chooses %v)", len(series), slices.Sorted(maps.Keys(series)), want, sel.Chooses)
@@ -153,9 +154,9 @@ func checkSelection(t *testing.T, sel *runner.Selector, grid []float64, sum *run
 // table row of report.md that names the method (label probe) carries the
 // oracle flag when oracle is set, and that no part of the report does
 // when it is not.
-func checkOracleFlag(t *testing.T, dir string, spec *runner.Spec, recs []results.Result, oracle bool) {
+func checkOracleFlag(t *testing.T, dir string, sp *spec.Spec, recs []results.Result, oracle bool) {
 	t.Helper()
-	files, err := reports.Render(dir, spec, recs)
+	files, err := reports.Render(dir, sp, recs)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // splitParams gives the suite's values of split params, one suite
@@ -80,8 +81,8 @@ func splitData() (classification, regression *datasets.Dataset) {
 func splitAt(seed uint64, trial int) runner.SplitAt {
 	return runner.SplitAt{
 		Trial:   trial,
-		Sample:  runner.Derive(seed, "sample", fmt.Sprint(trial)),
-		Dataset: runner.Derive(seed, "dataset"),
+		Sample:  spec.Derive(seed, "sample", fmt.Sprint(trial)),
+		Dataset: spec.Derive(seed, "dataset"),
 	}
 }
 
@@ -122,19 +123,19 @@ func splitConfigs(t *testing.T, name string, decls []param.Decl) []param.Values 
 // many of them.
 func TestSplitters(t *testing.T) {
 	for name := range splitParams {
-		if _, err := runner.Splitters.Lookup(name); err != nil {
+		if _, err := runner.LookupSplitter(name); err != nil {
 			t.Errorf("splitParams: %v", err)
 		}
 	}
 	for name := range seedless {
-		if _, err := runner.Splitters.Lookup(name); err != nil {
+		if _, err := runner.LookupSplitter(name); err != nil {
 			t.Errorf("seedless: %v", err)
 		}
 	}
-	for _, name := range runner.Splitters.Names() {
+	for _, name := range spec.Splitters.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			sp, err := runner.Splitters.Lookup(name)
+			sp, err := runner.LookupSplitter(name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -99,7 +99,7 @@ func TestStrategies(t *testing.T) {
 					})
 				}
 			}
-			spec := parseSpec(t, fmt.Sprintf(`name: conform-strategy
+			sp := parseSpec(t, fmt.Sprintf(`name: conform-strategy
 seed: 13
 datasets: [{name: iris, split: {kind: holdout, test: 50, stratify: true}}]
 methods:
@@ -108,7 +108,7 @@ protocol: {name: active, initial: %d, batch: %d, budget: %d, strategy: %s}
 curve: {trials: 2}
 metrics: [accuracy]
 `, strategyInitial, strategyBatch, strategyBudget, name))
-			one := runSpec(t, spec, t.TempDir(), 1)
+			one := runSpec(t, sp, t.TempDir(), 1)
 			var want []float64
 			for x := strategyInitial; ; x += strategyBatch {
 				want = append(want, float64(min(x, strategyBudget)))
@@ -125,7 +125,7 @@ metrics: [accuracy]
 					t.Errorf("trial %d: labelled rows %v at the observations, want %v", r.Trial, got, want)
 				}
 			}
-			two := runSpec(t, spec, t.TempDir(), 2)
+			two := runSpec(t, sp, t.TempDir(), 2)
 			sameResults(t, one.Results, two.Results)
 		})
 	}

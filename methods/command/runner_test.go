@@ -9,11 +9,12 @@ import (
 	_ "github.com/repro-ml/repro/plugins"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/spec"
 )
 
 // spec returns an experiment on the embedded DNA data with logreg-l2 and
 // a command method whose params are cmd (YAML flow mappings' entries).
-func spec(t *testing.T, cmd string) string {
+func peersSpec(t *testing.T, cmd string) string {
 	t.Helper()
 	fake, err := filepath.Abs("testdata/fake-learner.sh")
 	if err != nil {
@@ -41,7 +42,7 @@ metrics: [accuracy]
 // A failing program fails its own trials, with its exit status and
 // stderr in results.jsonl; the other method's trials run.
 func TestRunFailingProgram(t *testing.T) {
-	s, err := runner.Parse("peers.yaml", []byte(spec(t, `      train: [/bin/sh, FAKE, fail, "3", "{train}"]
+	s, err := spec.Parse("peers.yaml", []byte(peersSpec(t, `      train: [/bin/sh, FAKE, fail, "3", "{train}"]
       predict: [/bin/sh, FAKE, predict, "{test}"]`)), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +78,7 @@ func TestRunFailingProgram(t *testing.T) {
 // A succeeding program is a series like any other, with its wall time as
 // its fit time.
 func TestRunProgram(t *testing.T) {
-	s, err := runner.Parse("peers.yaml", []byte(spec(t, `      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
+	s, err := spec.Parse("peers.yaml", []byte(peersSpec(t, `      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
       predict: [/bin/sh, FAKE, predict, "{test}", "{model}", "{predictions}"]`)), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +102,7 @@ func TestRunProgram(t *testing.T) {
 
 // Bad placeholders and grid names are reported at their line and column.
 func TestPositions(t *testing.T) {
-	_, err := runner.Parse("peers.yaml", []byte(spec(t, `      train: [liblinear-train, -c, "{c}", "{train}", "{model}"]
+	_, err := spec.Parse("peers.yaml", []byte(peersSpec(t, `      train: [liblinear-train, -c, "{c}", "{train}", "{model}"]
       predict: [liblinear-predict, "{test}", "{modle}", "{predictions}"]
       C: [1, 10]
       gamma: 2`)), nil)
@@ -123,7 +124,7 @@ func TestPositions(t *testing.T) {
 // memory_mb takes part in --mem-limit: a fit declared above the limit is
 // refused before the program starts, failing its trials alone.
 func TestRunMemoryLimit(t *testing.T) {
-	s, err := runner.Parse("peers.yaml", []byte(spec(t, `      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
+	s, err := spec.Parse("peers.yaml", []byte(peersSpec(t, `      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
       predict: [/bin/sh, FAKE, predict, "{test}", "{model}", "{predictions}"]
       memory_mb: 5000`)), nil)
 	if err != nil {
@@ -148,12 +149,12 @@ func TestRunMemoryLimit(t *testing.T) {
 func TestRunFailingPredict(t *testing.T) {
 	for _, tasks := range []string{"", "one-vs-rest"} {
 		t.Run("tasks="+tasks, func(t *testing.T) {
-			src := spec(t, `      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
+			src := peersSpec(t, `      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
       predict: [/bin/sh, FAKE, fail, "5", "{test}"]`)
 			if tasks != "" {
 				src = strings.Replace(src, "    split: {kind: holdout", "    tasks: "+tasks+"\n    split: {kind: holdout", 1)
 			}
-			s, err := runner.Parse("peers.yaml", []byte(src), nil)
+			s, err := spec.Parse("peers.yaml", []byte(src), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

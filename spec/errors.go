@@ -1,4 +1,4 @@
-package runner
+package spec
 
 import (
 	"fmt"
@@ -93,11 +93,11 @@ const (
 )
 
 // maxResultError bounds the error text a failed trial records.
-const maxResultError = 4 * maxMsg
+const MaxResultError = 4 * maxMsg
 
 // clipError returns err with its text cut to a readable length (a loader
 // that quotes a 20 MB field); errors.As and errors.Is still see err.
-func clipError(err error) error {
+func ClipError(err error) error {
 	if err == nil || len(err.Error()) <= maxMsg {
 		return err
 	}
@@ -106,7 +106,7 @@ func clipError(err error) error {
 
 type clipped struct{ err error }
 
-func (c clipped) Error() string { return clipText(c.err.Error(), maxMsg) }
+func (c clipped) Error() string { return ClipText(c.err.Error(), maxMsg) }
 func (c clipped) Unwrap() error { return c.err }
 
 // maxRun is the longest run of characters without a space that a
@@ -117,7 +117,7 @@ const maxRun = 120
 // clipText cuts every run of more than maxRun characters without a space
 // in s to its first characters and its length, then s to max characters,
 // keeping its start and end.
-func clipText(s string, max int) string {
+func ClipText(s string, max int) string {
 	s = clipRuns(s)
 	if len(s) <= max {
 		return s
@@ -178,4 +178,17 @@ func sortErrs(errs []FieldError, setOrder map[string]int) {
 		}
 		return a.Column < b.Column
 	})
+}
+
+// specError returns errs as a *SpecError, each once and in file order, or
+// nil.
+func JoinErrors(errs []FieldError) error {
+	if len(errs) == 0 {
+		return nil
+	}
+	d := newDecoder("")
+	for _, fe := range errs {
+		d.add(fe)
+	}
+	return d.err()
 }

@@ -1,4 +1,4 @@
-package runner
+package spec
 
 import (
 	"fmt"
@@ -70,7 +70,7 @@ func (ds *DatasetSpec) check(d *decoder, f *fields, path string) bool {
 	if ds.ID == "" {
 		ds.ID, at = ds.Name, f.get(d, "name")
 	}
-	return d.unique(at, f, sub(path, "id"), "dataset", "id", ds.ID)
+	return d.unique(at, f, Sub(path, "id"), "dataset", "id", ds.ID)
 }
 
 // unique reports a second dataset id or method label.
@@ -98,13 +98,13 @@ func (m *MethodSpec) check(d *decoder, f *fields, path string) bool {
 		if p, err := methods.Lookup(m.Name); err == nil {
 			for _, name := range d.root.Metrics {
 				if mt, err := metric.Lookup(name); err == nil && mt.Kinds != 0 && p.Kinds != 0 && mt.Kinds&p.Kinds == 0 {
-					d.errorf(f.get(d, "name"), sub(path, "name"), "method %s handles %s but metric %s applies to %s; want methods and metrics of one problem kind", m.Name, p.Kinds, name, mt.Kinds)
+					d.errorf(f.get(d, "name"), Sub(path, "name"), "method %s handles %s but metric %s applies to %s; want methods and metrics of one problem kind", m.Name, p.Kinds, name, mt.Kinds)
 				}
 			}
 		}
 	}
-	d.checkSelect(m, f.sub("select"), sub(path, "select"))
-	return d.unique(at, f, sub(path, "label"), "method", "label", m.Label)
+	d.checkSelect(m, f.sub("select"), Sub(path, "select"))
+	return d.unique(at, f, Sub(path, "label"), "method", "label", m.Label)
 }
 
 // checkSelect applies what a select rule makes of folds, metric and over.
@@ -118,7 +118,7 @@ func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
 	case "cv":
 	case "test":
 		if folds != nil {
-			d.errorf(folds, sub(path, "folds"), "only used by rule cv, not test; want no folds")
+			d.errorf(folds, Sub(path, "folds"), "only used by rule cv, not test; want no folds")
 		}
 		s.Folds = 0
 	default:
@@ -131,14 +131,14 @@ func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
 		if len(d.root.Metrics) > 0 {
 			s.Metric = d.root.Metrics[0]
 		} else {
-			d.errorf(f.node, sub(path, "metric"), "missing for rule %s and no metrics: to default to; want a metric", s.Rule)
+			d.errorf(f.node, Sub(path, "metric"), "missing for rule %s and no metrics: to default to; want a metric", s.Rule)
 		}
 	}
 	if over == nil {
 		return
 	}
 	if s.Rule != "cv" && s.Rule != "test" {
-		d.errorf(over, sub(path, "over"), "only used by rules cv and test, not %s; want no over", s.Rule)
+		d.errorf(over, Sub(path, "over"), "only used by rules cv and test, not %s; want no over", s.Rule)
 		s.Over = nil
 		return
 	}
@@ -154,7 +154,7 @@ func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
 			if over.Kind == yaml.SequenceNode && i < len(over.Content) {
 				e = over.Content[i]
 			}
-			d.errorf(e, index(sub(path, "over"), i), "%s is not a varying param of method %s; want %s", param.Quote(name), m.Label, want)
+			d.errorf(e, Index(Sub(path, "over"), i), "%s is not a varying param of method %s; want %s", param.Quote(name), m.Label, want)
 		}
 	}
 	// Keep declaration order, and drop over when it names every varying
@@ -182,9 +182,9 @@ func (ts *TransformSpec) check(d *decoder, f *fields, path string) bool {
 	}
 	switch {
 	case ts.Fit != "" && tr.Fit == nil:
-		d.errorf(f.get(d, "fit"), sub(path, "fit"), "transform %s runs once on the whole dataset and cannot be fitted in each trial; want no fit", ts.Name)
+		d.errorf(f.get(d, "fit"), Sub(path, "fit"), "transform %s runs once on the whole dataset and cannot be fitted in each trial; want no fit", ts.Name)
 	case ts.Fit == "" && tr.Apply == nil:
-		d.errorf(f.node, sub(path, "fit"), "missing: transform %s is fitted in each trial; want fit: pool or fit: train", ts.Name)
+		d.errorf(f.node, Sub(path, "fit"), "missing: transform %s is fitted in each trial; want fit: pool or fit: train", ts.Name)
 	}
 	return true
 }
@@ -203,9 +203,9 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 			switch {
 			case !has(k):
 			case with == "":
-				d.errorf(f.get(d, k), sub(path, k), "%s belongs to %s; want no %s", k, form, k)
+				d.errorf(f.get(d, k), Sub(path, k), "%s belongs to %s; want no %s", k, form, k)
 			default:
-				d.errorf(f.get(d, k), sub(path, k), "%s belongs to %s; want %s with it, or no %s", k, form, with, k)
+				d.errorf(f.get(d, k), Sub(path, k), "%s belongs to %s; want %s with it, or no %s", k, form, with, k)
 			}
 		}
 	}
@@ -216,51 +216,51 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 		d.errorf(f.node, path, "neither a value check, a relation nor a Win/Tie/Loss count; want method with value (and tol or rtol), min or max, or better with than, or wtl")
 	case isValue:
 		if !has("method") {
-			d.errorf(f.node, sub(path, "method"), "missing; want the method label the value is about")
+			d.errorf(f.node, Sub(path, "method"), "missing; want the method label the value is about")
 		}
 		if !has("value") && !has("min") && !has("max") {
 			d.errorf(f.node, path, "no value, min or max; want what the method's metric should be")
 		}
 		if has("value") && !has("tol") && !has("rtol") {
-			d.errorf(f.get(d, "value"), sub(path, "value"), "no tolerance; want tol (absolute) or rtol (relative) beside value")
+			d.errorf(f.get(d, "value"), Sub(path, "value"), "no tolerance; want tol (absolute) or rtol (relative) beside value")
 		}
 		if !has("value") {
 			for _, k := range []string{"tol", "rtol"} {
 				if has(k) {
-					d.errorf(f.get(d, k), sub(path, k), "a tolerance without a value; want value beside %s", k)
+					d.errorf(f.get(d, k), Sub(path, k), "a tolerance without a value; want value beside %s", k)
 				}
 			}
 		}
 		if x.Min != nil && x.Max != nil && *x.Min > *x.Max {
-			d.errorf(f.get(d, "min"), sub(path, "min"), "min %s is above max %s; want min ≤ max", param.Format(*x.Min), param.Format(*x.Max))
+			d.errorf(f.get(d, "min"), Sub(path, "min"), "min %s is above max %s; want min ≤ max", param.Format(*x.Min), param.Format(*x.Max))
 		}
 		not("a relation", "better and than", "by", "within", "than_dataset", "significant", "at_par", "alpha")
 		not("a Win/Tie/Loss count", "wtl", "slack")
 	case isRel:
 		if !has("better") {
-			d.errorf(f.node, sub(path, "better"), "missing; want the method label that should win")
+			d.errorf(f.node, Sub(path, "better"), "missing; want the method label that should win")
 		}
 		if !has("than") {
-			d.errorf(f.node, sub(path, "than"), "missing; want the method label it should beat")
+			d.errorf(f.node, Sub(path, "than"), "missing; want the method label it should beat")
 		}
 		if has("than_dataset") && x.ThanDataset == x.Dataset {
-			d.errorf(f.get(d, "than_dataset"), sub(path, "than_dataset"), "%q is the expectation's own dataset; want another dataset id, or no than_dataset", x.ThanDataset)
+			d.errorf(f.get(d, "than_dataset"), Sub(path, "than_dataset"), "%q is the expectation's own dataset; want another dataset id, or no than_dataset", x.ThanDataset)
 		}
 		switch {
 		case x.AtPar && has("by"):
-			d.errorf(f.get(d, "by"), sub(path, "by"), "a margin to win by in a parity claim (at_par); want within (the largest gap) with at_par, or by without it")
+			d.errorf(f.get(d, "by"), Sub(path, "by"), "a margin to win by in a parity claim (at_par); want within (the largest gap) with at_par, or by without it")
 		case x.AtPar && x.Significant:
-			d.errorf(f.get(d, "significant"), sub(path, "significant"), "a significant win and a parity claim (at_par) at once; want one of them")
+			d.errorf(f.get(d, "significant"), Sub(path, "significant"), "a significant win and a parity claim (at_par) at once; want one of them")
 		case x.Significant && has("within"):
-			d.errorf(f.get(d, "within"), sub(path, "within"), "a significant win with a margin to trail by; want by (the margin to win by) with significant, or within with at_par")
+			d.errorf(f.get(d, "within"), Sub(path, "within"), "a significant win with a margin to trail by; want by (the margin to win by) with significant, or within with at_par")
 		case has("by") && has("within"):
-			d.errorf(f.get(d, "within"), sub(path, "within"), "both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them")
+			d.errorf(f.get(d, "within"), Sub(path, "within"), "both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them")
 		}
 		if has("alpha") && !x.Significant && !x.AtPar {
-			d.errorf(f.get(d, "alpha"), sub(path, "alpha"), "a significance level without a test; want significant: true or at_par: true beside it, or no alpha")
+			d.errorf(f.get(d, "alpha"), Sub(path, "alpha"), "a significance level without a test; want significant: true or at_par: true beside it, or no alpha")
 		}
 		if x.Better != "" && x.Better == x.Than && (x.ThanDataset == "" || x.ThanDataset == x.Dataset) {
-			d.errorf(f.get(d, "than"), sub(path, "than"), "%s is compared with itself; want two different methods", param.Quote(x.Than))
+			d.errorf(f.get(d, "than"), Sub(path, "than"), "%s is compared with itself; want two different methods", param.Quote(x.Than))
 		}
 		not("a Win/Tie/Loss count", "wtl", "slack")
 	case isWTL:
@@ -268,16 +268,16 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 		at := f.get(d, "wtl")
 		for _, k := range []string{"series", "than"} {
 			if w != nil && w.get(d, k) == nil {
-				d.errorf(at, sub(sub(path, "wtl"), k), "missing; want the %s", map[string]string{"series": "label or series name whose wins are counted", "than": "label or series name it is compared with"}[k])
+				d.errorf(at, Sub(Sub(path, "wtl"), k), "missing; want the %s", map[string]string{"series": "label or series name whose wins are counted", "than": "label or series name it is compared with"}[k])
 			}
 		}
 		for _, k := range []string{"wins", "ties", "losses"} {
 			if w != nil && w.get(d, k) == nil {
-				d.errorf(at, sub(sub(path, "wtl"), k), "missing; want the paper's count of %s (0 if none)", k)
+				d.errorf(at, Sub(Sub(path, "wtl"), k), "missing; want the paper's count of %s (0 if none)", k)
 			}
 		}
 		if x.WTL.Series != "" && x.WTL.Series == x.WTL.Than {
-			d.errorf(w.get(d, "than"), sub(sub(path, "wtl"), "than"), "%s is compared with itself; want two different series", param.Quote(x.WTL.Than))
+			d.errorf(w.get(d, "than"), Sub(Sub(path, "wtl"), "than"), "%s is compared with itself; want two different series", param.Quote(x.WTL.Than))
 		}
 		not("a relation, not a Win/Tie/Loss count", "", "by", "within", "than_dataset", "significant", "at_par")
 	}
@@ -291,7 +291,7 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 func (d *decoder) checkProtocol(s *Spec, f *fields) {
 	curve := f.get(d, "curve")
 	cf := f.sub("curve")
-	if p, err := Protocols.Lookup(s.Protocol.ProtocolName()); err == nil {
+	if p, err := LookupProtocol(s.Protocol.ProtocolName()); err == nil {
 		switch {
 		case p.PerSize && curve == nil:
 			d.errorf(f.node, "curve", "missing; want a mapping with sizes (and trials, sampling)")
@@ -305,17 +305,17 @@ func (d *decoder) checkProtocol(s *Spec, f *fields) {
 	trials := cf.get(d, "trials")
 	counted := false
 	for i, ds := range s.Datasets {
-		sp, err := Splitters.Lookup(ds.Split.KindName())
+		sp, err := LookupSplitter(ds.Split.KindName())
 		if err != nil || sp.Replicates == nil || ds.Split.Params == nil {
 			continue
 		}
 		n := sp.Replicates(ds.Split.Params)
 		if n < 1 || n > maxTrials {
-			d.errorf(d.at(f, "datasets", strconv.Itoa(i), "split"), index("datasets", i)+".split", "split %s makes %d trials; want at most %d", ds.Split.Kind, n, maxTrials)
+			d.errorf(d.at(f, "datasets", strconv.Itoa(i), "split"), Index("datasets", i)+".split", "split %s makes %d trials; want at most %d", ds.Split.Kind, n, maxTrials)
 			continue
 		}
 		if trials != nil && s.Curve.Trials != n {
-			d.errorf(trials, "curve.trials", "%d, but split %s of %s makes %d trials; want no trials, or %d", s.Curve.Trials, ds.Split.Kind, index("datasets", i), n, n)
+			d.errorf(trials, "curve.trials", "%d, but split %s of %s makes %d trials; want no trials, or %d", s.Curve.Trials, ds.Split.Kind, Index("datasets", i), n, n)
 		}
 		if trials == nil && !counted {
 			// The split's count, so that the resolved spec (spec.yaml)
@@ -337,7 +337,7 @@ func (d *decoder) checkActive(s *Spec, f *fields, labels []string, methodsOK, da
 		if c := param.Closest(name, labels); c != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
 		}
-		d.errorf(d.at(f, "protocol", "full", strconv.Itoa(i)), index("protocol.full", i), "%s; want all or a method label (%s)", msg, strings.Join(labels, ", "))
+		d.errorf(d.at(f, "protocol", "full", strconv.Itoa(i)), Index("protocol.full", i), "%s; want all or a method label (%s)", msg, strings.Join(labels, ", "))
 	}
 	d.checkBudgets(s, f)
 	budgets, _ := s.Protocol.Params["budgets"].(map[string]string)
@@ -353,7 +353,7 @@ func (d *decoder) checkActive(s *Spec, f *fields, labels []string, methodsOK, da
 		if contains(ids, id) {
 			continue
 		}
-		d.errorf(d.key(n, id), sub("protocol.budgets", id), "%s", unknownDataset(id, ids))
+		d.errorf(d.key(n, id), Sub("protocol.budgets", id), "%s", unknownDataset(id, ids))
 	}
 }
 
@@ -376,11 +376,11 @@ func (d *decoder) checkBudgets(s *Spec, f *fields) {
 		for id, b := range budgets {
 			if n, err := strconv.Atoi(b); err == nil && initial > n {
 				node, path := at("budgets")
-				d.errorf(d.key(node, id), sub(path, id), "a budget of %d for dataset %s, below the %d initial labelled rows; want at least %d", n, param.Quote(id), initial, initial)
+				d.errorf(d.key(node, id), Sub(path, id), "a budget of %d for dataset %s, below the %d initial labelled rows; want at least %d", n, param.Quote(id), initial, initial)
 			}
 		}
 	}
-	spec := func(key string) (*yaml.Node, string) { return d.at(f, "protocol", key), sub("protocol", key) }
+	spec := func(key string) (*yaml.Node, string) { return d.at(f, "protocol", key), Sub("protocol", key) }
 	if len(s.Methods) == 0 {
 		check(s.Protocol.Params, spec)
 	}
@@ -388,7 +388,7 @@ func (d *decoder) checkBudgets(s *Spec, f *fields) {
 		m := &s.Methods[i]
 		check(s.ProtocolParams(m), func(key string) (*yaml.Node, string) {
 			if _, own := m.Protocol[key]; own {
-				return d.at(f, "methods", strconv.Itoa(i), "protocol", key), sub(sub(index("methods", i), "protocol"), key)
+				return d.at(f, "methods", strconv.Itoa(i), "protocol", key), Sub(Sub(Index("methods", i), "protocol"), key)
 			}
 			return spec(key)
 		})
@@ -477,18 +477,18 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 	// Expectations may name the datasets report.choose makes.
 	targets := slices.Clone(ids)
 	for i, c := range s.Report.Choose {
-		path := index("report.choose", i)
+		path := Index("report.choose", i)
 		node := func(key string) *yaml.Node { return d.at(f, "report", "choose", strconv.Itoa(i), key) }
 		switch {
 		case contains(ids, c.ID):
-			d.errorf(node("id"), sub(path, "id"), "%s is an id of datasets:; want a new id for the chosen dataset", param.Quote(c.ID))
+			d.errorf(node("id"), Sub(path, "id"), "%s is an id of datasets:; want a new id for the chosen dataset", param.Quote(c.ID))
 		case contains(targets, c.ID):
-			d.errorf(node("id"), sub(path, "id"), "duplicate id %s; want each report.choose id once", param.Quote(c.ID))
+			d.errorf(node("id"), Sub(path, "id"), "duplicate id %s; want each report.choose id once", param.Quote(c.ID))
 		default:
 			targets = append(targets, c.ID)
 		}
 		if len(c.Among) < 2 {
-			d.errorf(node("among"), sub(path, "among"), "%d dataset id(s); want two or more to choose among", len(c.Among))
+			d.errorf(node("among"), Sub(path, "among"), "%d dataset id(s); want two or more to choose among", len(c.Among))
 		}
 		if methodsOK && !d.resolved && !d.methodsSet() {
 			// Not held to methods --set or smoke: may have reduced.
@@ -496,7 +496,7 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		}
 		for j, id := range c.Among {
 			if datasetsOK && !contains(ids, id) {
-				d.errorf(d.at(f, "report", "choose", strconv.Itoa(i), "among", strconv.Itoa(j)), index(sub(path, "among"), j), "%s", unknownDataset(id, ids))
+				d.errorf(d.at(f, "report", "choose", strconv.Itoa(i), "among", strconv.Itoa(j)), Index(Sub(path, "among"), j), "%s", unknownDataset(id, ids))
 			}
 		}
 	}
@@ -508,29 +508,29 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		metrics[m] = true
 	}
 	for i, x := range s.Expect {
-		path := index("expect", i)
+		path := Index("expect", i)
 		node := func(key string) *yaml.Node { return d.at(f, "expect", strconv.Itoa(i), key) }
 		switch {
 		case x.Dataset == "" && len(ids) > 1 && datasetsOK:
-			d.errorf(d.at(f, "expect", strconv.Itoa(i)), sub(path, "dataset"), "missing, and the spec has %d datasets; want one of %s", len(ids), strings.Join(ids, ", "))
+			d.errorf(d.at(f, "expect", strconv.Itoa(i)), Sub(path, "dataset"), "missing, and the spec has %d datasets; want one of %s", len(ids), strings.Join(ids, ", "))
 		case x.Dataset != "" && datasetsOK && !contains(targets, x.Dataset):
-			d.errorf(node("dataset"), sub(path, "dataset"), "%s", unknownDataset(x.Dataset, targets))
+			d.errorf(node("dataset"), Sub(path, "dataset"), "%s", unknownDataset(x.Dataset, targets))
 		}
 		if x.ThanDataset != "" && datasetsOK && !contains(targets, x.ThanDataset) {
-			d.errorf(node("than_dataset"), sub(path, "than_dataset"), "%s", unknownDataset(x.ThanDataset, targets))
+			d.errorf(node("than_dataset"), Sub(path, "than_dataset"), "%s", unknownDataset(x.ThanDataset, targets))
 		}
 		if x.Metric != "" && len(s.Metrics) > 0 && !metrics[x.Metric] {
-			d.errorf(node("metric"), sub(path, "metric"), "%s is not computed by this experiment; want one of metrics: %s", param.Quote(x.Metric), strings.Join(s.Metrics, ", "))
+			d.errorf(node("metric"), Sub(path, "metric"), "%s is not computed by this experiment; want one of metrics: %s", param.Quote(x.Metric), strings.Join(s.Metrics, ", "))
 		}
-		d.checkExpectSizes(s, x, d.at(f, "expect", strconv.Itoa(i), "sizes"), sub(path, "sizes"))
+		d.checkExpectSizes(s, x, d.at(f, "expect", strconv.Itoa(i), "sizes"), Sub(path, "sizes"))
 		for _, k := range []struct{ key, v string }{{"method", x.Method}, {"better", x.Better}, {"than", x.Than}} {
 			if k.v != "" {
-				checkSeries(k.v, node(k.key), sub(path, k.key))
+				checkSeries(k.v, node(k.key), Sub(path, k.key))
 			}
 		}
 		for _, k := range []struct{ key, v string }{{"series", x.WTL.Series}, {"than", x.WTL.Than}} {
 			if k.v != "" {
-				checkSeries(k.v, d.at(f, "expect", strconv.Itoa(i), "wtl", k.key), sub(sub(path, "wtl"), k.key))
+				checkSeries(k.v, d.at(f, "expect", strconv.Itoa(i), "wtl", k.key), Sub(Sub(path, "wtl"), k.key))
 			}
 		}
 	}
@@ -546,7 +546,7 @@ func (d *decoder) checkSamplesOf(s *Spec, f *fields, ids []string) {
 		if ds.SamplesOf == "" {
 			continue
 		}
-		at, path := d.at(f, "datasets", strconv.Itoa(i), "samples_of"), sub(index("datasets", i), "samples_of")
+		at, path := d.at(f, "datasets", strconv.Itoa(i), "samples_of"), Sub(Index("datasets", i), "samples_of")
 		j := slices.Index(ids, ds.SamplesOf)
 		switch {
 		case j < 0:
@@ -556,7 +556,7 @@ func (d *decoder) checkSamplesOf(s *Spec, f *fields, ids []string) {
 		case s.Datasets[j].SamplesOf != "":
 			d.errorf(at, path, "dataset %s itself takes the samples of %s; want %s", param.Quote(ds.SamplesOf), param.Quote(s.Datasets[j].SamplesOf), param.Quote(s.Datasets[j].SamplesOf))
 		case !sameSplit(ds.Split, s.Datasets[j].Split):
-			d.errorf(at, path, "dataset %s is split %s, this entry %s; want the same split to share its samples", param.Quote(ds.SamplesOf), describeSplit(s.Datasets[j].Split), describeSplit(ds.Split))
+			d.errorf(at, path, "dataset %s is split %s, this entry %s; want the same split to share its samples", param.Quote(ds.SamplesOf), DescribeSplit(s.Datasets[j].Split), DescribeSplit(ds.Split))
 		case ds.Tasks != s.Datasets[j].Tasks:
 			d.errorf(at, path, "dataset %s has tasks %q, this entry %q; want the same tasks to share its samples", param.Quote(ds.SamplesOf), s.Datasets[j].Tasks, ds.Tasks)
 		}
@@ -566,7 +566,7 @@ func (d *decoder) checkSamplesOf(s *Spec, f *fields, ids []string) {
 // sameSplit reports whether a and b split alike: the same kind and params,
 // compared as trial keys compare them (canonical).
 func sameSplit(a, b Split) bool {
-	return a.KindName() == b.KindName() && maps.Equal(canonical(a.Params), canonical(b.Params))
+	return a.KindName() == b.KindName() && maps.Equal(Canonical(a.Params), Canonical(b.Params))
 }
 
 // checkReportX checks report.x: size, or a param that some method's
@@ -631,7 +631,7 @@ func (d *decoder) methodsSet() bool {
 func (d *decoder) checkChooses(s *Spec, n *yaml.Node, path string) {
 	for i := range s.Methods {
 		m := &s.Methods[i]
-		sel, err := Selectors.Lookup(m.Select.RuleName())
+		sel, err := LookupSelector(m.Select.RuleName())
 		if err != nil {
 			continue // reported at the rule
 		}
@@ -653,7 +653,7 @@ func (d *decoder) checkChooses(s *Spec, n *yaml.Node, path string) {
 func choosingRules() []string {
 	var out []string
 	for _, name := range Selectors.Names() {
-		if sel, err := Selectors.Lookup(name); err == nil && sel.Chooses {
+		if sel, err := LookupSelector(name); err == nil && sel.Chooses {
 			out = append(out, name)
 		}
 	}
@@ -669,7 +669,7 @@ func choosingRules() []string {
 // leaves expectations at sizes it does not run, which check reports as
 // not run.
 func (d *decoder) checkExpectSizes(s *Spec, x Expectation, n *yaml.Node, path string) {
-	p, err := Protocols.Lookup(s.Protocol.ProtocolName())
+	p, err := LookupProtocol(s.Protocol.ProtocolName())
 	if err != nil || !p.PerSize || len(s.Curve.Sizes) == 0 || s.sizesSet {
 		return
 	}
@@ -688,6 +688,17 @@ func (d *decoder) checkExpectSizes(s *Spec, x Expectation, n *yaml.Node, path st
 		if n != nil && n.Kind == yaml.SequenceNode && j < len(n.Content) {
 			at = n.Content[j]
 		}
-		d.errorf(at, index(path, j), "%d is not a training size of curve.sizes; want one of %s", size, formatSizes(s.Curve.Sizes))
+		d.errorf(at, Index(path, j), "%d is not a training size of curve.sizes; want one of %s", size, FormatSizes(s.Curve.Sizes))
 	}
+}
+
+// describeSplit says what a split is: "holdout test 50", "kfold {folds=5 …}".
+func DescribeSplit(s Split) string {
+	switch {
+	case s.Kind == "holdout":
+		return "holdout test " + param.Format(s.Params.Float("test"))
+	case len(s.Params) > 0:
+		return s.KindName() + " {" + s.Params.Label() + "}"
+	}
+	return s.KindName()
 }

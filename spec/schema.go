@@ -1,4 +1,4 @@
-package runner
+package spec
 
 import (
 	"errors"
@@ -87,7 +87,7 @@ func schema(free bool) param.Decl {
 				}},
 			{Name: "split", Type: param.Section, Tag: "kind", Default: map[string]any{"kind": "rest"}, DefaultDoc: "`{kind: rest}`",
 				Doc:    "How rows divide into a training pool and a test set: a split kind and its parameters (below).",
-				Plugin: pluginOf(Splitters.Lookup, func(s *Splitter) param.Plugin { return param.Plugin{Params: s.Params} }),
+				Plugin: pluginOf(LookupSplitter, func(s *Splitter) param.Plugin { return param.Plugin{Params: s.Params} }),
 				Fields: []param.Decl{
 					{Name: "kind", Type: param.Enum, Choices: Splitters.Names(), Doc: "A split kind (below)."},
 				}},
@@ -145,7 +145,7 @@ func schema(free bool) param.Decl {
 
 	protocol := param.Decl{Name: "protocol", Type: param.Section, Tag: "name", Default: map[string]any{"name": "curve"}, DefaultDoc: "`curve`",
 		Doc:    "The trial protocol: a name (`protocol: active`) or a mapping of the name and the protocol's parameters.",
-		Plugin: pluginOf(Protocols.Lookup, func(p *Protocol) param.Plugin { return param.Plugin{Params: p.Params} }),
+		Plugin: pluginOf(LookupProtocol, func(p *Protocol) param.Plugin { return param.Plugin{Params: p.Params} }),
 		Fields: []param.Decl{
 			{Name: "name", Type: param.Enum, Elem: "protocol", Choices: Protocols.Names(), Doc: "A trial protocol."},
 		},
@@ -264,7 +264,7 @@ func schema(free bool) param.Decl {
 func perMethodProtocol(string) (*param.Plugin, error) {
 	var out param.Plugin
 	for _, name := range Protocols.Names() {
-		p, _ := Protocols.Lookup(name)
+		p, _ := LookupProtocol(name)
 		for _, pm := range p.PerMethod {
 			d, ok := param.Find(p.Params, pm)
 			if !ok {
@@ -449,17 +449,17 @@ func SchemaDoc(key string) (string, error) {
 		switch arg {
 		case "split":
 			for _, n := range Splitters.Names() {
-				s, _ := Splitters.Lookup(n)
+				s, _ := LookupSplitter(n)
 				row(n, s.Doc, s.Params)
 			}
 		case "select":
 			for _, n := range Selectors.Names() {
-				s, _ := Selectors.Lookup(n)
+				s, _ := LookupSelector(n)
 				row(n, s.Doc, nil)
 			}
 		case "protocol":
 			for _, n := range Protocols.Names() {
-				p, _ := Protocols.Lookup(n)
+				p, _ := LookupProtocol(n)
 				row(n, p.Doc, p.Params)
 			}
 		default:
@@ -469,3 +469,6 @@ func SchemaDoc(key string) (string, error) {
 	}
 	return "", fmt.Errorf("unknown block %q; want fields [SECTION] or kinds split|select|protocol", key)
 }
+
+// MaxBootstrap is the largest report.bootstrap: resamples per trial.
+const MaxBootstrap = 10000

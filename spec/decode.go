@@ -1,4 +1,4 @@
-package runner
+package spec
 
 import (
 	"errors"
@@ -62,7 +62,7 @@ func (d *decoder) section(n, owner *yaml.Node, path string, sec param.Decl, v re
 		if ok && sec.Plugin != nil {
 			p, err := sec.Plugin(fieldOf(v, sec.Tag).String())
 			if err != nil {
-				d.errorf(f.get(d, sec.Tag), sub(path, sec.Tag), "%v", err)
+				d.errorf(f.get(d, sec.Tag), Sub(path, sec.Tag), "%v", err)
 				ok = false
 			}
 			plugin = p
@@ -78,7 +78,7 @@ func (d *decoder) section(n, owner *yaml.Node, path string, sec param.Decl, v re
 			// overrides), not of the section's tag.
 			own, err := decl.Plugin("")
 			if err != nil {
-				panic(fmt.Sprintf("runner: params %s: %v", sub(path, decl.Name), err))
+				panic(fmt.Sprintf("runner: params %s: %v", Sub(path, decl.Name), err))
 			}
 			d.pluginParams(f, path, decl, own, true, v, decl.Name)
 		case decl.Type == param.Params:
@@ -130,7 +130,7 @@ func (d *decoder) unknownFields(f *fields, path string, sec param.Decl, plugin *
 				}
 			}
 			if len(users) > 0 {
-				d.errorf(at, sub(path, k), "only used by %s %s, not %s; want no %s", sec.Tag, strings.Join(users, ", "), f.value0(d, sec.Tag), k)
+				d.errorf(at, Sub(path, k), "only used by %s %s, not %s; want no %s", sec.Tag, strings.Join(users, ", "), f.value0(d, sec.Tag), k)
 				continue
 			}
 		}
@@ -138,7 +138,7 @@ func (d *decoder) unknownFields(f *fields, path string, sec param.Decl, plugin *
 		if s := param.Closest(k, known); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
-		d.errorf(f.keys[k], sub(path, k), "%s; want one of %s", msg, strings.Join(known, ", "))
+		d.errorf(f.keys[k], Sub(path, k), "%s; want one of %s", msg, strings.Join(known, ", "))
 	}
 }
 
@@ -174,7 +174,7 @@ func sortedKeys(m map[string]*yaml.Node) []string {
 // reports whether the value is usable.
 func (d *decoder) field(f *fields, path string, decl param.Decl, v reflect.Value) bool {
 	fv := fieldOf(v, decl.Name)
-	p := sub(path, decl.Name)
+	p := Sub(path, decl.Name)
 	n := f.get(d, decl.Name)
 	if n == nil {
 		switch {
@@ -232,7 +232,7 @@ func (d *decoder) sectionList(n *yaml.Node, path string, decl param.Decl, fv ref
 	out := reflect.MakeSlice(fv.Type(), 0, len(list))
 	for i, e := range list {
 		ev := reflect.New(fv.Type().Elem()).Elem()
-		if _, ok := d.section(e, e, index(path, i), decl, ev); ok {
+		if _, ok := d.section(e, e, Index(path, i), decl, ev); ok {
 			out = reflect.Append(out, ev)
 		}
 	}
@@ -256,7 +256,7 @@ func (d *decoder) list(n *yaml.Node, path string, decl param.Decl, fv reflect.Va
 	seen := map[string]bool{}
 	good := true
 	for i, e := range list {
-		x, ok := d.value(e, index(path, i), elem)
+		x, ok := d.value(e, Index(path, i), elem)
 		if !ok {
 			good = false
 			continue
@@ -264,7 +264,7 @@ func (d *decoder) list(n *yaml.Node, path string, decl param.Decl, fv reflect.Va
 		if decl.Unique {
 			k := param.Format(x)
 			if seen[k] {
-				d.errorf(e, index(path, i), "duplicate %s %s; want each %s once", decl.ElemName(), kindName(e), decl.ElemName())
+				d.errorf(e, Index(path, i), "duplicate %s %s; want each %s once", decl.ElemName(), kindName(e), decl.ElemName())
 				good = false
 				continue
 			}
@@ -360,7 +360,7 @@ type axes struct {
 // (its name failed) the params are only checked to be a mapping; in the
 // registry-free mode of ReadSpec they are taken as written.
 func (d *decoder) pluginParams(f *fields, path string, decl param.Decl, plugin *param.Plugin, tagOK bool, v reflect.Value, what string) {
-	p := sub(path, decl.Name)
+	p := Sub(path, decl.Name)
 	n := f.get(d, decl.Name)
 	if plugin == nil {
 		switch {
@@ -416,9 +416,9 @@ func (d *decoder) unknownParams(pf *fields, path string, decls []param.Decl) {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
 		if len(names) == 0 {
-			d.errorf(pf.keys[k], sub(path, k), "%s; want no params (the plugin has none)", msg)
+			d.errorf(pf.keys[k], Sub(path, k), "%s; want no params (the plugin has none)", msg)
 		} else {
-			d.errorf(pf.keys[k], sub(path, k), "%s; want one of %s", msg, strings.Join(names, ", "))
+			d.errorf(pf.keys[k], Sub(path, k), "%s; want one of %s", msg, strings.Join(names, ", "))
 		}
 	}
 }
@@ -452,7 +452,7 @@ func (d *decoder) required(pf *fields, owner *yaml.Node, path string, decls []pa
 			if isNull(at) {
 				at = owner
 			}
-			d.errorf(at, sub(path, decl.Name), "%s; want %s (%s)", missing, decl.Range(), decl.Doc)
+			d.errorf(at, Sub(path, decl.Name), "%s; want %s (%s)", missing, decl.Range(), decl.Doc)
 		}
 	}
 }
@@ -584,17 +584,17 @@ func (d *decoder) validate(err error, pf *fields, owner *yaml.Node, path string,
 	var ie *param.InvalidError
 	if errors.As(err, &ie) {
 		msg = ie.Err.Error()
-		p = sub(path, ie.Param)
+		p = Sub(path, ie.Param)
 		if n, np := node(ie.Param); n != nil {
 			at, p = n, np
 			if ie.Elem >= 0 {
-				p = index(p, ie.Elem)
+				p = Index(p, ie.Elem)
 				if n = d.resolve(n); n != nil && n.Kind == yaml.SequenceNode && ie.Elem < len(n.Content) {
 					at = n.Content[ie.Elem]
 				}
 			}
 		} else if ie.Elem >= 0 {
-			p = index(p, ie.Elem)
+			p = Index(p, ie.Elem)
 		}
 	}
 	key := fmt.Sprintf("%p %s %s", at, p, msg)
@@ -621,7 +621,7 @@ func (d *decoder) params(pf *fields, path string, decls []param.Decl, grid bool,
 		if !present {
 			continue
 		}
-		p := sub(path, decl.Name)
+		p := Sub(path, decl.Name)
 		vn = d.resolve(vn)
 		if vn == nil {
 			continue
@@ -665,7 +665,7 @@ func (d *decoder) params(pf *fields, path string, decls []param.Decl, grid bool,
 			if e == nil {
 				return ax
 			}
-			ep := index(p, i)
+			ep := Index(p, i)
 			if e.Kind != yaml.ScalarNode && !decl.Type.IsList() {
 				d.errorf(e, ep, "got %s in a grid; want %s", kindName(e), decl.Range())
 				good = false
@@ -893,7 +893,7 @@ func (d *decoder) raw(n *yaml.Node, path string, t param.Type, depth int) (any, 
 		}
 		out := make([]any, 0, len(n.Content))
 		for i, e := range n.Content {
-			v, ok := d.raw(e, index(path, i), t, depth+1)
+			v, ok := d.raw(e, Index(path, i), t, depth+1)
 			if !ok {
 				return nil, false
 			}
@@ -913,7 +913,7 @@ func (d *decoder) raw(n *yaml.Node, path string, t param.Type, depth int) (any, 
 		for k, vn := range f.vals {
 			vn = d.resolve(vn)
 			if vn == nil || vn.Kind != yaml.ScalarNode {
-				d.errorf(vn, sub(path, k), "got %s; want a string", kindName(vn))
+				d.errorf(vn, Sub(path, k), "got %s; want a string", kindName(vn))
 				return nil, false
 			}
 			out[k] = vn.Value

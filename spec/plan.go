@@ -1,4 +1,4 @@
-package runner
+package spec
 
 import (
 	"crypto/sha256"
@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/param"
-	"github.com/repro-ml/repro/results"
 )
 
 // Trial is one unit of work: a method variant run by the spec's protocol
@@ -132,7 +131,7 @@ func (t *Trial) Series() string { return SeriesName(t.Method.Label, t.Variant())
 // for a fixed-rule point every param value of the point. Unlike Series it
 // does not depend on which params vary, so adding a value to a grid keeps
 // the seeds (as it keeps the keys) of the existing points.
-func (t *Trial) seedName() string {
+func (t *Trial) SeedName() string {
 	if t.Point < 0 {
 		return SeriesName(t.Method.Label, t.Variant())
 	}
@@ -161,7 +160,7 @@ type Plan struct {
 // plugins are gone.
 func NewPlan(spec *Spec) (*Plan, error) {
 	p := &Plan{Spec: spec}
-	proto, err := Protocols.Lookup(spec.Protocol.ProtocolName())
+	proto, err := LookupProtocol(spec.Protocol.ProtocolName())
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +173,7 @@ func NewPlan(spec *Spec) (*Plan, error) {
 		if len(m.Grid) == 0 {
 			return nil, fmt.Errorf("method %q: empty grid", m.Label)
 		}
-		if _, err := Selectors.Lookup(m.Select.RuleName()); err != nil {
+		if _, err := LookupSelector(m.Select.RuleName()); err != nil {
 			return nil, fmt.Errorf("method %q: %w", m.Label, err)
 		}
 	}
@@ -215,7 +214,7 @@ func NewPlan(spec *Spec) (*Plan, error) {
 // replicates returns the number of trials per size of ds: the split's own
 // count (kfold: folds × repeats) or curve.trials.
 func replicates(spec *Spec, ds *DatasetSpec) (int, error) {
-	sp, err := Splitters.Lookup(ds.Split.KindName())
+	sp, err := LookupSplitter(ds.Split.KindName())
 	if err != nil {
 		return 0, fmt.Errorf("dataset %q: %w", ds.ID, err)
 	}
@@ -227,7 +226,7 @@ func replicates(spec *Spec, ds *DatasetSpec) (int, error) {
 
 // chooses reports whether m's select rule chooses among grid points.
 func chooses(m *MethodSpec) bool {
-	sel, err := Selectors.Lookup(m.Select.RuleName())
+	sel, err := LookupSelector(m.Select.RuleName())
 	return err == nil && sel.Chooses
 }
 
@@ -235,7 +234,7 @@ func chooses(m *MethodSpec) bool {
 func datasetIdentity(ds *DatasetSpec) map[string]any {
 	tr := make([]map[string]any, len(ds.Transforms))
 	for i, t := range ds.Transforms {
-		tr[i] = map[string]any{"name": t.Name, "params": canonical(t.Params)}
+		tr[i] = map[string]any{"name": t.Name, "params": Canonical(t.Params)}
 		if t.Fit != "" {
 			tr[i]["fit"] = t.Fit
 		}
@@ -247,10 +246,10 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 	case "holdout":
 		split = legacySplit{Kind: kind, Test: ds.Split.Params.Float("test"), Stratify: ds.Split.Params.Bool("stratify")}
 	default:
-		split = map[string]any{"kind": kind, "params": canonical(ds.Split.Params)}
+		split = map[string]any{"kind": kind, "params": Canonical(ds.Split.Params)}
 	}
 	id := map[string]any{
-		"id": ds.ID, "plugin": ds.Name, "params": canonical(ds.Params),
+		"id": ds.ID, "plugin": ds.Name, "params": Canonical(ds.Params),
 		"transforms": tr, "split": split, "tasks": ds.Tasks,
 	}
 	if ds.SamplesOf != "" { // absent otherwise: keys of earlier runs stay valid
@@ -261,7 +260,7 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 
 // canonical renders values with param.Format so keys do not depend on
 // how YAML typed a number (1 vs 1.0 for a float param is the same value).
-func canonical(v param.Values) map[string]string {
+func Canonical(v param.Values) map[string]string {
 	out := make(map[string]string, len(v))
 	for k, x := range v {
 		out[k] = param.Format(x)
@@ -273,12 +272,12 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 	m := t.Method
 	var grid any
 	if t.Point >= 0 {
-		grid = canonical(m.Grid[t.Point])
+		grid = Canonical(m.Grid[t.Point])
 	} else {
 		choices := t.Choices()
 		g := make([]map[string]string, len(choices))
 		for i, c := range choices {
-			g[i] = canonical(m.Grid[c])
+			g[i] = Canonical(m.Grid[c])
 		}
 		grid = g
 	}
@@ -299,7 +298,7 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 		// The params the trial runs with: a method's own protocol
 		// params (methods[i].protocol) change the key only where they
 		// change a value, so keys of specs without them stay valid.
-		id["protocol"] = map[string]any{"name": name, "params": canonical(spec.ProtocolParams(m))}
+		id["protocol"] = map[string]any{"name": name, "params": Canonical(spec.ProtocolParams(m))}
 	}
 	b, err := json.Marshal(id) // map keys are sorted: canonical
 	if err != nil {
@@ -316,10 +315,10 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 func (p *Plan) Fits() int {
 	n := 0
 	for _, t := range p.Trials {
-		steps := p.Spec.steps(t.Method)
+		steps := p.Spec.Steps(t.Method)
 		per := 1
 		if t.Point < 0 {
-			if sel, err := Selectors.Lookup(t.Method.Select.RuleName()); err == nil && sel.Fits != nil {
+			if sel, err := LookupSelector(t.Method.Select.RuleName()); err == nil && sel.Fits != nil {
 				per = sel.Fits(len(t.Choices()), t.Method.Select)
 			}
 		}
@@ -335,7 +334,7 @@ func (p *Plan) Describe(w io.Writer) {
 	// sizes and trials as the plan has them: a protocol that is not per
 	// size has one x per trial; a split may set the trial count (kfold).
 	sizes, trials := len(s.Curve.Sizes), s.Curve.Trials
-	if proto, err := Protocols.Lookup(s.Protocol.ProtocolName()); err == nil && !proto.PerSize {
+	if proto, err := LookupProtocol(s.Protocol.ProtocolName()); err == nil && !proto.PerSize {
 		sizes = 1
 	}
 	if len(s.Datasets) > 0 {
@@ -352,7 +351,7 @@ func (p *Plan) Describe(w io.Writer) {
 		}
 		fmt.Fprintln(w)
 	} else {
-		fmt.Fprintf(w, "sizes: %s\n", formatSizes(s.Curve.Sizes))
+		fmt.Fprintf(w, "sizes: %s\n", FormatSizes(s.Curve.Sizes))
 	}
 	fmt.Fprintf(w, "sampling: %s\n", describeSampling(s.Curve.Sampling))
 	for _, ds := range s.Datasets {
@@ -445,7 +444,7 @@ func describeSampling(sampling string) string {
 	return sampling
 }
 
-func formatSizes(sizes []float64) string {
+func FormatSizes(sizes []float64) string {
 	// A list of a million sizes is shown by its first and last ones.
 	const shown = 40
 	var parts []string
@@ -471,47 +470,4 @@ type legacySplit struct {
 	Kind     string
 	Test     float64
 	Stratify bool
-}
-
-// ForPlan returns the latest result of each trial of plan, in plan order,
-// skipping trials without a result. Results of keys no longer in the plan
-// (an earlier version of the spec) are left out.
-//
-// The fields that name a result in reports (Dataset, Method, Plugin,
-// Variant) are set from the plan's trial, and Chosen values are given the
-// grid's Go types: a stored result keeps its key when, say, a value is
-// added to a one-value grid, but its series then gains a variant, and a
-// value read back from JSON is a float64 where the grid holds an int.
-func ForPlan(p *Plan, stored []results.Result) []results.Result {
-	byKey := map[string]results.Result{}
-	for _, r := range stored {
-		byKey[r.Key] = r
-	}
-	var out []results.Result
-	for _, t := range p.Trials {
-		r, ok := byKey[t.Key]
-		if !ok {
-			continue
-		}
-		r.Dataset, r.Method, r.Plugin = t.Dataset.ID, t.Method.Label, t.Method.Name
-		r.Variant = nil
-		if v := t.Variant(); v != nil {
-			r.Variant = v
-		}
-		if r.Chosen != nil {
-			chosen := make(map[string]any, len(r.Chosen))
-			for name, v := range r.Chosen {
-				chosen[name] = v
-				for _, g := range t.Method.Grid {
-					if gv, ok := g[name]; ok && param.Format(gv) == param.Format(v) {
-						chosen[name] = gv
-						break
-					}
-				}
-			}
-			r.Chosen = chosen
-		}
-		out = append(out, r)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package runner
+package spec
 
 import (
 	"fmt"
@@ -34,7 +34,7 @@ type Spec struct {
 
 	// places holds the position of each decoded value by field path
 	// ("curve.sizes[2]", "datasets[0].split.test"), for the problems
-	// found once the data is loaded (errorAt).
+	// found once the data is loaded (ErrorAt).
 	places map[string]FieldError
 	// sizesSet reports that curve.sizes may be a reduction: from a --set
 	// argument or a smoke: assignment, or in a resolved spec (Marshal)
@@ -43,10 +43,15 @@ type Spec struct {
 	sizesSet bool
 }
 
-// errorAt returns a FieldError about the field at path, located at its
+// SizesSet reports that curve.sizes may be a reduction (from --set or a
+// smoke: assignment): the expectations' sizes, written for the file's
+// curve, are then not held to it.
+func (s *Spec) SizesSet() bool { return s.sizesSet }
+
+// ErrorAt returns a FieldError about the field at path, located at its
 // value, or when that has no recorded position at the nearest enclosing
 // field that has one (a default value is at its section).
-func (s *Spec) errorAt(path, format string, args ...any) FieldError {
+func (s *Spec) ErrorAt(path, format string, args ...any) FieldError {
 	fe := FieldError{File: s.File}
 	for p := path; p != ""; p = parentPath(p) {
 		if at, ok := s.places[p]; ok {
@@ -302,7 +307,7 @@ func (r *ReportSpec) check(d *decoder, f *fields, path string) bool {
 		if c := param.Closest(k.Value, known); c != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", c)
 		}
-		d.errorf(k, sub(sub(path, "metric_digits"), k.Value), "%s; want one of metrics or report.y: %s", msg, strings.Join(known, ", "))
+		d.errorf(k, Sub(Sub(path, "metric_digits"), k.Value), "%s; want one of metrics or report.y: %s", msg, strings.Join(known, ", "))
 	}
 	return true
 }

@@ -1,9 +1,8 @@
-package runner
+package spec
 
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"strconv"
 )
 
 // Derive returns a seed derived from seed and a trial's identity parts by
@@ -45,11 +44,3 @@ func Derive(seed uint64, parts ...string) uint64 {
 	sum := h.Sum(nil)
 	return binary.LittleEndian.Uint64(sum[:8])
 }
-
-// splitAt returns the seeds trial t of dataset ds splits and samples by:
-// the sample seed and the dataset's split seed, both of its SampleID.
-func splitAt(seed uint64, ds *DatasetSpec, t int) SplitAt {
-	return SplitAt{Trial: t, Sample: Derive(seed, "sample", ds.SampleID(), itoa(t)), Dataset: Derive(seed, "split", ds.SampleID())}
-}
-
-func itoa(i int) string { return strconv.Itoa(i) }

@@ -1,4 +1,4 @@
-package runner
+package spec
 
 import (
 	"fmt"
@@ -46,8 +46,8 @@ func (m *MethodSpec) RunsOn(id string) bool {
 // steps returns how many times one trial of m fits its method under the
 // protocol (the active protocol's batches), 1 if the protocol does not
 // say.
-func (s *Spec) steps(m *MethodSpec) int {
-	if proto, err := Protocols.Lookup(s.Protocol.ProtocolName()); err == nil && proto.Steps != nil {
+func (s *Spec) Steps(m *MethodSpec) int {
+	if proto, err := LookupProtocol(s.Protocol.ProtocolName()); err == nil && proto.Steps != nil {
 		return proto.Steps(s.ProtocolParams(m))
 	}
 	return 1
@@ -60,7 +60,7 @@ func (s *Spec) steps(m *MethodSpec) int {
 // names series on datasets they run on. ids are the dataset ids, targets
 // also the ids report.choose makes.
 func (d *decoder) checkMethods(s *Spec, f *fields, ids, targets []string, methodsOK, datasetsOK bool) {
-	proto, err := Protocols.Lookup(s.Protocol.ProtocolName())
+	proto, err := LookupProtocol(s.Protocol.ProtocolName())
 	if err != nil {
 		proto = nil
 	}
@@ -69,14 +69,14 @@ func (d *decoder) checkMethods(s *Spec, f *fields, ids, targets []string, method
 		if len(m.Protocol) == 0 {
 			m.Protocol = nil // as a spec built in code has it
 		}
-		path := index("methods", i)
+		path := Index("methods", i)
 		node := func(keys ...string) *yaml.Node {
 			return d.at(f, append([]string{"methods", strconv.Itoa(i)}, keys...)...)
 		}
 		if datasetsOK {
 			for j, id := range m.Datasets {
 				if !contains(ids, id) {
-					d.errorf(node("datasets", strconv.Itoa(j)), index(sub(path, "datasets"), j), "%s", unknownDataset(id, ids))
+					d.errorf(node("datasets", strconv.Itoa(j)), Index(Sub(path, "datasets"), j), "%s", unknownDataset(id, ids))
 				}
 			}
 			for _, c := range s.Report.Choose {
@@ -89,7 +89,7 @@ func (d *decoder) checkMethods(s *Spec, f *fields, ids, targets []string, method
 					}
 				}
 				if len(in) > 0 && len(out) > 0 {
-					d.errorf(node("datasets"), sub(path, "datasets"), "runs on %s but not on %s, which report.choose %s chooses among; want all of them or none", strings.Join(in, ", "), strings.Join(out, ", "), param.Quote(c.ID))
+					d.errorf(node("datasets"), Sub(path, "datasets"), "runs on %s but not on %s, which report.choose %s chooses among; want all of them or none", strings.Join(in, ", "), strings.Join(out, ", "), param.Quote(c.ID))
 				}
 			}
 		}
@@ -102,13 +102,13 @@ func (d *decoder) checkMethods(s *Spec, f *fields, ids, targets []string, method
 				if len(proto.PerMethod) > 0 {
 					want = "one of " + strings.Join(proto.PerMethod, ", ")
 				}
-				d.errorf(keyNode(node("protocol"), k), sub(sub(path, "protocol"), k), "protocol %s does not let a method set %s; want %s", s.Protocol.ProtocolName(), k, want)
+				d.errorf(keyNode(node("protocol"), k), Sub(Sub(path, "protocol"), k), "protocol %s does not let a method set %s; want %s", s.Protocol.ProtocolName(), k, want)
 			}
 		}
 		budgets, _ := m.Protocol["budgets"].(map[string]string)
 		for _, id := range sortedStrings(budgets) {
 			if datasetsOK && !contains(ids, id) {
-				d.errorf(keyNode(node("protocol", "budgets"), id), sub(sub(sub(path, "protocol"), "budgets"), id), "%s", unknownDataset(id, ids))
+				d.errorf(keyNode(node("protocol", "budgets"), id), Sub(Sub(Sub(path, "protocol"), "budgets"), id), "%s", unknownDataset(id, ids))
 			}
 		}
 	}
@@ -157,7 +157,7 @@ func (d *decoder) checkMethods(s *Spec, f *fields, ids, targets []string, method
 				absent = m
 			}
 			if absent != nil {
-				d.errorf(d.at(f, append([]string{"expect", strconv.Itoa(i)}, strings.Split(k.key, ".")...)...), sub(index("expect", i), k.key), "method %s does not run on dataset %s (its datasets: %s); want a series that does, or %s in its datasets",
+				d.errorf(d.at(f, append([]string{"expect", strconv.Itoa(i)}, strings.Split(k.key, ".")...)...), Sub(Index("expect", i), k.key), "method %s does not run on dataset %s (its datasets: %s); want a series that does, or %s in its datasets",
 					param.Quote(absent.Label), param.Quote(k.dataset), strings.Join(absent.Datasets, ", "), k.dataset)
 			}
 		}

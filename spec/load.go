@@ -1,4 +1,4 @@
-package runner
+package spec
 
 import (
 	"bytes"
@@ -67,7 +67,7 @@ func LoadSmoke(path string, smoke, sets []string) (*Spec, error) {
 			if fe.Path != "" {
 				fe.Msg = fe.Path + ": " + fe.Msg
 			}
-			fe.Set, fe.Path = "", index("smoke", i)
+			fe.Set, fe.Path = "", Index("smoke", i)
 			fe.Line, fe.Column = items[i].Line, items[i].Column
 		case fe.Set == "":
 			fe.Msg += " (with the smoke: assignments applied)"
@@ -225,7 +225,7 @@ func (d *decoder) err() error {
 // add records fe unless it was reported already, with its path and
 // message cut to a readable length.
 func (d *decoder) add(fe FieldError) {
-	fe.Path, fe.Msg = clipText(fe.Path, maxPath), clipText(fe.Msg, maxMsg)
+	fe.Path, fe.Msg = ClipText(fe.Path, maxPath), ClipText(fe.Msg, maxMsg)
 	if d.seen[fe] {
 		return
 	}
@@ -273,8 +273,8 @@ func (d *decoder) place(path string, n *yaml.Node) {
 	if n.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(n.Content) && len(d.places) < maxPlaces; i += 2 {
 			if k := n.Content[i]; k.Kind == yaml.ScalarNode {
-				if _, ok := d.places[sub(path, k.Value)]; !ok {
-					d.places[sub(path, k.Value)] = d.where(n.Content[i+1])
+				if _, ok := d.places[Sub(path, k.Value)]; !ok {
+					d.places[Sub(path, k.Value)] = d.where(n.Content[i+1])
 				}
 			}
 		}
@@ -370,7 +370,7 @@ func (f *fields) get(d *decoder, key string) *yaml.Node {
 }
 
 // sub joins a field path and a key.
-func sub(path, key string) string {
+func Sub(path, key string) string {
 	key = param.Clip(key) // a 5,000-character key is shown by its start
 	if path == "" {
 		return key
@@ -378,7 +378,7 @@ func sub(path, key string) string {
 	return path + "." + key
 }
 
-func index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
+func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // mapping decodes n as a mapping, reporting duplicate keys; keys names the
 // keys it should have, for the message when it is not a mapping. A null
@@ -433,7 +433,7 @@ func (d *decoder) collect(n *yaml.Node, path string, f *fields, explicit bool, d
 		}
 		if prev, dup := f.keys[kr.Value]; dup {
 			if explicit {
-				d.errorf(kr, sub(path, kr.Value), "duplicate key; first given at line %d", prev.Line)
+				d.errorf(kr, Sub(path, kr.Value), "duplicate key; first given at line %d", prev.Line)
 			}
 			continue
 		}
@@ -514,3 +514,6 @@ func posOf(n *yaml.Node) Pos {
 	}
 	return Pos{Line: n.Line, Column: n.Column}
 }
+
+// SpecFile is the name of the resolved spec in an output directory.
+const SpecFile = "spec.yaml"

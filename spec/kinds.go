@@ -1,0 +1,138 @@
+package spec
+
+import (
+	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/registry"
+)
+
+// A trial runs in three pluggable steps, each a registry of its own:
+//
+//   - a split kind (split: kind) divides the dataset's rows into the pool a
+//     trial draws its training rows from and the test part;
+//   - a select rule (select: rule) chooses a method's grid point on the
+//     trial's training rows;
+//   - a protocol (protocol: name) runs the trial — fits, scores — and
+//     returns its observations.
+//
+// Each kind registers once, from the package that executes it (runner),
+// with everything about it: the value registered here is the executor's
+// (runner.Splitter, runner.Selector, runner.Protocol), which embeds the
+// static description this package reads — its doc line, declared params,
+// cross-checks, the number of trials it makes, whether it looks at the
+// test set — and adds the code that runs it. Decoding, validation,
+// NewPlan, `repro list` and docs/spec.md read the static half only, so
+// that reading a spec and its results never needs the executor's types.
+
+// Splitters holds the split kinds (given, holdout, rest, train, kfold).
+var Splitters = registry.New[SplitKind]("split kind")
+
+// Selectors holds the select rules (fixed, cv, test).
+var Selectors = registry.New[SelectRule]("select rule")
+
+// Protocols holds the trial protocols (curve, active).
+var Protocols = registry.New[ProtocolKind]("protocol")
+
+// A SplitKind is a registered split kind. Static returns what the
+// experiment language knows of it.
+type SplitKind interface{ Static() *Splitter }
+
+// A SelectRule is a registered select rule. Static returns what the
+// experiment language knows of it.
+type SelectRule interface{ Static() *Selector }
+
+// A ProtocolKind is a registered trial protocol. Static returns what the
+// experiment language knows of it.
+type ProtocolKind interface{ Static() *Protocol }
+
+// Splitter is the static description of a split kind: how a dataset's
+// rows divide, for one trial, into the pool training rows are drawn from
+// and the test rows.
+type Splitter struct {
+	// Doc is a one-line description for `repro list` and docs/spec.md.
+	Doc string
+	// Params declares the keys of the split: section besides kind.
+	Params []param.Decl
+	// Replicates, if set, returns how many trials the split itself
+	// defines (kfold: folds × repeats); the spec's trial count is then
+	// that number. Otherwise curve.trials decides.
+	Replicates func(p param.Values) int
+}
+
+// Static returns s itself: a *Splitter is a SplitKind, and so is a value
+// embedding one.
+func (s *Splitter) Static() *Splitter { return s }
+
+// Selector is the static description of a select rule: how a method's
+// grid point is chosen in a trial.
+type Selector struct {
+	// Doc is a one-line description.
+	Doc string
+	// Chooses reports whether the rule chooses among grid points (cv,
+	// test). Under a rule that does not (fixed), every grid point is a
+	// variant of its own.
+	Chooses bool
+	// Oracle marks a rule that looks at the test rows; reports flag it.
+	Oracle bool
+	// Fits returns the number of model fits one choice among candidates
+	// grid points costs, the final fit included (for `repro validate`).
+	Fits func(candidates int, s Select) int
+}
+
+// Static returns s itself: a *Selector is a SelectRule, and so is a value
+// embedding one.
+func (s *Selector) Static() *Selector { return s }
+
+// Protocol is the static description of a trial protocol: what one trial
+// does with its partition.
+type Protocol struct {
+	// Doc is a one-line description.
+	Doc string
+	// Params declares the keys of the protocol: section besides name.
+	Params []param.Decl
+	// PerMethod names the params of Params a method entry may set for
+	// its own series (methods[i].protocol): those that change what the
+	// method's trials do, never the samples, splits or folds they share
+	// with the other series (see Spec.ProtocolParams).
+	PerMethod []string
+	// PerSize reports that the protocol runs one trial per training size
+	// of curve.sizes (curve); otherwise one trial per replicate yields
+	// all of its observations (active).
+	PerSize bool
+	// Steps, if set, returns how many times a trial fits its method (the
+	// active protocol's batches); otherwise once. For `repro validate`.
+	Steps func(p param.Values) int
+}
+
+// Static returns p itself: a *Protocol is a ProtocolKind, and so is a
+// value embedding one.
+func (p *Protocol) Static() *Protocol { return p }
+
+// LookupSplitter returns the static description of the split kind name,
+// or a *registry.UnknownError.
+func LookupSplitter(name string) (*Splitter, error) {
+	k, err := Splitters.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return k.Static(), nil
+}
+
+// LookupSelector returns the static description of the select rule name,
+// or a *registry.UnknownError.
+func LookupSelector(name string) (*Selector, error) {
+	k, err := Selectors.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return k.Static(), nil
+}
+
+// LookupProtocol returns the static description of the protocol name, or
+// a *registry.UnknownError.
+func LookupProtocol(name string) (*Protocol, error) {
+	k, err := Protocols.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	return k.Static(), nil
+}
