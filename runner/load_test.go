@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/yamlpos"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/spec"
 )
@@ -1094,7 +1095,7 @@ func TestPlainNumbersAreNotAliases(t *testing.T) {
 	}
 	var b strings.Builder
 	b.WriteString("name: t\ndatasets: [{name: fake-blobs}]\nmethods: [{name: fake-centroid}]\ncurve:\n  sizes: [")
-	n := 1<<20 + 1000 // past the spec package's alias budget of 1<<20 nodes
+	n := yamlpos.AliasBudget + 1000
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			b.WriteString(", ")

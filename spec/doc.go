@@ -9,7 +9,7 @@
 // encoding, validation and the field tables of docs/spec.md (SchemaDoc;
 // regenerate with go test ./spec -run TestSpecDoc -update) derive from the
 // declarations. YAML syntax errors and bad bytes are located by
-// yamlpos.go; the errors are collected in a SpecError (errors.go), each
+// package internal/yamlpos; the errors are collected in a SpecError (errors.go), each
 // once, at FILE:LINE:COL, cut to a readable length.
 //
 // NewPlan expands a spec into trials — dataset × method variant × size ×

@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/repro-ml/repro/internal/yamlpos"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -127,9 +128,9 @@ func parse(name string, data []byte, sets []string, free bool) (spec *Spec, err 
 	if len(d.errs) > 0 {
 		return nil, d.err()
 	}
-	size, fe := checkAliases(name, root)
-	if fe != nil {
-		return nil, &SpecError{Errs: []FieldError{*fe}}
+	size, ye := yamlpos.CheckAliases(name, root)
+	if ye != nil {
+		return nil, &SpecError{Errs: []FieldError{fieldError(*ye)}}
 	}
 	// Each node is resolved a few times (its value, its checks); the
 	// budget only stops a walk gone wrong.
@@ -144,7 +145,11 @@ func parse(name string, data []byte, sets []string, free bool) (spec *Spec, err 
 // parseYAML parses data as one YAML document and returns its root node;
 // or the problems of its bytes, or its syntax error, at their positions.
 func parseYAML(name string, data []byte) (*yaml.Node, []FieldError) {
-	if errs := checkText(name, data); len(errs) > 0 {
+	if yerrs := yamlpos.CheckText(name, data, maxKept); len(yerrs) > 0 {
+		errs := make([]FieldError, len(yerrs))
+		for i, e := range yerrs {
+			errs[i] = fieldError(e)
+		}
 		return nil, errs
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -153,13 +158,13 @@ func parseYAML(name string, data []byte) (*yaml.Node, []FieldError) {
 		if errors.Is(err, io.EOF) {
 			return nil, []FieldError{{File: name, Msg: "empty spec; want a mapping with name, datasets, methods, curve and metrics"}}
 		}
-		return nil, []FieldError{locateYAMLError(name, data, err)}
+		return nil, []FieldError{fieldError(yamlpos.Locate(name, data, err))}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, []FieldError{{File: name, Line: extra.Line, Column: extra.Column, Msg: "a second YAML document; want one experiment per file"}}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, []FieldError{locateYAMLError(name, data, err)}
+		return nil, []FieldError{fieldError(yamlpos.Locate(name, data, err))}
 	}
 	root := &doc
 	if root.Kind == yaml.DocumentNode {
@@ -517,3 +522,8 @@ func posOf(n *yaml.Node) Pos {
 
 // SpecFile is the name of the resolved spec in an output directory.
 const SpecFile = "spec.yaml"
+
+// fieldError is the FieldError of a problem package yamlpos located.
+func fieldError(e yamlpos.Error) FieldError {
+	return FieldError{File: e.File, Line: e.Line, Column: e.Column, Msg: e.Msg}
+}

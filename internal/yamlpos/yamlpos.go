@@ -1,4 +1,7 @@
-package spec
+// Package yamlpos locates the problems of a YAML file at FILE:LINE:COL
+// where yaml.v3 does not: bytes YAML does not allow, syntax errors,
+// aliases that expand too far.
+package yamlpos
 
 import (
 	"fmt"
@@ -10,6 +13,24 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// Error is a problem of a YAML file at a position: Line and Column count
+// from 1 (Column in characters, as yaml.v3's do), 0 when unknown.
+type Error struct {
+	File         string
+	Line, Column int
+	Msg          string
+}
+
+func (e Error) Error() string {
+	switch {
+	case e.Line > 0 && e.Column > 0:
+		return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+	case e.Line > 0:
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return e.File + ": " + e.Msg
+}
+
 // yaml.v3 reports a syntax error with a line only, and not always the
 // right one: a parser error gives the 0-based line of the construct it was
 // in (one too low), a scanner error the 1-based line of the problem, a
@@ -19,18 +40,16 @@ import (
 // located by a light scan of the text (flow brackets, quotes, block
 // indentation) guided by yaml.v3's message.
 
-// maxTextErrors bounds the errors reported about the bytes of one file.
-const maxTextErrors = maxKept
-
-// checkText reports every byte sequence YAML does not allow: bytes that
+// CheckText reports every byte sequence YAML does not allow: bytes that
 // are not UTF-8, NUL and other control characters, each at its line and
-// column (columns count characters, as yaml.v3's do). A file that starts
-// with a UTF-16 byte-order mark is left to yaml.v3.
-func checkText(name string, data []byte) []FieldError {
+// column (columns count characters, as yaml.v3's do), the first max of
+// them. A file that starts with a UTF-16 byte-order mark is left to
+// yaml.v3.
+func CheckText(name string, data []byte, max int) []Error {
 	if len(data) >= 2 && (data[0] == 0xFE && data[1] == 0xFF || data[0] == 0xFF && data[1] == 0xFE) {
 		return nil
 	}
-	var errs []FieldError
+	var errs []Error
 	line, col := 1, 1
 	for i := 0; i < len(data); {
 		r, size := utf8.DecodeRune(data[i:])
@@ -49,10 +68,10 @@ func checkText(name string, data []byte) []FieldError {
 			msg = fmt.Sprintf("U+%04X is not a character; want printable text", r)
 		}
 		if msg != "" {
-			if len(errs) == maxTextErrors {
+			if len(errs) == max {
 				break
 			}
-			errs = append(errs, FieldError{File: name, Line: line, Column: col, Msg: "invalid YAML: " + msg})
+			errs = append(errs, Error{File: name, Line: line, Column: col, Msg: "invalid YAML: " + msg})
 		}
 		i += size
 		if r == '\n' {
@@ -86,10 +105,10 @@ var parserProblems = []string{
 
 var unknownAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
 
-// locateYAMLError turns an error of yaml.v3 on data into a FieldError at
+// Locate turns an error of yaml.v3 on data into an Error at
 // the position of the problem, as near as it can be found.
-func locateYAMLError(name string, data []byte, err error) FieldError {
-	fe := FieldError{File: name, Msg: "invalid YAML: " + err.Error()}
+func Locate(name string, data []byte, err error) Error {
+	fe := Error{File: name, Msg: "invalid YAML: " + err.Error()}
 	m := yamlError.FindStringSubmatch(strings.TrimSpace(err.Error()))
 	if m == nil {
 		return fe
@@ -117,7 +136,7 @@ func locateYAMLError(name string, data []byte, err error) FieldError {
 	if line > len(lines) {
 		line = len(lines)
 	}
-	at := func(l, c int, msg string) FieldError {
+	at := func(l, c int, msg string) Error {
 		fe.Line, fe.Column = l, c
 		if msg != "" {
 			fe.Msg = "invalid YAML: " + msg
@@ -549,19 +568,19 @@ func scanYAML(lines []string) yamlScan {
 	return s
 }
 
-// aliasBudget bounds the nodes aliases may add to a spec: anchors that
+// AliasBudget bounds the nodes aliases may add to a spec: anchors that
 // refer to anchors cannot make it explode. Nodes written out count
 // nothing: a 10 MB spec of plain numbers is not refused.
-const aliasBudget = 1 << 20
+const AliasBudget = 1 << 20
 
-// checkAliases computes the size of the tree under root as its aliases
+// CheckAliases computes the size of the tree under root as its aliases
 // expand it, and reports an alias that refers to a node containing it,
-// or the alias at which the expansion passes aliasBudget. It returns the
+// or the alias at which the expansion passes AliasBudget. It returns the
 // expanded size.
-func checkAliases(name string, root *yaml.Node) (int, *FieldError) {
+func CheckAliases(name string, root *yaml.Node) (int, *Error) {
 	const inProgress = -1
 	size := map[*yaml.Node]int{}
-	var fe *FieldError
+	var fe *Error
 	var measure func(n *yaml.Node) int
 	measure = func(n *yaml.Node) int {
 		if n == nil || fe != nil {
@@ -573,7 +592,7 @@ func checkAliases(name string, root *yaml.Node) (int, *FieldError) {
 				return 1
 			}
 			if size[t] == inProgress {
-				fe = &FieldError{File: name, Line: n.Line, Column: n.Column,
+				fe = &Error{File: name, Line: n.Line, Column: n.Column,
 					Msg: fmt.Sprintf("alias *%s refers to the node &%s that contains it; want no alias inside its own anchor", n.Value, t.Anchor)}
 				return 0
 			}
@@ -586,8 +605,8 @@ func checkAliases(name string, root *yaml.Node) (int, *FieldError) {
 		total := 1
 		for _, c := range n.Content {
 			total += measure(c)
-			if total > 4*aliasBudget {
-				total = 4 * aliasBudget // saturate: the budget is passed anyway
+			if total > 4*AliasBudget {
+				total = 4 * AliasBudget // saturate: the budget is passed anyway
 			}
 		}
 		size[n] = total
@@ -603,9 +622,9 @@ func checkAliases(name string, root *yaml.Node) (int, *FieldError) {
 		}
 		if n.Kind == yaml.AliasNode {
 			added += measure(n)
-			if fe == nil && added > aliasBudget {
-				fe = &FieldError{File: name, Line: n.Line, Column: n.Column,
-					Msg: fmt.Sprintf("aliases expand the spec by more than %d nodes (at this alias *%s); want fewer aliases of large anchors", aliasBudget, n.Value)}
+			if fe == nil && added > AliasBudget {
+				fe = &Error{File: name, Line: n.Line, Column: n.Column,
+					Msg: fmt.Sprintf("aliases expand the spec by more than %d nodes (at this alias *%s); want fewer aliases of large anchors", AliasBudget, n.Value)}
 			}
 			return
 		}
