@@ -11,7 +11,7 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/protocols/active"
 	"github.com/repro-ml/repro/spec"
 )
 
@@ -87,8 +87,8 @@ func cmdList(stdout, stderr io.Writer, args []string) int {
 			}
 		case "strategies", "strategy":
 			fmt.Fprintln(stdout, "QUERY STRATEGIES (protocol active: strategy)")
-			for _, name := range runner.Strategies.Names() {
-				p, _ := runner.Strategies.Lookup(name)
+			for _, name := range active.Strategies.Names() {
+				p, _ := active.Strategies.Lookup(name)
 				listPlugin(stdout, name, p.Doc, p.Params)
 			}
 		default:

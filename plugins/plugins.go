@@ -34,4 +34,5 @@ import (
 	_ "github.com/repro-ml/repro/methods/spectral"
 	_ "github.com/repro-ml/repro/methods/svm"
 	_ "github.com/repro-ml/repro/metric"
+	_ "github.com/repro-ml/repro/protocols/active"
 )

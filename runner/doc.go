@@ -38,16 +38,17 @@
 //     number of trials itself (kfold: folds × repeats).
 //   - Selectors (select.go: fixed, cv, test) choose a method's grid point on
 //     the trial's training set; cv and test share one best-of loop.
-//   - Protocols (protocol_curve.go: curve; protocol_active.go: active) run
-//     one trial on its partition through a TrialRun (trial.go: sampling
-//     order, training and test sets with transforms fitted on the training
-//     rows, selection and fit with one-vs-rest tasks, checked predictions,
-//     scoring, artifacts) and return its Observations: an x value (a
-//     training size, a label budget), the metrics there, and named extras.
-//     The active protocol's query strategies are a registry too
-//     (Strategies: random in protocol_active.go; uncertainty,
-//     least-confidence, margin, entropy and their -sampled variants in
-//     strategies.go).
+//   - Protocols (protocol_curve.go: curve; package protocols/active:
+//     active) run one trial on its partition through a TrialRun (trial.go:
+//     sampling order, training and test sets with transforms fitted on the
+//     training rows, selection and fit with one-vs-rest tasks, checked
+//     predictions, scoring, artifacts) and return its Observations: an x
+//     value (a training size, a label budget), the metrics there, and
+//     named extras. A protocol may live outside this package: TrialRun's
+//     public API is all active uses — DataID to key caches, SetUnlabelled
+//     for the fits' unlabelled rows, Share and After for work shared with
+//     the other trials of the run (its full-pool score), Apart for a fit
+//     outside the trial's sequence of fits.
 //
 // Between the split and the protocol, the runner fits the dataset's
 // transforms declared fit: pool on the pool's rows, without labels unless
@@ -61,10 +62,7 @@
 // a damaged file to Env.Warn, which the run turns into a warning
 // (Options.Warn, Summary.Warnings). Corpus-level
 // transforms run once when the dataset loads and are cached on disk
-// (data.go). The active protocol hands its unlabelled pool to the strategy
-// and to Env.Unlabelled as a view of Data's rows (rowview.go), not a copy
-// per batch, and caches the full-pool scores (param full) by pool and
-// series: one fit per fold, not per repeat.
+// (data.go).
 //
 // # Memory
 //
@@ -101,20 +99,24 @@
 //     internal/conformance's TestMemoryEstimates), one test file, and a
 //     blank import in plugins/plugins.go for a new package (see package
 //     methods).
-//   - A split kind, a select rule, a protocol or a query strategy: one file
-//     in this package that registers it from init
-//     (spec.Splitters.Register(name, &Splitter{Splitter: spec.Splitter{…},
-//     Split: …}), likewise spec.Selectors and spec.Protocols, and
-//     Strategies.Register) with a doc line and declared params, and its
-//     test (protocol_curve.go and protocol_test.go, say). Decoding,
-//     validation, NewPlan, `repro list` and docs/spec.md take the static
-//     half from the registration; regenerate docs/spec.md with go test
-//     ./spec -run TestSpecDoc -update.
+//   - A split kind, a select rule or a protocol: one file in this package
+//     that registers it from init, once, with everything about it
+//     (spec.Splitters.Register(name, &Splitter{Splitter: spec.Splitter{Doc,
+//     Params, Replicates}, Split: …}), likewise spec.Selectors and
+//     spec.Protocols), and its test: protocol_curve.go and
+//     protocol_test.go, say. A protocol may instead be a package of its own
+//     (protocols/active): its file, its test, and a blank import in
+//     plugins/plugins.go. Decoding, validation, NewPlan, `repro list` and
+//     docs/spec.md take the static half from the registration; regenerate
+//     docs/spec.md with go test ./spec -run TestSpecDoc -update.
+//   - A query strategy of the active protocol: one file in
+//     protocols/active registering it with active.Strategies.Register,
+//     and its test.
 //   - A report section: a file in package reports that renders it from
 //     the model reports builds (report.go's writeMarkdown calls it), with
 //     a golden file under reports/testdata and its test; it reads
 //     results.Result and spec.Spec only.
-//   - A dataset or a transform: one file registering it with
+//   - A dataset loader or a transform: one file under datasets/ registering it with
 //     datasets.Register or datasets.RegisterTransform (Apply for a
 //     corpus-level transform, Fit for one fitted per trial), its test, and
 //     a blank import in plugins/plugins.go for a new package.

@@ -3,10 +3,8 @@ package runner
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/registry"
 	"github.com/repro-ml/repro/results"
@@ -19,9 +17,6 @@ import (
 // package that embeds the static description spec reads and adds the code
 // that runs it: Splitter, Selector, Protocol. Adding one is one file that
 // registers itself from init; see the package documentation.
-
-// Strategies holds the query strategies of the active protocol.
-var Strategies = registry.New[*Strategy]("query strategy")
 
 // Splitter is a split kind: its static description (spec.Splitter) and
 // how it divides a dataset's rows, for one trial, into the pool training
@@ -105,33 +100,4 @@ func executorOf[E, K any](reg *registry.Registry[K], name, does string) (E, erro
 		return zero, fmt.Errorf("%s %s is registered without its executor (package runner's %T): it cannot %s", reg.Kind(), name, zero, does)
 	}
 	return e, nil
-}
-
-// Strategy is a query strategy of the active protocol: which unlabelled
-// rows to label next.
-type Strategy struct {
-	// Doc is a one-line description.
-	Doc string
-	// Params declares the strategy's params (given in the protocol
-	// section under strategy_params).
-	Params []param.Decl
-	// Query returns q.N distinct indices into q.Candidates.
-	Query func(q *Query, p param.Values) ([]int, error)
-	// Blind declares that Query does not read q.Pred: the protocol then
-	// skips the model's pass over the unlabelled candidates (Pred is nil).
-	Blind bool
-}
-
-// Query is what a strategy sees: the current model's predictions on the
-// unlabelled candidates, never their labels.
-type Query struct {
-	// N is the number of rows to choose.
-	N int
-	// Candidates are the unlabelled pool rows (dataset row indices).
-	Candidates []int
-	// Pred holds the current model's prediction on the candidates, row i
-	// of Pred for Candidates[i]; nil before the first model.
-	Pred *metric.Prediction
-	// Rand is the trial's own random source for the query.
-	Rand *rand.Rand
 }

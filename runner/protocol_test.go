@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"errors"
 	"math"
 	"reflect"
 	"slices"
@@ -32,19 +31,6 @@ func init() {
 		Doc:   "predicts NaN scores (test fixture)",
 		Kinds: methods.Classification | methods.Regression,
 		New:   func(param.Values) (methods.Method, error) { return nanMethod{}, nil },
-	})
-	Strategies.Register("fake-first", &Strategy{
-		Doc: "the first candidates, after checking the query (test fixture)",
-		Query: func(q *Query, _ param.Values) ([]int, error) {
-			if q.Pred == nil || q.Pred.Rows() != len(q.Candidates) {
-				return nil, errors.New("no prediction for every candidate")
-			}
-			out := make([]int, q.N)
-			for i := range out {
-				out[i] = i
-			}
-			return out, nil
-		},
 	})
 	datasets.RegisterTransform("fake-center", &datasets.Transform{
 		Doc:     "subtracts the column means of the rows it is fitted on (test fixture)",

@@ -253,7 +253,7 @@ func Run(ctx context.Context, sp *spec.Spec, opts Options) (*Summary, error) {
 		opts.Progress.Start(len(pending), sum.Skipped)
 	}
 	x := &executor{spec: sp, dir: opts.Dir, env: env, fits: newFitCache(2*opts.Workers + 2),
-		applied: newLRU[*datasets.Dataset](opts.Workers + 1), fulls: newLRU[fullScore](1024), memLimit: memLimit,
+		applied: newLRU[*datasets.Dataset](opts.Workers + 1), shared: newLRU[any](1024), memLimit: memLimit,
 		budget: budget, idle: make(chan struct{}, opts.Workers+lend)}
 	for range lend {
 		x.idle <- struct{}{}
@@ -512,9 +512,10 @@ type executor struct {
 	// key of its fit: the trials of one pool (kfold's repeats with
 	// refold: false, the methods of a fold) project it once.
 	applied *lruCache[*datasets.Dataset]
-	// fulls holds the active protocol's full-pool scores (param full)
-	// by pool and method: one fit per fold, not per repeat.
-	fulls    *lruCache[fullScore]
+	// shared holds the values trials share by key (TrialRun.Share): the
+	// active protocol's full-pool scores (param full) by pool and
+	// method, one fit per fold, not per repeat.
+	shared   *lruCache[any]
 	memLimit int64      // bytes a fit may need; ≤ 0: no check
 	budget   *memBudget // memLimit shared by the trials running at once; nil without a limit
 	// idle holds a token for each worker that has no trial left to
@@ -597,7 +598,7 @@ func trimStack(b []byte) string {
 
 // run splits the dataset for the trial, fits the pool's transforms and
 // hands the trial to its protocol. A non-nil after completes res once the
-// work the trial waits for (TrialRun.after) is done.
+// work the trial waits for (TrialRun.After) is done.
 func (x *executor) run(ctx context.Context, t *spec.Trial, ld *loadedData, res *results.Result) (after func() error, err error) {
 	if ld == nil {
 		return nil, fmt.Errorf("dataset %q not loaded", t.Dataset.ID)

@@ -43,15 +43,66 @@ type TrialRun struct {
 	// Predict, which adds what they grew by.
 	fitted methods.Info
 	// unlabelledX is the protocol's unlabelled pool for Env.Unlabelled of
-	// its next fit (set by the active protocol), or nil.
+	// its next fit (SetUnlabelled), or nil.
 	unlabelledX matrix.Matrix
 	// reserved is the trial's share of the run's memory budget, held
 	// from its first fit to its end.
 	reserved int64
-	// after, if set by the protocol, completes the Result once work
-	// shared with other trials (a full-pool fit) is done; the trial's
-	// worker does not wait for it.
+	// after, if set by the protocol (After), completes the Result once
+	// work shared with other trials (a full-pool fit) is done; the
+	// trial's worker does not wait for it.
 	after func() error
+}
+
+// DataID returns an identity of Data's content: trials whose Data hold
+// the same rows share it. It keys caches of work on the data.
+func (t *TrialRun) DataID() string {
+	if t.dataID == "" {
+		t.dataID = t.ld.id()
+	}
+	return t.dataID
+}
+
+// SetUnlabelled sets the rows the trial's next fits see as
+// methods.Env.Unlabelled, without labels (the active protocol's
+// unlabelled pool); nil for none.
+func (t *TrialRun) SetUnlabelled(x matrix.Matrix) { t.unlabelledX = x }
+
+// Unlabelled returns what SetUnlabelled set.
+func (t *TrialRun) Unlabelled() matrix.Matrix { return t.unlabelledX }
+
+// Share returns the value of key shared by the trials of the run, which
+// compute makes once: the first trial to ask runs compute and gets its
+// value; a trial that asks while another computes it gets wait instead,
+// which returns the value once it is made (see After). A value made is
+// kept for the trials that ask later, among the run's most recent 1024.
+// The key names what the value is of: the protocol, the data (DataID),
+// the rows, the series.
+func (t *TrialRun) Share(key string, compute func() (any, error)) (v any, err error, wait func() (any, error)) {
+	return t.x.shared.start(key, compute)
+}
+
+// After sets f to complete the trial's Result once work it shares with
+// other trials is done (a wait from Share): the protocol returns its
+// observations, the trial's worker goes on to the next trial, and the
+// result is stored when f returns (failed if f fails).
+func (t *TrialRun) After(f func() error) { t.after = f }
+
+// Apart runs f as work apart from the trial's sequence of fits: the fits
+// f makes start from a fresh methods.State, see no unlabelled rows and
+// use seed as their method seed. When f returns, the trial's state, method
+// seed, warm start, unlabelled rows and Result.Iterations are as before;
+// Apart returns the iterations f's fits and predictions took.
+func (t *TrialRun) Apart(seed uint64, f func() error) (iterations int, err error) {
+	res := t.Result
+	method, state, warm, iters, unlabelled := t.Seeds.Method, t.state, t.warm, res.Iterations, t.unlabelledX
+	// A nil state makes Fit start a fresh State and Warm.
+	t.Seeds.Method, t.state, t.unlabelledX = seed, nil, nil
+	defer func() {
+		t.Seeds.Method, t.state, t.warm, res.Iterations, t.unlabelledX = method, state, warm, iters, unlabelled
+	}()
+	err = f()
+	return res.Iterations - iters, err
 }
 
 // OneVsRest reports whether the dataset's classes become one-vs-rest
@@ -88,10 +139,7 @@ func (t *TrialRun) Sets(ctx context.Context, train, test []int) (trainSet, testS
 			continue
 		}
 		if id == "" {
-			if t.dataID == "" {
-				t.dataID = t.ld.id()
-			}
-			id = t.dataID
+			id = t.DataID()
 		}
 		f, key, err := t.x.fitted(ctx, fitOn, id, rows, ts)
 		if err != nil {

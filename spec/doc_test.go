@@ -7,7 +7,8 @@ import (
 	"regexp"
 	"testing"
 
-	_ "github.com/repro-ml/repro/runner" // registers the split kinds, select rules and protocols
+	_ "github.com/repro-ml/repro/protocols/active" // registers the active protocol
+	_ "github.com/repro-ml/repro/runner"           // registers the split kinds, select rules and the curve protocol
 	"github.com/repro-ml/repro/spec"
 )
 

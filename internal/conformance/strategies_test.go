@@ -10,7 +10,7 @@ import (
 
 	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/param"
-	"github.com/repro-ml/repro/runner"
+	"github.com/repro-ml/repro/protocols/active"
 )
 
 // strategyParams gives the suite's values of query strategy params; none
@@ -74,14 +74,14 @@ func queryPreds(n int) map[string]*metric.Prediction {
 // second run, at another -j, gives the same results.
 func TestStrategies(t *testing.T) {
 	for name := range strategyParams {
-		if _, err := runner.Strategies.Lookup(name); err != nil {
+		if _, err := active.Strategies.Lookup(name); err != nil {
 			t.Errorf("strategyParams: %v", err)
 		}
 	}
-	for _, name := range runner.Strategies.Names() {
+	for _, name := range active.Strategies.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			st, err := runner.Strategies.Lookup(name)
+			st, err := active.Strategies.Lookup(name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +133,7 @@ metrics: [accuracy]
 
 // checkQuery checks one query of strategy st for n of the candidates cands
 // under prediction pred; other is a prediction a Blind strategy must ignore.
-func checkQuery(t *testing.T, st *runner.Strategy, p param.Values, cands []int, pred, other *metric.Prediction, n int) {
+func checkQuery(t *testing.T, st *active.Strategy, p param.Values, cands []int, pred, other *metric.Prediction, n int) {
 	t.Helper()
 	query := func(pred *metric.Prediction, seed uint64) []int {
 		t.Helper()
@@ -144,7 +144,7 @@ func checkQuery(t *testing.T, st *runner.Strategy, p param.Values, cands []int, 
 			cp.Scores = slices.Clone(pred.Scores)
 			keep = &cp
 		}
-		q := &runner.Query{N: n, Candidates: c, Pred: pred, Rand: rand.New(rand.NewPCG(seed, 9))}
+		q := &active.Query{N: n, Candidates: c, Pred: pred, Rand: rand.New(rand.NewPCG(seed, 9))}
 		picked, err := st.Query(q, p)
 		if err != nil {
 			t.Fatalf("Query(N=%d): %v", n, err)

@@ -1,4 +1,4 @@
-package runner
+package active
 
 import (
 	"context"
@@ -16,11 +16,12 @@ import (
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/runner"
 	"github.com/repro-ml/repro/spec"
 )
 
 func init() {
-	spec.Protocols.Register("active", &Protocol{
+	spec.Protocols.Register("active", &runner.Protocol{
 		Protocol: spec.Protocol{
 			Doc: "pool-based active learning: from an initial labelled sample of the pool, a query strategy " +
 				"buys `batch` labels at a time until `budget`; the learner is refitted and scored on the test part after every batch",
@@ -65,7 +66,7 @@ func init() {
 
 // runActive runs the pool-based loop of active learning and returns one
 // observation per batch, at x = the number of labelled rows.
-func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]results.Observation, error) {
+func runActive(ctx context.Context, t *runner.TrialRun, p param.Values) ([]results.Observation, error) {
 	if t.Part.Test == nil {
 		return nil, fmt.Errorf("protocol active needs a fixed test part (split kind given, holdout or kfold), not %q", t.Trial.Dataset.Split.KindName())
 	}
@@ -108,7 +109,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]results.Obse
 	// Without transforms fitted on the training rows, the test set is the
 	// same at every batch and the candidates are rows of Data: the test
 	// set is built once and the candidates are a view, not a copy.
-	fixed := !t.fitsOnTrain()
+	fixed := !fitsOnTrain(t)
 	var testSet *datasets.Dataset
 	if fixed {
 		testSet = t.Data.Subset(test)
@@ -126,16 +127,16 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]results.Obse
 		var train *datasets.Dataset
 		if fixed {
 			train = t.Data.Subset(rows)
-			t.unlabelledX = viewRows(t.Data.X, cands)
+			t.SetUnlabelled(viewRows(t.Data.X, cands))
 		} else {
 			if train, testSet, err = t.Sets(ctx, rows, test); err != nil {
 				return nil, err
 			}
-			candSet, err := t.unlabelled(ctx, rows, cands)
+			candSet, err := unlabelled(ctx, t, rows, cands)
 			if err != nil {
 				return nil, err
 			}
-			t.unlabelledX = candSet.X
+			t.SetUnlabelled(candSet.X)
 		}
 		model, err := t.Fit(ctx, train, testSet)
 		if err != nil {
@@ -149,7 +150,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]results.Obse
 		if err != nil {
 			return nil, err
 		}
-		obs = append(obs, results.Observation{X: float64(len(rows)), Metrics: metrics, Extras: Extras(model)})
+		obs = append(obs, results.Observation{X: float64(len(rows)), Metrics: metrics, Extras: runner.Extras(model)})
 		res.Size, res.TrainRows = len(rows), len(rows)
 		q := &Query{N: min(batch, budget-len(labelled), len(cands)), Candidates: cands, Rand: rng}
 		if len(labelled) >= budget || q.N == 0 {
@@ -157,7 +158,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]results.Obse
 				return nil, err
 			}
 			if full, _ := p["full"].([]string); slices.Contains(full, "all") || slices.Contains(full, t.Trial.Method.Label) { // absent in a spec built in code
-				if err := t.scoreFullPool(ctx, &obs[len(obs)-1]); err != nil {
+				if err := scoreFullPool(ctx, t, &obs[len(obs)-1]); err != nil {
 					return nil, err
 				}
 			}
@@ -166,7 +167,7 @@ func runActive(ctx context.Context, t *TrialRun, p param.Values) ([]results.Obse
 		// The strategy sees predictions on the candidates, never their
 		// labels: the candidate set is passed without Y.
 		if !strat.Blind {
-			if q.Pred, err = methods.Predict(model, t.unlabelledX); err != nil {
+			if q.Pred, err = methods.Predict(model, t.Unlabelled()); err != nil {
 				return nil, err
 			}
 		}
@@ -224,43 +225,44 @@ func positiveCounts(v any) error {
 // repeats with refold: false, under any query strategy — therefore share
 // one fit, which the run caches: one per fold and method, not one per
 // repeat.
-func (t *TrialRun) scoreFullPool(ctx context.Context, o *results.Observation) error {
+func scoreFullPool(ctx context.Context, t *runner.TrialRun, o *results.Observation) error {
 	pool := slices.Clone(t.Part.Pool)
 	sort.Ints(pool)
-	id := t.dataID
-	if id == "" {
-		id = t.ld.id()
-	}
-	key := fullPoolKey(id, pool, t.Part.Test, t.Trial.SeedName(), t.Spec.Metrics)
+	key := fullPoolKey(t.DataID(), pool, t.Part.Test, t.Trial.SeedName(), t.Spec.Metrics)
 	res := t.Result
-	full, err, wait := t.x.fulls.start(key, func() (fullScore, error) {
+	v, err, wait := t.Share(key, func() (any, error) {
 		train, testSet, err := t.Sets(ctx, pool, t.Part.Test)
 		if err != nil {
 			return fullScore{}, err
 		}
-		seed, state, warm, iters := t.Seeds.Method, t.state, t.warm, res.Iterations
-		// A nil state makes Fit start a fresh State and Warm: the fit on
-		// the pool must not depend on which trial of the pool runs it.
-		t.Seeds.Method, t.state, t.unlabelledX = spec.Derive(t.Spec.Seed, "full", t.Trial.Dataset.ID, key), nil, nil
-		// The fit's iterations go into the cached score, which every
-		// trial of the pool adds alike, whichever of them ran the fit.
-		defer func() { t.Seeds.Method, t.state, t.warm, res.Iterations = seed, state, warm, iters }()
-		model, err := t.Fit(ctx, train, testSet)
-		if err != nil {
-			return fullScore{}, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+		// The fit on the pool must not depend on which trial of the
+		// pool runs it: a fresh State, a seed of the pool's. Its
+		// iterations go into the cached score, which every trial of the
+		// pool adds alike, whichever of them ran the fit.
+		var m results.Metrics
+		iters, err := t.Apart(spec.Derive(t.Spec.Seed, "full", t.Trial.Dataset.ID, key), func() error {
+			model, err := t.Fit(ctx, train, testSet)
+			if err != nil {
+				return fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+			}
+			pred, err := t.Predict(model, testSet)
+			if err != nil {
+				return fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
+			}
+			m, err = t.Score(pred, testSet)
+			return err
+		})
+		if m == nil && err != nil {
+			return fullScore{}, err
 		}
-		pred, err := t.Predict(model, testSet)
-		if err != nil {
-			return fullScore{}, fmt.Errorf("on the whole pool (%d rows): %w", len(pool), err)
-		}
-		m, err := t.Score(pred, testSet)
-		return fullScore{Metrics: m, Iterations: res.Iterations - iters, NotConverged: res.NotConverged}, err
+		return fullScore{Metrics: m, Iterations: iters, NotConverged: res.NotConverged}, err
 	})
 	if o.Extras == nil {
 		o.Extras = results.Metrics{}
 	}
 	extras := o.Extras
-	add := func(full fullScore) {
+	add := func(v any) {
+		full := v.(fullScore)
 		res.Iterations += full.Iterations
 		res.NotConverged = full.NotConverged
 		for name, v := range full.Metrics {
@@ -270,20 +272,20 @@ func (t *TrialRun) scoreFullPool(ctx context.Context, o *results.Observation) er
 	if wait != nil {
 		// Another trial of the pool is fitting it: this trial ends
 		// when that fit does, and its worker goes on to the next.
-		t.after = func() error {
-			full, err := wait()
+		t.After(func() error {
+			v, err := wait()
 			if err != nil {
 				return err
 			}
-			add(full)
+			add(v)
 			return nil
-		}
+		})
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	add(full)
+	add(v)
 	return nil
 }
 
@@ -314,7 +316,7 @@ func fullPoolKey(dataID string, pool, test []int, series string, metrics []strin
 
 // fitsOnTrain reports whether the dataset has transforms fitted on the
 // training rows (fit: train), which make every batch's sets anew.
-func (t *TrialRun) fitsOnTrain() bool {
+func fitsOnTrain(t *runner.TrialRun) bool {
 	for _, ts := range t.Trial.Dataset.Transforms {
 		if ts.Fit == "train" {
 			return true
@@ -325,7 +327,7 @@ func (t *TrialRun) fitsOnTrain() bool {
 
 // unlabelled returns the rows cands with the fit: train transforms fitted
 // on train applied, and without labels.
-func (t *TrialRun) unlabelled(ctx context.Context, train, cands []int) (*datasets.Dataset, error) {
+func unlabelled(ctx context.Context, t *runner.TrialRun, train, cands []int) (*datasets.Dataset, error) {
 	_, set, err := t.Sets(ctx, train, cands)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package runner
+package active
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package runner
+package active
 
 import (
 	"math"
@@ -150,27 +150,5 @@ func TestStrategiesWithoutScores(t *testing.T) {
 		if _, err := s.Query(query(1, reg, 1), nil); err == nil {
 			t.Errorf("%s on a regression prediction: no error", name)
 		}
-	}
-}
-
-// Every query strategy runs the active protocol to the end.
-func TestActiveStrategies(t *testing.T) {
-	for _, name := range Strategies.Names() {
-		if name == "fake-first" || name == "random" {
-			continue // TestActiveProtocol
-		}
-		t.Run(name, func(t *testing.T) {
-			sp := activeSpec(name)
-			sp.Methods = sp.Methods[1:2]
-			sum := runSpec(t, sp, t.TempDir(), 2, nil)
-			for _, r := range sum.Results {
-				if r.Failed() {
-					t.Fatalf("trial %d: %s", r.Trial, r.Error)
-				}
-				if n := len(r.Points()); n != 4 {
-					t.Errorf("trial %d: %d observations; want 4", r.Trial, n)
-				}
-			}
-		})
 	}
 }
