@@ -92,7 +92,7 @@ func errNotOutput(dir string) error {
 }
 
 // loadDir reads the spec stored in an output directory. Without --set
-// overrides it does not consult the plugin registries (runner.ReadSpec),
+// overrides it does not consult the plugin registries (spec.ReadSpec),
 // so a directory stays reportable after its plugins are gone; overrides
 // are validated against the plugins as for a spec file.
 func loadDir(dir string, sets []string) (*spec.Spec, error) {

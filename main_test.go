@@ -600,7 +600,7 @@ func TestRunLocked(t *testing.T) {
 	defer unlock()
 	switch runtime.GOOS {
 	case "windows", "plan9", "js", "wasip1":
-		t.Skip("no flock on " + runtime.GOOS + ": runner.LockDir takes no lock")
+		t.Skip("no flock on " + runtime.GOOS + ": results.LockDir takes no lock")
 	}
 	_, stderr := mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q")
 	if !strings.Contains(stderr, "output directory "+dir+" is in use by another repro run") {
@@ -644,7 +644,7 @@ func TestDamagedDatasetsJSON(t *testing.T) {
 func TestReportLocked(t *testing.T) {
 	switch runtime.GOOS {
 	case "windows", "plan9", "js", "wasip1":
-		t.Skip("no flock on " + runtime.GOOS + ": runner.LockDir takes no lock")
+		t.Skip("no flock on " + runtime.GOOS + ": results.LockDir takes no lock")
 	}
 	dir := filepath.Join(t.TempDir(), "out")
 	mustCLI(t, exitOK, "run", irisSpec, "-o", dir, "-q")

@@ -10,7 +10,7 @@ import (
 )
 
 // Every experiment's stored spec reads back without the plugin registries
-// (runner.ReadSpec) to the same plan, trial key for trial key, as the
+// (spec.ReadSpec) to the same plan, trial key for trial key, as the
 // experiment itself: a results directory stays reportable after its
 // plugins are gone.
 func TestReadSpecExperiments(t *testing.T) {

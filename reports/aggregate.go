@@ -16,7 +16,7 @@ import (
 )
 
 // observation is one trial's values at one x: a point of
-// runner.Result.Points, so a trial whose protocol yields several (active
+// results.Result.Points, so a trial whose protocol yields several (active
 // learning: one per batch) contributes one per point.
 type observation struct {
 	trial   int

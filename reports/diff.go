@@ -172,7 +172,7 @@ type trialID struct {
 // compares, per dataset, series, x value and metric, the means of the
 // pairs both runs finished with a paired test (DiffOptions.Test). The trials of one index
 // train on the same sample when the runs have the same seed and sampling
-// (runner.Derive). The results are those of each run's own spec
+// (spec.Derive). The results are those of each run's own spec
 // (results.ForPlan); rows follow the old spec's order of datasets and
 // series. The fields that differ between the specs are in Diff.Changes;
 // what makes the comparison fail is in Diff.Failures.

@@ -14,7 +14,7 @@ import (
 // expect, not what runs.
 var unchangedSections = []string{"description", "baseline", "report", "expect", "smoke"}
 
-// specChanges returns the fields of the resolved specs (runner.Spec.Marshal,
+// specChanges returns the fields of the resolved specs (spec.Spec.Marshal,
 // every default written out) that differ: the experiment's own fields,
 // then each dataset's present in both (by id), then each method's (by
 // label), in the new spec's order. A spec that does not marshal (a plugin

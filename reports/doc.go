@@ -10,10 +10,12 @@
 // five entries is drawn in a column beside the plot rather than over the
 // data. It also checks an experiment's expect: block (Check, WriteCheck).
 //
-// Reports read only the stored spec and the stored results, never the
-// plugin registries, so a results directory renders after its plugins are
-// gone. Every result is aggregated by x over its observations
-// (runner.Result.Points): one at the training size for a per-size trial,
+// Reports read only the stored spec and the stored results (packages spec
+// and results), never the executor (package runner) nor the method and
+// dataset registries, so a results directory renders after its plugins
+// are gone; the plan's trial keys need the split kinds, select rules and
+// protocols registered, which the command links. Every result is aggregated by x over its observations
+// (results.Result.Points): one at the training size for a per-size trial,
 // one per batch for an active-learning trial. The extras a protocol or
 // method records with an observation are tabled and plotted like a metric
 // (<dataset>-<name>.png, no direction, no Win/Tie/Loss) when report.y

@@ -20,7 +20,7 @@ import (
 // leaves it — results.jsonl with several observations per trial carrying
 // extras, datasets.json, artifacts — for a spec whose dataset, transform,
 // protocol and methods are plugins this binary does not have. It returns
-// the spec (as runner.ReadSpec would read it from the directory) and the
+// the spec (as spec.ReadSpec would read it from the directory) and the
 // path of results.jsonl.
 func storedFixture(t *testing.T, dir string) (*spec.Spec, string) {
 	sp := &spec.Spec{
