@@ -1,18 +1,20 @@
-package runner
+package spec_test
 
 import (
 	"fmt"
 	"os"
 
+	_ "github.com/repro-ml/repro/plugins" // the method and dataset plugins, and the active protocol
+	_ "github.com/repro-ml/repro/runner"  // the split kinds, select rules and the curve protocol
 	"github.com/repro-ml/repro/spec"
 )
 
 func ExampleParse() {
 	sp, err := spec.Parse("quickstart.yaml", []byte(`name: quickstart
-datasets: [{name: fake-blobs, split: {kind: holdout, test: 60}}]
+datasets: [{name: iris, split: {kind: holdout, test: 50}}]
 methods:
-  - {name: fake-centroid, label: centroid, params: {shrink: [0, 0.5]}}
-  - {name: fake-centroid, label: cv, params: {shrink: [0, 0.5]}, select: {rule: cv}}
+  - {name: logreg-l2, label: l2, params: {C: [0.1, 1]}}
+  - {name: logreg-l2, label: cv, params: {C: [0.1, 1]}, select: {rule: cv}}
 curve: {sizes: [20, 0.5], trials: 3}
 metrics: [accuracy]
 `), []string{"curve.trials=2"})
@@ -30,24 +32,24 @@ metrics: [accuracy]
 	// experiment quickstart: 1 dataset × 2 methods, 2 sizes × 2 trials (seed 1)
 	// sizes: 20, 50%
 	// sampling: random (training rows drawn uniformly from the pool)
-	// dataset fake-blobs: fake-blobs {classes=3 d=5 given=false n=300 spread=1}, split holdout (test 60 rows, random)
-	// method centroid: fake-centroid, 2 grid points, select fixed, varying shrink
-	// method cv: fake-centroid, 2 grid points, select cv (5 folds by accuracy), varying shrink
+	// dataset iris: iris, split holdout (test 50 rows, random)
+	// method l2: logreg-l2, 2 grid points, select fixed, varying C
+	// method cv: logreg-l2, 2 grid points, select cv (5 folds by accuracy), varying C
 	// 1 dataset × 2 methods (4 grid points) × 2 sizes × 2 trials = 12 trials, 52 fits
 }
 
 func ExampleSpecError() {
 	_, err := spec.Parse("quickstart.yaml", []byte(`name: quickstart
-datasets: [{name: fake-blobs}]
+datasets: [{name: iris}]
 methods:
-  - {name: fake-centroid, params: {shrink: -1}}
+  - {name: logreg-l2, params: {C: -1}}
 curve: {sizes: [20], trials: 0}
 metrics: [accuracy]
 report: {x_transform: neglog}
 `), nil)
 	fmt.Println(err)
 	// Output:
-	// quickstart.yaml:4:44: methods[0].params.shrink: -1 is out of range; want float in [0, 1]
+	// quickstart.yaml:4:35: methods[0].params.C: -1 is out of range; want float in (0, +inf)
 	// quickstart.yaml:5:30: curve.trials: 0 is out of range; want int in [1, 100000]
 	// quickstart.yaml:7:23: report.x_transform: applies to a param on the x axis, but x is size; want report.x set to a param, or no x_transform
 }
