@@ -75,9 +75,9 @@ func LockShard(dir string, s Shard) (unlock func(), err error) {
 	return func() { own(); undo() }, nil
 }
 
-// openShardStore opens the results file of shard s in dir and returns the
+// OpenShardStore opens the results file of shard s in dir and returns the
 // results of the shard's trials already stored: in the shard's file, and
-// in the directory's jsonl (a local run started before), which
+// in the directory's results.jsonl (a local run started before), which
 // it only reads.
 func OpenShardStore(dir string, s Shard, in map[string]bool) (*Store, []Result, []error, error) {
 	local, warns, err := ReadResults(filepath.Join(dir, ResultsFile))
@@ -97,7 +97,7 @@ func OpenShardStore(dir string, s Shard, in map[string]bool) (*Store, []Result, 
 	return store, preferFinished(append(existing, own...)), append(warns, w...), nil
 }
 
-// withShards adds to the results of a local run's jsonl those
+// WithShards adds to the results of a local run's results.jsonl those
 // of the shards' files in dir, which it only reads: a local run after a
 // sharded one runs only what the shards left.
 func WithShards(dir string, local []Result, warns []error) ([]Result, []error, error) {
@@ -173,7 +173,7 @@ func ShardFiles(dir string) ([]Shard, error) {
 }
 
 // ReadAllResults reads every results file of the output directory dir:
-// jsonl of a local run and the shards' files. Where a key has a
+// results.jsonl of a local run and the shards' files. Where a key has a
 // successful and a failed line in different files the successful one is
 // the latest (Latest). It returns the results, the damaged lines of every
 // file, and whether dir holds any results file at all.
@@ -195,7 +195,7 @@ func ReadAllResults(dir string) (results []Result, warns []error, found bool, er
 }
 
 // ShardStatus counts the trials of one shard by their state in the
-// stored
+// stored results.
 type ShardStatus struct {
 	Shard
 	// Trials is the number of trials of the shard; Finished, Failed and

@@ -92,10 +92,10 @@ const (
 	maxPath = 300
 )
 
-// maxResultError bounds the error text a failed trial records.
+// MaxResultError bounds the error text a failed trial records.
 const MaxResultError = 4 * maxMsg
 
-// clipError returns err with its text cut to a readable length (a loader
+// ClipError returns err with its text cut to a readable length (a loader
 // that quotes a 20 MB field); errors.As and errors.Is still see err.
 func ClipError(err error) error {
 	if err == nil || len(err.Error()) <= maxMsg {
@@ -114,7 +114,7 @@ func (c clipped) Unwrap() error { return c.err }
 // not cut it (a 20 MB field of a table).
 const maxRun = 120
 
-// clipText cuts every run of more than maxRun characters without a space
+// ClipText cuts every run of more than maxRun characters without a space
 // in s to its first characters and its length, then s to max characters,
 // keeping its start and end.
 func ClipText(s string, max int) string {
@@ -180,8 +180,8 @@ func sortErrs(errs []FieldError, setOrder map[string]int) {
 	})
 }
 
-// specError returns errs as a *SpecError, each once and in file order, or
-// nil.
+// JoinErrors returns errs as a *SpecError, each once and in file order,
+// or nil.
 func JoinErrors(errs []FieldError) error {
 	if len(errs) == 0 {
 		return nil

@@ -208,7 +208,7 @@ type decoder struct {
 	names    map[string]*yaml.Node
 	reported map[string]bool
 	// places holds the position of the values decoded, by field path,
-	// for the checks made once the data is loaded (Spec.errorAt).
+	// for the checks made once the data is loaded (Spec.ErrorAt).
 	places map[string]FieldError
 }
 
@@ -374,7 +374,8 @@ func (f *fields) get(d *decoder, key string) *yaml.Node {
 	return v
 }
 
-// sub joins a field path and a key.
+// Sub joins a field path and a key: Sub("curve", "sizes") is
+// "curve.sizes", the path FieldError and Spec.ErrorAt take.
 func Sub(path, key string) string {
 	key = param.Clip(key) // a 5,000-character key is shown by its start
 	if path == "" {
@@ -383,6 +384,8 @@ func Sub(path, key string) string {
 	return path + "." + key
 }
 
+// Index is the path of element i of the list at path: Index("datasets",
+// 2) is "datasets[2]".
 func Index(path string, i int) string { return path + "[" + strconv.Itoa(i) + "]" }
 
 // mapping decodes n as a mapping, reporting duplicate keys; keys names the

@@ -127,7 +127,7 @@ func (m *MethodSpec) variantAt(g int, over []string) param.Values {
 // the label, followed for a fixed-rule grid point by its varying params.
 func (t *Trial) Series() string { return SeriesName(t.Method.Label, t.Variant()) }
 
-// seedName names the trial's method for its method seed: the label, and
+// SeedName names the trial's method for its method seed: the label, and
 // for a fixed-rule point every param value of the point. Unlike Series it
 // does not depend on which params vary, so adding a value to a grid keeps
 // the seeds (as it keeps the keys) of the existing points.
@@ -258,7 +258,7 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 	return id
 }
 
-// canonical renders values with param.Format so keys do not depend on
+// Canonical renders values with param.Format so keys do not depend on
 // how YAML typed a number (1 vs 1.0 for a float param is the same value).
 func Canonical(v param.Values) map[string]string {
 	out := make(map[string]string, len(v))
@@ -444,6 +444,9 @@ func describeSampling(sampling string) string {
 	return sampling
 }
 
+// FormatSizes writes training sizes as a spec's reader reads them: counts
+// as numbers, fractions as percentages ("20, 50%"); a long list by its
+// first and last sizes.
 func FormatSizes(sizes []float64) string {
 	// A list of a million sizes is shown by its first and last ones.
 	const shown = 40

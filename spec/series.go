@@ -43,7 +43,7 @@ func (m *MethodSpec) RunsOn(id string) bool {
 	return len(m.Datasets) == 0 || slices.Contains(m.Datasets, id)
 }
 
-// steps returns how many times one trial of m fits its method under the
+// Steps returns how many times one trial of m fits its method under the
 // protocol (the active protocol's batches), 1 if the protocol does not
 // say.
 func (s *Spec) Steps(m *MethodSpec) int {

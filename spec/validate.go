@@ -692,7 +692,7 @@ func (d *decoder) checkExpectSizes(s *Spec, x Expectation, n *yaml.Node, path st
 	}
 }
 
-// describeSplit says what a split is: "holdout test 50", "kfold {folds=5 …}".
+// DescribeSplit says what a split is: "holdout test 50", "kfold {folds=5 …}".
 func DescribeSplit(s Split) string {
 	switch {
 	case s.Kind == "holdout":
