@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/internal/clip"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
@@ -178,7 +179,7 @@ func (p *residents) start(ctx context.Context) error {
 		if r.err != nil {
 			err := r.err
 			p.mu.Unlock()
-			return spec.ClipError(dataError(p.spec, r.index, err))
+			return clip.Error(dataError(p.spec, r.index, err))
 		}
 		if r.state == ready {
 			loaded[r.spec.ID] = r.ld
@@ -298,7 +299,7 @@ func (p *residents) loadedLocked(ctx context.Context, r *resident, d *datasets.D
 		if p.startup {
 			r.err = err
 		} else {
-			p.failLocked(spec.ClipError(dataError(p.spec, r.index, err)))
+			p.failLocked(clip.Error(dataError(p.spec, r.index, err)))
 		}
 		return -1
 	}

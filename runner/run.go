@@ -15,6 +15,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/internal/atomicfile"
+	"github.com/repro-ml/repro/internal/clip"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
@@ -489,6 +490,9 @@ func writeJSON(path string, v any) error {
 	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
+// maxResultError bounds the error text a failed trial records.
+const maxResultError = 4 * clip.Msg
+
 // job is a trial handed to a worker, with its dataset.
 type job struct {
 	t  *spec.Trial
@@ -570,7 +574,7 @@ func (x *executor) execute(ctx context.Context, t *spec.Trial, ld *loadedData) (
 		}
 	}()
 	fail := func(err error) {
-		res.Error = spec.ClipText(err.Error(), spec.MaxResultError)
+		res.Error = clip.Text(err.Error(), maxResultError)
 		res.Metrics, res.Extras, res.Observations, res.Bootstrap = nil, nil, nil, nil
 	}
 	then, err := x.run(ctx, t, ld, res)

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/repro-ml/repro/internal/clip"
 )
 
 // FieldError is one problem found in a spec: where it is, which field, what
@@ -88,79 +89,9 @@ func plural(n int, noun string) string {
 // 5,000-character line. Values are cut where they are quoted
 // (param.Quote); this is the backstop.
 const (
-	maxMsg  = 2000
+	maxMsg  = clip.Msg
 	maxPath = 300
 )
-
-// MaxResultError bounds the error text a failed trial records.
-const MaxResultError = 4 * maxMsg
-
-// ClipError returns err with its text cut to a readable length (a loader
-// that quotes a 20 MB field); errors.As and errors.Is still see err.
-func ClipError(err error) error {
-	if err == nil || len(err.Error()) <= maxMsg {
-		return err
-	}
-	return clipped{err}
-}
-
-type clipped struct{ err error }
-
-func (c clipped) Error() string { return ClipText(c.err.Error(), maxMsg) }
-func (c clipped) Unwrap() error { return c.err }
-
-// maxRun is the longest run of characters without a space that a
-// message shows whole: a longer one is a value quoted by code that did
-// not cut it (a 20 MB field of a table).
-const maxRun = 120
-
-// ClipText cuts every run of more than maxRun characters without a space
-// in s to its first characters and its length, then s to max characters,
-// keeping its start and end.
-func ClipText(s string, max int) string {
-	s = clipRuns(s)
-	if len(s) <= max {
-		return s
-	}
-	r := []rune(s)
-	if len(r) <= max {
-		return s
-	}
-	keep := max - 40
-	return string(r[:keep*3/4]) + fmt.Sprintf("…(%d characters cut)…", len(r)-keep) + string(r[len(r)-keep/4:])
-}
-
-// clipRuns cuts the runs of more than maxRun characters without a space
-// in s: "99999…(20000000 characters cut)".
-func clipRuns(s string) string {
-	if len(s) <= maxRun {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		j := strings.IndexAny(s[i:], " \n")
-		if j < 0 {
-			j = len(s) - i
-		}
-		run := s[i : i+j]
-		if n := utf8.RuneCountInString(run); n > maxRun {
-			k := 0
-			for p := range run {
-				if k == maxRun/2 {
-					run = run[:p] + fmt.Sprintf("…(%d characters cut)", n-k)
-					break
-				}
-				k++
-			}
-		}
-		b.WriteString(run)
-		if i+j < len(s) {
-			b.WriteByte(s[i+j])
-		}
-		i += j + 1
-	}
-	return b.String()
-}
 
 // sortErrs orders errors by position in the file; errors from --set values
 // come after the file's, in argument order; ties keep the order found.

@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/repro-ml/repro/internal/clip"
 	"github.com/repro-ml/repro/internal/yamlpos"
 	"github.com/repro-ml/repro/param"
 )
@@ -230,7 +231,7 @@ func (d *decoder) err() error {
 // add records fe unless it was reported already, with its path and
 // message cut to a readable length.
 func (d *decoder) add(fe FieldError) {
-	fe.Path, fe.Msg = ClipText(fe.Path, maxPath), ClipText(fe.Msg, maxMsg)
+	fe.Path, fe.Msg = clip.Text(fe.Path, maxPath), clip.Text(fe.Msg, maxMsg)
 	if d.seen[fe] {
 		return
 	}
