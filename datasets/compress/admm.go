@@ -213,7 +213,9 @@ func (s *solver) wGroup(str int, gzy []float64, base int, scratch []float64) {
 	a, id2 := scratch[:n], scratch[n:2*n]
 	irho := 1 / s.rho // the hot loops multiply
 	target := float64(p.strLen[str]) * irho
-	phi := 0.0
+	// phi0 = φ(0); s20 and cnt0 are the sum of 1/D² and the count over
+	// {a_j > 0} (v > 0: D ≥ 1), the other sums of a Newton step at τ = 0.
+	phi0, s20, cnt0 := 0.0, 0.0, 0
 	// Most pointers share a few weights (1 in the first round, 1/ε for
 	// those at w = 0 after): 1/D² is divided out only when D changes.
 	lastD, lastID2 := 1.0, 1.0
@@ -226,10 +228,12 @@ func (s *solver) wGroup(str int, gzy []float64, base int, scratch []float64) {
 		a[i] = 0
 		if v > 0 {
 			a[i] = d * v
-			phi += a[i] * id2[i]
+			phi0 += a[i] * lastID2
+			s20 += lastID2
+			cnt0++
 		}
 	}
-	if phi <= target {
+	if phi0 <= target {
 		for i := range n {
 			gzy[2*i] = 0
 		}
@@ -237,31 +241,44 @@ func (s *solver) wGroup(str int, gzy []float64, base int, scratch []float64) {
 	}
 	// Start from the last iteration's τ; if it is past the root, one
 	// Newton step back lands left of it (φ is convex), or start at 0.
+	// The sums of the first Newton step are known when it starts at 0
+	// (from the pass above) or at the last τ (from the check): the same
+	// additions in the same order.
+	s1, s2, cnt := phi0, s20, cnt0
 	tau := s.tau[str]
 	if tau > 0 {
-		s1, s2 := 0.0, 0.0
+		t1, t2, tc := 0.0, 0.0, 0
 		for i := range a {
 			if a[i] > tau {
-				s1 += a[i] * id2[i]
-				s2 += id2[i]
+				t1 += a[i] * id2[i]
+				t2 += id2[i]
+				tc++
 			}
 		}
-		if phi := s1 - tau*s2; phi < target {
-			if s2 > 0 {
-				tau = max(0, tau-(target-phi)/s2)
+		s1, s2, cnt = t1, t2, tc
+		if phi := t1 - tau*t2; phi < target {
+			if t2 > 0 {
+				tau = max(0, tau-(target-phi)/t2)
 			} else {
 				tau = 0
+			}
+			if tau == 0 {
+				s1, s2, cnt = phi0, s20, cnt0
+			} else {
+				cnt = -1 // unknown
 			}
 		}
 	}
 	prev := -1
 	for range n + 2 {
-		s1, s2, cnt := 0.0, 0.0, 0
-		for i := range a {
-			if a[i] > tau {
-				s1 += a[i] * id2[i]
-				s2 += id2[i]
-				cnt++
+		if cnt < 0 {
+			s1, s2, cnt = 0, 0, 0
+			for i := range a {
+				if a[i] > tau {
+					s1 += a[i] * id2[i]
+					s2 += id2[i]
+					cnt++
+				}
 			}
 		}
 		next := (s1 - target) / s2
@@ -269,7 +286,7 @@ func (s *solver) wGroup(str int, gzy []float64, base int, scratch []float64) {
 			tau = max(tau, next)
 			break
 		}
-		tau, prev = next, cnt
+		tau, prev, cnt = next, cnt, -1
 	}
 	s.tau[str] = tau
 	for i, d := range gd {
@@ -280,6 +297,7 @@ func (s *solver) wGroup(str int, gzy []float64, base int, scratch []float64) {
 // residuals are the sums a z-step accumulates over its documents.
 type residuals struct {
 	primal, dual, w, z, y float64 // Σ(w−z)², Σ(z−z_old)², Σw², Σz², Σy²
+	factors               int     // Cholesky factorizations
 }
 
 // zstep sets z to the projection of w + y/ρ onto {Xz ≥ 1} and updates y,
@@ -308,7 +326,9 @@ func (s *solver) zstep(ctx context.Context) (residuals, error) {
 		r.w += q.w
 		r.z += q.z
 		r.y += q.y
+		r.factors += q.factors
 	}
+	s.factors.Add(int64(r.factors))
 	return r, err
 }
 
@@ -346,6 +366,7 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 	for a := 0; a < n; a++ {
 		strs := p.str[k*(lo+a) : k*(lo+a)+min(k, n-a)]
 		ua, ata := u[k*a:k*a+len(strs)], at[k*a:k*a+len(strs)]
+		ua, ata = ua[:len(strs)], ata[:len(strs)] // no bounds checks below
 		for t, str := range strs {
 			var x int32
 			if str < nm {
@@ -363,14 +384,15 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 		}
 		sum := 0.0
 		ra := r[a : a+len(strs)]
-		for t := len(strs) - 1; t >= 0; t-- {
+		ra = ra[:len(ua)]
+		for t := len(ua) - 1; t >= 0; t-- {
 			sum += ua[t]
 			ra[t] -= sum
 		}
 	}
 	f, ok, err := nnqp(s.beta[lo:hi], r, s.chol[k*lo:k*hi], s.valid[i], n, k, ws)
 	s.valid[i] = ok
-	s.factors.Add(int64(f))
+	acc.factors += f
 	if err != nil {
 		return err
 	}
@@ -378,12 +400,17 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 	// The sums in locals (the same additions in the same order).
 	r2, s2, w2, z2, y2 := acc.primal, acc.dual, acc.w, acc.z, acc.y
 	for a := 0; a < n; a++ {
+		m := min(k, n-a)
+		ba := beta[a : a+m]
+		ua, ata := u[k*a:k*a+len(ba)], at[k*a:k*a+len(ba)]
+		ua, ata = ua[:len(ba)], ata[:len(ba)] // no bounds checks below
 		cum := 0.0
-		for t := 1; t <= min(k, n-a); t++ {
-			cum += beta[a+t-1]
-			v := vals[at[k*a+t-1]:][:3:3]
+		for t, b := range ba {
+			cum += b
+			x := ata[t]
+			v := vals[x:][:3:3]
 			w := v[0]
-			z := u[k*a+t-1] + cum // w + y/ρ + cum
+			z := ua[t] + cum // w + y/ρ + cum
 			dz := z - v[1]
 			v[1] = z
 			y := v[2] + rho*(w-z)

@@ -11,19 +11,20 @@ import (
 	"github.com/repro-ml/repro/param"
 )
 
-// BenchmarkCompressNewsgroups compresses 1×, 2×, 4× and 8× slices of 20
-// Newsgroups (every 32nd, 16th, 8th and 4th document) at k = 5, λ = 0.03,
-// and the whole corpus: the paper's linear-time claim is a log-log slope
-// of time against words ≤ 1.1. It reports words/s, the iterations and the
-// process's CPU seconds (robust to other jobs on the machine, unlike wall
-// time), and logs the least-squares log-log slopes of wall and CPU time
-// against words over the slices run. Run with -benchtime 1x (and
-// GOMAXPROCS=1 for CPU seconds comparable with wall time); it skips
-// without the paper data.
+// BenchmarkCompressNewsgroups compresses 1×, 2×, 4×, 8× and 16× slices of
+// 20 Newsgroups (every 32nd, 16th, 8th, 4th and 2nd document) at k = 5,
+// λ = 0.03, and the whole corpus: the paper's linear-time claim is a
+// log-log slope of time against words ≤ 1.1. It reports words/s, the
+// iterations and the process's CPU seconds (robust to other jobs on the
+// machine, unlike wall time), and logs the digests of each result (see
+// resultHash), the least-squares log-log slopes of wall and CPU time
+// against words over the slices run and the slope of the last doubling.
+// Run with -benchtime 1x (and GOMAXPROCS=1 for CPU seconds comparable
+// with wall time); it skips without the paper data.
 func BenchmarkCompressNewsgroups(b *testing.B) {
 	d := newsgroups(b)
 	var words, wall, cpu []float64
-	for _, step := range []int{32, 16, 8, 4, 1} {
+	for _, step := range []int{32, 16, 8, 4, 2, 1} {
 		docs := slice(d.Text, step)
 		name := fmt.Sprintf("%dx", 32/step)
 		if step == 1 {
@@ -32,6 +33,8 @@ func BenchmarkCompressNewsgroups(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				res, c := compressReport(b, docs)
+				f, st := resultHash(res)
+				b.Logf("%s: %d documents, %d words: %.1f CPU-s, %.1f s wall; features %s, statistics %s", name, len(docs), res.Words, c, res.Seconds, f, st)
 				words, wall, cpu = append(words, float64(res.Words)), append(wall, res.Seconds), append(cpu, c)
 			}
 		})
@@ -39,6 +42,9 @@ func BenchmarkCompressNewsgroups(b *testing.B) {
 	if len(words) >= 2 {
 		b.Logf("log-log slope of time against words over %d slices: wall %.3f, CPU %.3f (paper: linear, ≤ 1.1)",
 			len(words), logSlope(words, wall), logSlope(words, cpu))
+		n := len(words)
+		last := func(y []float64) float64 { return logSlope(words[n-2:], y[n-2:]) }
+		b.Logf("slope of the last doubling (%.0f to %.0f words): wall %.3f, CPU %.3f", words[n-2], words[n-1], last(wall), last(cpu))
 	}
 }
 
