@@ -87,14 +87,23 @@ metrics: [accuracy]
 	}
 }
 
-// TestValidateDataFromEnv: $REPRO_DATA turns the data checks on as
-// --data does, and without either the spec alone is checked.
+// TestValidateDataFromEnv: --data turns the data checks on; $REPRO_DATA
+// alone does not (a static validate reads the spec only, and says so),
+// and without either the spec alone is checked.
 func TestValidateDataFromEnv(t *testing.T) {
 	spec := filepath.Join(hostileDir, "11-kfold-folds.yaml") // a csv of 30 rows, 40 folds
+	data := filepath.Join(hostileDir, "data")
 	t.Setenv("REPRO_DATA", "")
-	mustCLI(t, exitOK, "validate", spec)
-	t.Setenv("REPRO_DATA", filepath.Join(hostileDir, "data"))
-	_, stderr := mustCLI(t, exitUsage, "validate", spec)
+	stdout, _ := mustCLI(t, exitOK, "validate", spec)
+	if first, _, _ := strings.Cut(stdout, "\n"); first != spec+": valid" {
+		t.Errorf("without a data directory: first line %q, want %q", first, spec+": valid")
+	}
+	t.Setenv("REPRO_DATA", data)
+	stdout, _ = mustCLI(t, exitOK, "validate", spec)
+	if want := spec + `: valid (the spec alone: add --data "$REPRO_DATA" to check it against the data)`; !strings.HasPrefix(stdout, want+"\n") {
+		t.Errorf("with $REPRO_DATA alone: stdout\n%s\nwant it to start with %s", stdout, want)
+	}
+	_, stderr := mustCLI(t, exitUsage, "validate", "--data", data, spec)
 	if !strings.Contains(stderr, spec+":6:33: datasets[0].split.folds: 40 folds") {
 		t.Errorf("stderr:\n%s", stderr)
 	}

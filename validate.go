@@ -15,7 +15,7 @@ import (
 
 func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("validate", stderr, "validate FILE.yaml [--data DIR] [--set key.path=value ...] [--no-commands]")
-	data := fs.String("data", "", "data directory: check the spec against its datasets too (default $"+datasets.DataDirEnv+"; unset: the spec alone)")
+	data := fs.String("data", "", "data directory: check the spec against its datasets too, loading them as a run does (without it the spec alone is checked, whatever $"+datasets.DataDirEnv+")")
 	noCommands := fs.Bool("no-commands", false, "refuse an experiment that runs external programs (command methods)")
 	var sets multiFlag
 	fs.Var(&sets, "set", "override a spec field")
@@ -49,12 +49,17 @@ func cmdValidate(ctx context.Context, stdout, stderr io.Writer, args []string) i
 	if !checkPrograms(arg, progs, *noCommands, "validate", stderr) {
 		return exitUsage
 	}
-	// With the data (--data or $REPRO_DATA), the datasets load as a run
-	// loads them — their shapes, no fit — and what the spec asks of them
-	// is checked: sizes against the pool, test sets, folds, columns.
+	// With --data, the datasets load as a run loads them — corpus
+	// transforms included, no fit — and what the spec asks of them is
+	// checked: sizes against the pool, test sets, folds, columns. That can
+	// take minutes and gigabytes (Paskov's compressed corpora), so
+	// $REPRO_DATA alone does not ask for it: without --data validate reads
+	// the spec and nothing else, fast enough for an editor loop and CI.
 	checked := ""
-	if dir := *data; dir != "" || os.Getenv(datasets.DataDirEnv) != "" {
-		dir = datasets.DataDir(dir)
+	if os.Getenv(datasets.DataDirEnv) != "" && *data == "" {
+		checked = " (the spec alone: add --data \"$" + datasets.DataDirEnv + "\" to check it against the data)"
+	}
+	if dir := *data; dir != "" {
 		env := datasets.Env{DataDir: dir, CacheDir: filepath.Join(filepath.Dir(outDir("", sp)), ".cache")}
 		infos, missing, err := runner.CheckData(ctx, sp, env)
 		if err != nil {
