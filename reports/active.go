@@ -29,10 +29,14 @@ import (
 // within 2% of the score of training on all the data.
 const ReachFraction = 0.98
 
+// ActiveSummary is the report section of the active-learning summaries: a
+// protocol that lists it in its Sections (spec.Protocol) has it.
+const ActiveSummary = "active learning summary"
+
 // writeActive writes the active-learning summaries of every metric of
-// known direction; nothing for another protocol.
+// known direction; nothing for a protocol without the section.
 func (m *model) writeActive(w *bytes.Buffer) {
-	if m.spec.Protocol.ProtocolName() != "active" {
+	if !m.section(ActiveSummary) {
 		return
 	}
 	fmt.Fprintf(w, "## Active learning summary\n\n")

@@ -115,9 +115,24 @@ func (s *series) md() string { return mdText(s.display()) }
 
 func (s *series) rule() string {
 	if s.method == nil {
-		return "fixed"
+		return spec.Select{}.RuleName() // the default rule
 	}
 	return s.method.Select.RuleName()
+}
+
+// protocol returns the static description of the spec's protocol, or the
+// zero Protocol for one not registered (a results directory of a plugin no
+// longer compiled in).
+func (m *model) protocol() spec.Protocol {
+	if p, err := spec.LookupProtocol(m.spec.Protocol.ProtocolName()); err == nil {
+		return *p
+	}
+	return spec.Protocol{}
+}
+
+// section reports whether the spec's protocol adds the report section name.
+func (m *model) section(name string) bool {
+	return slices.Contains(m.protocol().Sections, name)
 }
 
 // selector returns the select rule of m, or the zero Selector for a rule

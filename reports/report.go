@@ -223,7 +223,7 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 	sp := m.spec
 	fmt.Fprintf(w, "## Setup\n\n")
 	fmt.Fprintf(w, "- Seed: %d\n", sp.Seed)
-	if p := sp.Protocol; p.ProtocolName() != "curve" {
+	if p := sp.Protocol; !m.protocol().Implicit {
 		line := "- Protocol: " + p.Name
 		if len(p.Params) > 0 {
 			line += " {" + p.Params.Label() + "}"
@@ -258,16 +258,8 @@ func (m *model) writeSetup(w *bytes.Buffer) {
 			label = ms.Name
 		}
 		rule := ms.Select.RuleName()
-		switch rule {
-		case "fixed":
-			rule = "fixed (each grid point its own series)"
-			if len(ms.Grid) <= 1 {
-				rule = "fixed"
-			}
-		case "cv":
-			rule = fmt.Sprintf("cv (%d folds by %s, refit)", ms.Select.Folds, ms.Select.Metric)
-		case "test":
-			rule = fmt.Sprintf("test set by %s: ORACLE choice", ms.Select.Metric)
+		if sel := selector(&ms); sel.Report != nil {
+			rule = sel.Report(ms.Select, len(ms.Grid))
 		}
 		if selector(&ms).Oracle {
 			label += " [oracle]"
@@ -347,19 +339,11 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 		fmt.Fprintf(w, "- Transform: %s {%s}%s\n", t.Name, t.Params.Label(), fit)
 	}
 	split := ds.Split.KindName()
-	if ds.Split.Kind == "holdout" {
-		split += " (test " + num(ds.Split.Params.Float("test"))
-		if ds.Split.Params.Bool("stratify") {
-			split += ", stratified"
-		}
-		split += ")"
-	}
-	if ds.Split.Kind == "train" {
-		split += " (in-sample: metrics are training-set values, not test-set values)"
-	}
-	if ds.Split.Kind != "holdout" && len(ds.Split.Params) > 0 {
-		// A kind the report has no words for (kfold, or one whose
-		// plugin is gone) shows its params as stored.
+	if sp, err := spec.LookupSplitter(ds.Split.Kind); err == nil && sp.Report != nil {
+		split += sp.Report(ds.Split.Params)
+	} else if len(ds.Split.Params) > 0 {
+		// A kind without words of its own (kfold, or one whose plugin
+		// is gone) shows its params as stored.
 		split += " {" + ds.Split.Params.Label() + "}"
 	}
 	fmt.Fprintf(w, "- Split: %s\n", split)

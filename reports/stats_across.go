@@ -176,8 +176,8 @@ func (m *model) writeAcross(w *bytes.Buffer, files map[string][]byte) error {
 // or the protocol records.
 func (m *model) xName() string {
 	switch x := m.spec.Report.X; {
-	case m.spec.Protocol.ProtocolName() == "active":
-		return "number of labelled rows"
+	case m.protocol().XName != "":
+		return m.protocol().XName
 	case x == "" || x == "size":
 		return "training size"
 	default:

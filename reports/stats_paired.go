@@ -27,8 +27,8 @@ const CorrectedOverlap = 0.5
 // would multiply the variance by up to n_test/n_train without a reason.
 // An unknown pool (0) gives TestCorrectedT, the cautious choice.
 func DefaultTest(splitKind string, nTrain, pool int) string {
-	switch {
-	case splitKind == "train":
+	switch sp, err := spec.LookupSplitter(splitKind); {
+	case err == nil && sp.InSample:
 		return TestT
 	case pool <= 0 || nTrain <= 0:
 		return TestCorrectedT
@@ -80,30 +80,18 @@ func datasetSpec(sp *spec.Spec, id string) *spec.DatasetSpec {
 // taken as maxTrain, the largest training sample of the dataset's trials
 // — at least the pool's size, which errs towards the corrected test.
 func PoolRows(ds *spec.DatasetSpec, rows, nTrain, nTest, maxTrain int) int {
-	kind := "rest"
-	var p map[string]any
+	var split spec.Split // no entry: the default kind
 	if ds != nil {
-		kind, p = ds.Split.KindName(), ds.Split.Params
+		split = ds.Split
 	}
-	if rows > 0 {
-		if kind == "rest" || kind == "train" {
-			return rows
-		}
-		return max(rows-nTest, nTrain)
+	n := 0
+	if sp, err := spec.LookupSplitter(split.KindName()); err == nil && sp.Pool != nil {
+		n = sp.Pool(split.Params, rows, nTrain, nTest)
+	} else if rows > 0 {
+		n = max(rows-nTest, nTrain)
 	}
-	switch kind {
-	case "rest":
-		if nTest > 0 {
-			return nTrain + nTest
-		}
-	case "kfold":
-		if k, ok := p["folds"].(int); ok && k >= 2 && nTest > 0 {
-			return max(nTest*(k-1), nTrain)
-		}
-	case "holdout":
-		if f, ok := p["test"].(float64); ok && f > 0 && f < 1 && nTest > 0 {
-			return max(int(math.Round(float64(nTest)/f))-nTest, nTrain)
-		}
+	if n > 0 || rows > 0 {
+		return n
 	}
 	return max(maxTrain, nTrain)
 }

@@ -240,40 +240,15 @@ func checkDataset(sp *spec.Spec, i int, d *datasets.Dataset) []spec.FieldError {
 	// partition as the run draws it.
 	split := spec.Sub(path, "split")
 	kindName := ds.Split.KindName()
-	switch kindName {
-	case "given":
-		if d.Split == nil {
-			fail(spec.Sub(split, "kind"), "dataset %s has no train/test split of its own; want holdout, kfold or rest", id)
-			return errs
-		}
-	case "holdout":
-		if t, ok := ds.Split.Params["test"].(float64); ok {
-			n := int(t)
-			if t < 1 {
-				n = int(math.Round(t * float64(rows)))
-			}
-			switch {
-			case t >= 1 && t >= float64(rows):
-				fail(spec.Sub(split, "test"), "a test set of %s rows, but dataset %s has %d rows; want fewer than %d, or a fraction in (0, 1)", param.Format(t), id, rows, rows)
-				return errs
-			case n < 1 || n >= rows:
-				fail(spec.Sub(split, "test"), "%s of the %d rows of dataset %s is %d test rows; want a fraction that leaves at least one row for each part", param.Format(t), rows, id, n)
-				return errs
-			}
-		}
-		if s, _ := ds.Split.Params["stratify"].(bool); s && kind != metric.Classification {
-			fail(spec.Sub(split, "stratify"), "dataset %s is a regression dataset; want stratify: false (it needs classes)%s", id, hint)
-			return errs
-		}
-	case "kfold":
-		if k, ok := ds.Split.Params["folds"].(int); ok && k > rows {
-			fail(spec.Sub(split, "folds"), "%d folds, but dataset %s has %d rows; want at most %d folds", k, id, rows, rows)
-			return errs
-		}
-	}
 	splitter, err := LookupSplitter(kindName)
 	if err != nil {
 		return errs // reported by Load
+	}
+	if splitter.CheckData != nil {
+		if key, err := splitter.CheckData(d, ds.Split.Params, id, hint); err != nil {
+			fail(spec.Sub(split, key), "%s", err.Error())
+			return errs
+		}
 	}
 	trials := 1
 	if splitter.Replicates != nil {
@@ -348,20 +323,13 @@ func checkDataset(sp *spec.Spec, i int, d *datasets.Dataset) []spec.FieldError {
 		if len(seen) == len(sp.Curve.Sizes) {
 			errs = append(errs, checkExpectRows(sp, ds.ID, seen, where)...)
 		}
-	} else if sp.Protocol.ProtocolName() == "active" {
-		if initial, ok := sp.Protocol.Params["initial"].(int); ok && initial > pool {
-			fail(spec.Sub("protocol", "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
-		}
-		for k, m := range sp.Methods {
-			if initial, ok := m.Protocol["initial"].(int); ok && initial > pool && m.RunsOn(ds.ID) {
-				fail(spec.Sub(spec.Sub(spec.Index("methods", k), "protocol"), "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
-			}
-		}
+	} else if p, err := LookupProtocol(sp.Protocol.ProtocolName()); err == nil && p.CheckPool != nil {
+		p.CheckPool(sp, ds, pool, where, fail)
 	}
 
 	// Cross-validation folds within the smallest training set.
 	for k, m := range sp.Methods {
-		if m.Select.RuleName() == "cv" && len(m.Grid) > 1 && m.Select.Folds > smallest && m.RunsOn(ds.ID) {
+		if sel, err := spec.LookupSelector(m.Select.RuleName()); err == nil && sel.Folds && len(m.Grid) > 1 && m.Select.Folds > smallest && m.RunsOn(ds.ID) {
 			fail(spec.Sub(spec.Sub(spec.Index("methods", k), "select"), "folds"), "%d-fold cross-validation, but the smallest training set of dataset %s has %d rows; want at most %d folds, or larger sizes",
 				m.Select.Folds, id, smallest, smallest)
 		}

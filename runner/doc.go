@@ -108,7 +108,12 @@
 //     (protocols/active): its file, its test, and a blank import in
 //     plugins/plugins.go. Decoding, validation, NewPlan, `repro list` and
 //     docs/spec.md take the static half from the registration; regenerate
-//     docs/spec.md with go test ./spec -run TestSpecDoc -update.
+//     docs/spec.md with go test ./spec -run TestSpecDoc -update. What is
+//     about the kind — its words in plans, messages and reports, its data
+//     checks (Splitter.CheckData, Protocol.CheckPool), how its trials are
+//     keyed — is in its registration: no other file names it, which
+//     TestNoNameBranches (package main) checks on the string literals of
+//     the source.
 //   - A query strategy of the active protocol: one file in
 //     protocols/active registering it with active.Strategies.Register,
 //     and its test.

@@ -25,6 +25,12 @@ type Splitter struct {
 	spec.Splitter
 	// Split divides the rows of d for one trial.
 	Split func(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error)
+	// CheckData, if set, checks the split's params against the dataset
+	// before a trial is drawn (repro validate --data, and Run): an error
+	// is the complaint at key, a key of the split: section (kind, or a
+	// param). id is the dataset's id, quoted; hint what a regression
+	// dataset's message adds about its classes.
+	CheckData func(d *datasets.Dataset, p param.Values, id, hint string) (key string, err error)
 }
 
 // Partition is one trial's division of a dataset's rows.
@@ -66,6 +72,11 @@ type Protocol struct {
 	spec.Protocol
 	// Run runs one trial and returns its observations, in order of x.
 	Run func(ctx context.Context, t *TrialRun, p param.Values) ([]results.Observation, error)
+	// CheckPool, if set, checks the protocol's params against the
+	// smallest pool of the trials of dataset entry ds (where words it:
+	// "the 150 rows of dataset iris (split rest)"), calling fail for
+	// each problem, at a spec path (repro validate --data, and Run).
+	CheckPool func(sp *spec.Spec, ds *spec.DatasetSpec, pool int, where string, fail func(path, format string, args ...any))
 }
 
 // LookupSplitter returns the split kind name with its executor: the

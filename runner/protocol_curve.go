@@ -16,7 +16,8 @@ func init() {
 		Protocol: spec.Protocol{
 			Doc: "the supervised training-size curve: one trial per size of curve.sizes and trial index, " +
 				"each a training sample (nested across sizes) fitted and scored on the test part",
-			PerSize: true,
+			PerSize:  true,
+			Implicit: true,
 		},
 		Run: runCurve,
 	})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -34,6 +35,12 @@ func init() {
 		Selector: spec.Selector{
 			Doc:  "no selection: every grid point is its own variant, reported as \"label (p=v …)\"",
 			Fits: func(int, spec.Select) int { return 1 },
+			Report: func(_ spec.Select, grid int) string {
+				if grid <= 1 {
+					return "fixed"
+				}
+				return "fixed (each grid point its own series)"
+			},
 		},
 		Choose: func(_ context.Context, c *Choice) (int, error) {
 			if len(c.Candidates) != 1 {
@@ -47,6 +54,17 @@ func init() {
 			Doc:     "k-fold cross-validation on each training set by select.metric, then a refit on the whole training set at the best point",
 			Chooses: true,
 			Fits:    func(n int, s spec.Select) int { return n*s.Folds + 1 },
+			Folds:   true,
+			Describe: func(s spec.Select) string {
+				d := fmt.Sprintf(" (%d folds by %s)", s.Folds, s.Metric)
+				if len(s.Over) > 0 {
+					d += " over " + strings.Join(s.Over, ", ")
+				}
+				return d
+			},
+			Report: func(s spec.Select, _ int) string {
+				return fmt.Sprintf("cv (%d folds by %s, refit)", s.Folds, s.Metric)
+			},
 		},
 		Choose: chooseCV,
 	})
@@ -56,6 +74,12 @@ func init() {
 			Chooses: true,
 			Oracle:  true,
 			Fits:    func(n int, _ spec.Select) int { return n },
+			Describe: func(s spec.Select) string {
+				return fmt.Sprintf(" (by %s on the test set: oracle)", s.Metric)
+			},
+			Report: func(s spec.Select, _ int) string {
+				return fmt.Sprintf("test set by %s: ORACLE choice", s.Metric)
+			},
 		},
 		Choose: chooseTest,
 	})

@@ -29,7 +29,14 @@ type SplitAt struct {
 func init() {
 	spec.Splitters.Register("given", &Splitter{
 		Splitter: spec.Splitter{
-			Doc: "the dataset's own train/test partition (20 Newsgroups by-date, Isolet 1-4 vs 5)",
+			Doc:       "the dataset's own train/test partition (20 Newsgroups by-date, Isolet 1-4 vs 5)",
+			LegacyKey: noTest,
+		},
+		CheckData: func(d *datasets.Dataset, _ param.Values, id, _ string) (string, error) {
+			if d.Split == nil {
+				return "kind", fmt.Errorf("dataset %s has no train/test split of its own; want holdout, kfold or rest", id)
+			}
+			return "", nil
 		},
 		Split: func(d *datasets.Dataset, _ param.Values, _ SplitAt) (*Partition, error) {
 			if d.Split == nil {
@@ -47,12 +54,28 @@ func init() {
 					Doc: "test set size: a count ≥ 1 or a fraction in (0, 1) of the rows"},
 				{Name: "stratify", Type: param.Bool, Default: false, Doc: "draw the test set in proportion to the classes"},
 			},
+			LegacyKey: func(p param.Values) (float64, bool) { return p.Float("test"), p.Bool("stratify") },
+			Describe:  describeHoldout,
+			Brief:     func(p param.Values) string { return " test " + param.Format(p.Float("test")) },
+			Report:    reportHoldout,
+			Pool:      holdoutPool,
 		},
-		Split: holdout,
+		CheckData: checkHoldout,
+		Split:     holdout,
 	})
 	spec.Splitters.Register("rest", &Splitter{
 		Splitter: spec.Splitter{
-			Doc: "no fixed test set: each trial's training sample is drawn from all rows and every other row is the test set",
+			Doc:       "no fixed test set: each trial's training sample is drawn from all rows and every other row is the test set",
+			LegacyKey: noTest,
+			Pool: func(_ param.Values, rows, nTrain, nTest int) int {
+				switch {
+				case rows > 0:
+					return rows
+				case nTest > 0:
+					return nTrain + nTest
+				}
+				return 0
+			},
 		},
 		Split: func(d *datasets.Dataset, _ param.Values, _ SplitAt) (*Partition, error) {
 			all := d.Indices()
@@ -61,7 +84,13 @@ func init() {
 	})
 	spec.Splitters.Register("train", &Splitter{
 		Splitter: spec.Splitter{
-			Doc: "no test set: metrics on the training sample itself (in-sample), for figures of a fit to all the data",
+			Doc:       "no test set: metrics on the training sample itself (in-sample), for figures of a fit to all the data",
+			LegacyKey: noTest,
+			InSample:  true,
+			Report: func(param.Values) string {
+				return " (in-sample: metrics are training-set values, not test-set values)"
+			},
+			Pool: func(_ param.Values, rows, _, _ int) int { return rows },
 		},
 		Split: func(d *datasets.Dataset, _ param.Values, _ SplitAt) (*Partition, error) {
 			return &Partition{Pool: d.Indices(), TestOf: func(train []int) []int { return train }, InSample: true}, nil
@@ -78,9 +107,86 @@ func init() {
 					"(trial t is fold t div r, repeat t mod r: Bilgic's protocol, where a pool-fitted transform is fitted k times, not k·r)"},
 			},
 			Replicates: func(p param.Values) int { return p.Int("folds") * p.Int("repeats") },
+			Pool: func(p param.Values, rows, nTrain, nTest int) int {
+				switch k, ok := p["folds"].(int); {
+				case rows > 0:
+					return max(rows-nTest, nTrain)
+				case ok && k >= 2 && nTest > 0:
+					return max(nTest*(k-1), nTrain)
+				}
+				return 0
+			},
+		},
+		CheckData: func(d *datasets.Dataset, p param.Values, id, _ string) (string, error) {
+			if k, ok := p["folds"].(int); ok && k > d.Rows() {
+				return "folds", fmt.Errorf("%d folds, but dataset %s has %d rows; want at most %d folds", k, id, d.Rows(), d.Rows())
+			}
+			return "", nil
 		},
 		Split: kfold,
 	})
+}
+
+// noTest is the LegacyKey of a kind without a test size or stratify flag.
+func noTest(param.Values) (float64, bool) { return 0, false }
+
+// describeHoldout says how the test part is drawn, as curve.sampling says
+// how the training rows are: " (test 20%, random)".
+func describeHoldout(p param.Values) string {
+	how := datasets.Random
+	if p.Bool("stratify") {
+		how = datasets.Stratified
+	}
+	test := p.Float("test")
+	rows := param.Format(test) + " rows"
+	if test < 1 {
+		rows = param.Format(test*100) + "%"
+	}
+	return fmt.Sprintf(" (test %s, %s)", rows, how)
+}
+
+// reportHoldout words a holdout split on a report: " (test 50, stratified)".
+func reportHoldout(p param.Values) string {
+	s := " (test " + strconv.FormatFloat(p.Float("test"), 'g', -1, 64)
+	if p.Bool("stratify") {
+		s += ", stratified"
+	}
+	return s + ")"
+}
+
+// holdoutPool is the rows a holdout test set leaves, or — rows unknown —
+// the rows a test fraction f of nTest rows implies: nTest/f − nTest.
+func holdoutPool(p param.Values, rows, nTrain, nTest int) int {
+	f, ok := p["test"].(float64)
+	switch {
+	case rows > 0:
+		return max(rows-nTest, nTrain)
+	case ok && f > 0 && f < 1 && nTest > 0:
+		return max(int(math.Round(float64(nTest)/f))-nTest, nTrain)
+	}
+	return 0
+}
+
+// checkHoldout checks a holdout's test size against the dataset's rows,
+// and that a stratified test set has classes to keep.
+func checkHoldout(d *datasets.Dataset, p param.Values, id, hint string) (string, error) {
+	rows := d.Rows()
+	if t, ok := p["test"].(float64); ok {
+		n := int(t)
+		if t < 1 {
+			n = int(math.Round(t * float64(rows)))
+		}
+		switch {
+		case t >= 1 && t >= float64(rows):
+			return "test", fmt.Errorf("a test set of %s rows, but dataset %s has %d rows; want fewer than %d, or a fraction in (0, 1)", param.Format(t), id, rows, rows)
+		case n < 1 || n >= rows:
+			return "test", fmt.Errorf("%s of the %d rows of dataset %s is %d test rows; want a fraction that leaves at least one row for each part", param.Format(t), rows, id, n)
+		}
+	}
+	if s, _ := p["stratify"].(bool); s && !d.IsClassification() {
+		return "stratify", fmt.Errorf("dataset %s is a regression dataset; want stratify: false (it needs classes)%s", id, hint)
+	}
+	return "", nil
 }
 
 // rowCount accepts a whole number of rows or a fraction below 1.

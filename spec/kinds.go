@@ -56,6 +56,29 @@ type Splitter struct {
 	// defines (kfold: folds × repeats); the spec's trial count is then
 	// that number. Otherwise curve.trials decides.
 	Replicates func(p param.Values) int
+	// LegacyKey, if set, marks a kind whose trial keys keep the form
+	// splits had before they were plugins: the kind and the test size and
+	// stratify flag LegacyKey returns (zero for a kind without them), so
+	// that results stored before stay valid. Otherwise a key holds the
+	// kind and its params.
+	LegacyKey func(p param.Values) (test float64, stratify bool)
+	// Describe, if set, words the split's params for `repro validate`'s
+	// plan (" (test 20%, random)"); otherwise they are listed " {k=v …}".
+	Describe func(p param.Values) string
+	// Brief, if set, words the split's params in messages, after its
+	// kind (" test 50"); otherwise they are listed " {k=v …}".
+	Brief func(p param.Values) string
+	// Report, if set, words the split's params on a report's Setup
+	// (" (test 50, stratified)"); otherwise they are listed " {k=v …}".
+	Report func(p param.Values) string
+	// InSample marks a kind whose metrics are measured on the training
+	// rows themselves (train): reports pair its trials with the plain t-test.
+	InSample bool
+	// Pool, if set, returns the number of rows a trial draws its training
+	// sample from, for reports: rows is the dataset's row count (0 when
+	// unknown), nTrain and nTest a trial's training and test rows; 0 when
+	// it cannot tell. Otherwise the pool is the rows less the test part.
+	Pool func(p param.Values, rows, nTrain, nTest int) int
 }
 
 // Static returns s itself: a *Splitter is a SplitKind, and so is a value
@@ -73,6 +96,15 @@ type Selector struct {
 	Chooses bool
 	// Oracle marks a rule that looks at the test rows; reports flag it.
 	Oracle bool
+	// Folds marks a rule that splits each training set into select.folds
+	// folds (cv): the only rule folds apply to.
+	Folds bool
+	// Describe, if set, words the rule's settings for `repro validate`'s
+	// plan, after its name (" (5 folds by acc)").
+	Describe func(s Select) string
+	// Report, if set, words the rule in a report's Setup table, for a
+	// method of grid grid points; otherwise its name.
+	Report func(s Select, grid int) string
 	// Fits returns the number of model fits one choice among candidates
 	// grid points costs, the final fit included (for `repro validate`).
 	Fits func(candidates int, s Select) int
@@ -101,6 +133,18 @@ type Protocol struct {
 	// Steps, if set, returns how many times a trial fits its method (the
 	// active protocol's batches); otherwise once. For `repro validate`.
 	Steps func(p param.Values) int
+	// Implicit marks the protocol a spec runs without saying (curve):
+	// trial keys, `repro validate`'s plan and reports leave its name and
+	// params out, as before protocols were plugins, so that results
+	// stored before stay valid.
+	Implicit bool
+	// XName, if set, names the x value of the protocol's observations in
+	// reports ("number of labelled rows"); otherwise the training size or
+	// report.x.
+	XName string
+	// Sections names the report sections the protocol adds (package
+	// reports renders each by its name: "active").
+	Sections []string
 }
 
 // Static returns p itself: a *Protocol is a ProtocolKind, and so is a

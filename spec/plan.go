@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -224,6 +225,13 @@ func replicates(spec *Spec, ds *DatasetSpec) (int, error) {
 	return spec.Curve.Trials, nil
 }
 
+// implicit reports whether the protocol name is the one a spec runs
+// without saying (Protocol.Implicit): an unknown name is not.
+func implicit(name string) bool {
+	p, err := LookupProtocol(name)
+	return err == nil && p.Implicit
+}
+
 // chooses reports whether m's select rule chooses among grid points.
 func chooses(m *MethodSpec) bool {
 	sel, err := LookupSelector(m.Select.RuleName())
@@ -240,12 +248,11 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 		}
 	}
 	var split any
-	switch kind := ds.Split.KindName(); kind {
-	case "given", "rest", "train":
-		split = legacySplit{Kind: kind}
-	case "holdout":
-		split = legacySplit{Kind: kind, Test: ds.Split.Params.Float("test"), Stratify: ds.Split.Params.Bool("stratify")}
-	default:
+	kind := ds.Split.KindName()
+	if sp, err := LookupSplitter(kind); err == nil && sp.LegacyKey != nil {
+		test, stratify := sp.LegacyKey(ds.Split.Params)
+		split = legacySplit{Kind: kind, Test: test, Stratify: stratify}
+	} else {
 		split = map[string]any{"kind": kind, "params": Canonical(ds.Split.Params)}
 	}
 	id := map[string]any{
@@ -294,7 +301,7 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 		"sampling": spec.Curve.Sampling,
 		"metrics":  metrics,
 	}
-	if name := spec.Protocol.ProtocolName(); name != "curve" {
+	if name := spec.Protocol.ProtocolName(); !implicit(name) {
 		// The params the trial runs with: a method's own protocol
 		// params (methods[i].protocol) change the key only where they
 		// change a value, so keys of specs without them stay valid.
@@ -344,7 +351,7 @@ func (p *Plan) Describe(w io.Writer) {
 	}
 	fmt.Fprintf(w, "experiment %s: %s × %s, %s × %s (seed %d)\n",
 		s.Name, count(len(s.Datasets), "dataset"), count(len(s.Methods), "method"), count(sizes, "size"), count(trials, "trial"), s.Seed)
-	if name := s.Protocol.ProtocolName(); name != "curve" {
+	if name := s.Protocol.ProtocolName(); !implicit(name) {
 		fmt.Fprintf(w, "protocol %s", name)
 		if len(s.Protocol.Params) > 0 {
 			fmt.Fprintf(w, " {%s}", s.Protocol.Params.Label())
@@ -360,21 +367,9 @@ func (p *Plan) Describe(w io.Writer) {
 			fmt.Fprintf(w, " {%s}", ds.Params.Label())
 		}
 		fmt.Fprintf(w, ", split %s", ds.Split.KindName())
-		switch {
-		case ds.Split.Kind == "holdout":
-			// How the test part is drawn, as curve.sampling says how
-			// the training rows are.
-			how := "random"
-			if ds.Split.Params.Bool("stratify") {
-				how = "stratified"
-			}
-			test := ds.Split.Params.Float("test")
-			rows := param.Format(test) + " rows"
-			if test < 1 {
-				rows = param.Format(test*100) + "%"
-			}
-			fmt.Fprintf(w, " (test %s, %s)", rows, how)
-		case len(ds.Split.Params) > 0:
+		if sp, err := LookupSplitter(ds.Split.Kind); err == nil && sp.Describe != nil {
+			fmt.Fprint(w, sp.Describe(ds.Split.Params))
+		} else if len(ds.Split.Params) > 0 {
 			fmt.Fprintf(w, " {%s}", ds.Split.Params.Label())
 		}
 		if ds.Tasks != "" {
@@ -395,14 +390,8 @@ func (p *Plan) Describe(w io.Writer) {
 	for _, m := range s.Methods {
 		rule := m.Select.RuleName()
 		fmt.Fprintf(w, "method %s: %s, %s, select %s", m.Label, m.Name, count(len(m.Grid), "grid point"), rule)
-		switch rule {
-		case "cv":
-			fmt.Fprintf(w, " (%d folds by %s)", m.Select.Folds, m.Select.Metric)
-			if len(m.Select.Over) > 0 {
-				fmt.Fprintf(w, " over %s", strings.Join(m.Select.Over, ", "))
-			}
-		case "test":
-			fmt.Fprintf(w, " (by %s on the test set: oracle)", m.Select.Metric)
+		if sel, err := LookupSelector(rule); err == nil && sel.Describe != nil {
+			fmt.Fprint(w, sel.Describe(m.Select))
 		}
 		if len(m.Varying) > 0 {
 			fmt.Fprintf(w, ", varying %s", strings.Join(m.Varying, ", "))
@@ -433,12 +422,12 @@ func count(n int, noun string) string {
 // describeSampling says how curve.sampling draws the training rows from
 // the pool.
 func describeSampling(sampling string) string {
-	switch sampling {
-	case "", "random":
+	switch datasets.Sampling(sampling) {
+	case "", datasets.Random:
 		return "random (training rows drawn uniformly from the pool)"
-	case "stratified":
+	case datasets.Stratified:
 		return "stratified (training rows keep the pool's class proportions)"
-	case "balanced":
+	case datasets.Balanced:
 		return "balanced (an equal count of training rows per class)"
 	}
 	return sampling

@@ -34,6 +34,14 @@ const (
 	maxTrials    = 100000
 )
 
+// The split kind, select rule and protocol a spec without them has: the
+// schema's defaults, the only place the experiment language names a kind.
+const (
+	defaultSplit    = "rest"
+	defaultRule     = "fixed"
+	defaultProtocol = "curve"
+)
+
 var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 
 // schema returns the declaration of the whole spec, a Section. With free
@@ -85,7 +93,7 @@ func schema(free bool) param.Decl {
 					{Name: "fit", Type: param.Enum, Choices: []string{"pool", "train"}, Optional: true, DefaultDoc: "corpus",
 						Doc: "What the transform is fitted on: absent, the whole dataset once when it loads (cached on disk by content); `pool`, in each trial every non-test row, labels hidden; `train`, in each trial the training rows."},
 				}},
-			{Name: "split", Type: param.Section, Tag: "kind", Default: map[string]any{"kind": "rest"}, DefaultDoc: "`{kind: rest}`",
+			{Name: "split", Type: param.Section, Tag: "kind", Default: map[string]any{"kind": defaultSplit}, DefaultDoc: "`{kind: rest}`",
 				Doc:    "How rows divide into a training pool and a test set: a split kind and its parameters (below).",
 				Plugin: pluginOf(LookupSplitter, func(s *Splitter) param.Plugin { return param.Plugin{Params: s.Params} }),
 				Fields: []param.Decl{
@@ -110,7 +118,7 @@ func schema(free bool) param.Decl {
 				Doc: "The method's name in reports and `expect`; unique, without parentheses. Two entries of the same plugin need distinct labels."},
 			{Name: "params", Type: param.Params, Grid: true, Optional: true, DefaultDoc: "plugin defaults",
 				Doc: "The plugin's parameters; any value may be a list, which makes a **grid**. Every grid point is checked by the plugin's Validate hook."},
-			{Name: "select", Type: param.Section, Default: map[string]any{"rule": "fixed"}, DefaultDoc: "`{rule: fixed}`",
+			{Name: "select", Type: param.Section, Default: map[string]any{"rule": defaultRule}, DefaultDoc: "`{rule: fixed}`",
 				Doc: "How the grid's points are chosen among (below).",
 				Fields: []param.Decl{
 					{Name: "rule", Type: param.Enum, Choices: Selectors.Names(), Doc: "A select rule (below)."},
@@ -143,7 +151,7 @@ func schema(free bool) param.Decl {
 		},
 	}
 
-	protocol := param.Decl{Name: "protocol", Type: param.Section, Tag: "name", Default: map[string]any{"name": "curve"}, DefaultDoc: "`curve`",
+	protocol := param.Decl{Name: "protocol", Type: param.Section, Tag: "name", Default: map[string]any{"name": defaultProtocol}, DefaultDoc: "`curve`",
 		Doc:    "The trial protocol: a name (`protocol: active`) or a mapping of the name and the protocol's parameters.",
 		Plugin: pluginOf(LookupProtocol, func(p *Protocol) param.Plugin { return param.Plugin{Params: p.Params} }),
 		Fields: []param.Decl{

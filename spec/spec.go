@@ -193,7 +193,7 @@ type ProtocolSpec struct {
 // ProtocolName returns the protocol, "curve" when none is set.
 func (p ProtocolSpec) ProtocolName() string {
 	if p.Name == "" {
-		return "curve"
+		return defaultProtocol
 	}
 	return p.Name
 }
@@ -406,7 +406,7 @@ var PairedTests = []string{"t", "corrected-t", "wilcoxon"}
 // code rather than decoded, which fills the default).
 func (s Split) KindName() string {
 	if s.Kind == "" {
-		return "rest"
+		return defaultSplit
 	}
 	return s.Kind
 }
@@ -414,7 +414,7 @@ func (s Split) KindName() string {
 // RuleName returns the select rule, "fixed" when none is set.
 func (s Select) RuleName() string {
 	if s.Rule == "" {
-		return "fixed"
+		return defaultRule
 	}
 	return s.Rule
 }

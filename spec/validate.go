@@ -114,11 +114,15 @@ func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
 		return
 	}
 	folds, met, over := f.get(d, "folds"), f.get(d, "metric"), f.get(d, "over")
-	switch s.Rule {
-	case "cv":
-	case "test":
+	// An unknown rule is reported by the decoder; here it is taken to
+	// choose, with a metric, and to use no folds.
+	sel, err := LookupSelector(s.Rule)
+	chooses := err != nil || sel.Chooses
+	switch {
+	case err == nil && sel.Folds:
+	case err == nil && sel.Chooses:
 		if folds != nil {
-			d.errorf(folds, Sub(path, "folds"), "only used by rule cv, not test; want no folds")
+			d.errorf(folds, Sub(path, "folds"), "only used by rule %s, not %s; want no folds", strings.Join(foldRules(), " and "), s.Rule)
 		}
 		s.Folds = 0
 	default:
@@ -127,7 +131,7 @@ func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
 		// depend on them.
 		s.Folds, s.Metric = 0, ""
 	}
-	if s.Rule != "fixed" && s.Metric == "" && met == nil {
+	if chooses && s.Metric == "" && met == nil {
 		if len(d.root.Metrics) > 0 {
 			s.Metric = d.root.Metrics[0]
 		} else {
@@ -137,8 +141,8 @@ func (d *decoder) checkSelect(m *MethodSpec, f *fields, path string) {
 	if over == nil {
 		return
 	}
-	if s.Rule != "cv" && s.Rule != "test" {
-		d.errorf(over, Sub(path, "over"), "only used by rules cv and test, not %s; want no over", s.Rule)
+	if err != nil || !sel.Chooses {
+		d.errorf(over, Sub(path, "over"), "only used by rules %s, not %s; want no over", strings.Join(choosingRules(), " and "), s.Rule)
 		s.Over = nil
 		return
 	}
@@ -651,13 +655,7 @@ func (d *decoder) checkChooses(s *Spec, n *yaml.Node, path string) {
 
 // choosingRules returns the select rules that choose among grid points.
 func choosingRules() []string {
-	var out []string
-	for _, name := range Selectors.Names() {
-		if sel, err := LookupSelector(name); err == nil && sel.Chooses {
-			out = append(out, name)
-		}
-	}
-	return out
+	return ruleNames(func(s *Selector) bool { return s.Chooses })
 }
 
 // checkExpectSizes checks that the sizes of expectation x (at the node n
@@ -694,11 +692,27 @@ func (d *decoder) checkExpectSizes(s *Spec, x Expectation, n *yaml.Node, path st
 
 // DescribeSplit says what a split is: "holdout test 50", "kfold {folds=5 …}".
 func DescribeSplit(s Split) string {
-	switch {
-	case s.Kind == "holdout":
-		return "holdout test " + param.Format(s.Params.Float("test"))
-	case len(s.Params) > 0:
+	if sp, err := LookupSplitter(s.Kind); err == nil && sp.Brief != nil {
+		return s.KindName() + sp.Brief(s.Params)
+	}
+	if len(s.Params) > 0 {
 		return s.KindName() + " {" + s.Params.Label() + "}"
 	}
 	return s.KindName()
+}
+
+// foldRules returns the select rules that use select.folds, in name order.
+func foldRules() []string {
+	return ruleNames(func(s *Selector) bool { return s.Folds })
+}
+
+// ruleNames returns the select rules keep keeps, in name order.
+func ruleNames(keep func(*Selector) bool) []string {
+	var names []string
+	for _, n := range Selectors.Names() {
+		if sel, err := LookupSelector(n); err == nil && keep(sel) {
+			names = append(names, n)
+		}
+	}
+	return names
 }

@@ -39,6 +39,8 @@ func init() {
 			// order, which no method param changes, so series of different
 			// strategies start from the same rows in every trial.
 			PerMethod: []string{"initial", "batch", "budget", "strategy", "budgets"},
+			XName:     "number of labelled rows",
+			Sections:  []string{"active learning summary"}, // reports.ActiveSummary
 			Steps: func(p param.Values) int {
 				initial, batch, budget := p.Int("initial"), p.Int("batch"), p.Int("budget")
 				budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
@@ -53,7 +55,8 @@ func init() {
 				return 1 + (budget-initial+batch-1)/batch
 			},
 		},
-		Run: runActive,
+		Run:       runActive,
+		CheckPool: checkPool,
 	})
 	Strategies.Register("random", &Strategy{
 		Doc:   "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
@@ -350,4 +353,17 @@ func checkPicked(picked []int, q *Query) error {
 		seen[i] = true
 	}
 	return nil
+}
+
+// checkPool checks that the initial labelled rows of the protocol and of
+// each method's own protocol params fit in the pool of dataset entry ds.
+func checkPool(sp *spec.Spec, ds *spec.DatasetSpec, pool int, where string, fail func(path, format string, args ...any)) {
+	if initial, ok := sp.Protocol.Params["initial"].(int); ok && initial > pool {
+		fail(spec.Sub("protocol", "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
+	}
+	for k, m := range sp.Methods {
+		if initial, ok := m.Protocol["initial"].(int); ok && initial > pool && m.RunsOn(ds.ID) {
+			fail(spec.Sub(spec.Sub(spec.Index("methods", k), "protocol"), "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
+		}
+	}
 }
