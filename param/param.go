@@ -1,14 +1,13 @@
 // Package param declares the typed parameters of repro's plugins and checks
 // the values an experiment gives them.
 //
-// A plugin (method, dataset, transform) declares its parameters as the
-// tagged fields of a struct (see Of), from which its []Decl is derived;
-// the runner validates every value of an experiment against that list,
-// fills in defaults, and the plugin receives the values decoded into its
-// struct (Decode). `repro list` prints the same declarations, so what is
-// documented is what is checked. The runner's own plugins (splits,
-// protocols, selectors, strategies) still list a []Decl and read Values
-// with typed getters.
+// A plugin (method, dataset, transform, split kind, protocol) declares its
+// parameters as the tagged fields of a struct (see Of), from which its
+// []Decl is derived, checks beyond a type and range included (the check
+// tag); the runner validates every value of an experiment against that
+// list, fills in defaults, and the plugin receives the values decoded into
+// its struct (Decode). `repro list` prints the same declarations, so what
+// is documented is what is checked.
 //
 // The experiment spec's own sections are declared the same way: a Section
 // is a mapping whose keys are its Fields, a SectionList a list of such

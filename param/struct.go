@@ -37,6 +37,9 @@ import (
 //	enum     the choices of a string parameter, separated by |: the
 //	         parameter is then an Enum.
 //	elem     the word for one value in messages (Decl.Elem).
+//	check    the name of a method of the struct, func(T) M(v any) error,
+//	         that checks a value beyond its type and range (Decl.Check):
+//	         check:"CheckTest" calls T{}.CheckTest(v).
 //
 // The Go type of the field gives the Type: float64 Float, int Int, bool
 // Bool, string String (Enum with an enum tag), []float64 FloatList, []int
@@ -87,7 +90,7 @@ func structOf(t reflect.Type) *Struct {
 }
 
 // tagKeys are the tag keys Of reads; it refuses any other.
-var tagKeys = map[string]bool{"param": true, "doc": true, "default": true, "range": true, "enum": true, "elem": true}
+var tagKeys = map[string]bool{"param": true, "doc": true, "default": true, "range": true, "enum": true, "elem": true, "check": true}
 
 func (s *Struct) walk(t reflect.Type, index []int) {
 	for i := 0; i < t.NumField(); i++ {
@@ -121,7 +124,7 @@ func (s *Struct) walk(t reflect.Type, index []int) {
 		}
 		for _, kv := range tags {
 			if !tagKeys[kv[0]] {
-				fail("unknown tag key %q; want param, doc, default, range, enum or elem", kv[0])
+				fail("unknown tag key %q; want param, doc, default, range, enum, elem or check", kv[0])
 			}
 		}
 		tag := func(k string) (string, bool) {
@@ -148,7 +151,7 @@ func (s *Struct) walk(t reflect.Type, index []int) {
 			if s.free != nil {
 				fail("a second free field")
 			}
-			for _, k := range []string{"default", "range", "enum", "elem"} {
+			for _, k := range []string{"default", "range", "enum", "elem", "check"} {
 				if _, ok := tag(k); ok {
 					fail("a free field takes no %s tag", k)
 				}
@@ -202,6 +205,13 @@ func (s *Struct) walk(t reflect.Type, index []int) {
 			}
 		}
 		d.Elem, _ = tag("elem")
+		if c, ok := tag("check"); ok {
+			check, err := checkMethod(s.typ, c)
+			if err != nil {
+				fail("check %q: %v", c, err)
+			}
+			d.Check = check
+		}
 		if def, ok := tag("default"); ok {
 			v, err := parseDefault(d, def)
 			if err != nil {
@@ -212,6 +222,25 @@ func (s *Struct) walk(t reflect.Type, index []int) {
 		s.Params = append(s.Params, d)
 		s.fields = append(s.fields, path)
 	}
+}
+
+// checkMethod returns the Decl.Check that calls t's method name on t's
+// zero value: a method func(T) M(v any) error.
+func checkMethod(t reflect.Type, name string) (func(v any) error, error) {
+	m, ok := t.MethodByName(name)
+	errType := reflect.TypeFor[error]()
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%v has no method %s (a value receiver's, exported)", t, name)
+	case m.Type.NumIn() != 2 || m.Type.In(1) != reflect.TypeFor[any]() || m.Type.NumOut() != 1 || m.Type.Out(0) != errType:
+		return nil, fmt.Errorf("method %s is %v; want func(v any) error", name, m.Type)
+	}
+	zero := reflect.Zero(t)
+	return func(v any) error {
+		out := m.Func.Call([]reflect.Value{zero, reflect.ValueOf(&v).Elem()})
+		err, _ := out[0].Interface().(error)
+		return err
+	}, nil
 }
 
 var goTypes = map[reflect.Type]Type{
@@ -406,6 +435,22 @@ func DecodeLax[T any](v Values) (T, error) {
 	var x T
 	err := Of[T]().decode(reflect.ValueOf(&x).Elem(), v, true)
 	return x, err
+}
+
+// DecodeValid returns the T whose parameter fields hold the values of v
+// that pass their declarations, each on its own; a missing value, or one
+// its declaration refuses, leaves its field the zero value. It is for
+// checks that read values before or beside validation (a spec as stored,
+// or one whose other errors are reported elsewhere).
+func DecodeValid[T any](v Values) T {
+	valid := Values{}
+	for k, x := range v {
+		if _, err := DecodeLax[T](Values{k: x}); err == nil {
+			valid[k] = x
+		}
+	}
+	x, _ := DecodeLax[T](valid)
+	return x
 }
 
 func (s *Struct) decode(x reflect.Value, v Values, lax bool) error {

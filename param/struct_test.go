@@ -1,6 +1,7 @@
 package param_test
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -357,13 +358,90 @@ func TestOfEmbeddedDefaultsPanics(t *testing.T) {
 		{func() { param.Of[badDefaultsSyntax]() }, `badDefaultsSyntax.pipeline: defaults "ngrams": "ngrams" is not name=value`},
 		{func() { param.Of[badDefaultsKey]() }, `badDefaultsKey.pipeline: an embedded struct takes no tag but defaults`},
 	} {
-		msg := func() (msg string) {
-			defer func() { msg = fmt.Sprint(recover()) }()
-			tc.of()
-			return ""
-		}()
-		if !strings.Contains(msg, tc.want) {
+		if msg := panicOf(tc.of); !strings.Contains(msg, tc.want) {
 			t.Errorf("panic %q, want it to contain %q", msg, tc.want)
 		}
 	}
+}
+
+// checked has a parameter with a check beyond its range: a whole number.
+type checked struct {
+	N float64 `param:"n" range:"(0, +inf)" check:"Whole" doc:"a count"`
+}
+
+func (checked) Whole(v any) error {
+	if f := v.(float64); f != float64(int64(f)) {
+		return errors.New("is not a whole number")
+	}
+	return nil
+}
+
+type badCheckMissing struct {
+	N float64 `param:"n" check:"Whole" doc:"a count"`
+}
+
+type badCheckSignature struct {
+	N float64 `param:"n" check:"Whole" doc:"a count"`
+}
+
+func (badCheckSignature) Whole(v float64) error { return nil }
+
+func TestOfCheck(t *testing.T) {
+	d := param.Of[checked]().Params[0]
+	if d.Check == nil {
+		t.Fatal("check tag: Decl.Check is nil")
+	}
+	if err := d.Check(3.0); err != nil {
+		t.Errorf("Check(3) = %v, want nil", err)
+	}
+	if err := d.Check(2.5); err == nil || err.Error() != "is not a whole number" {
+		t.Errorf("Check(2.5) = %v, want the method's error", err)
+	}
+	if _, err := param.Decode[checked](param.Values{"n": 2.5}); err == nil || !strings.Contains(err.Error(), "is not a whole number") {
+		t.Errorf("Decode of n=2.5: %v, want the check's error", err)
+	}
+	for _, tc := range []struct {
+		of   func()
+		want string
+	}{
+		{func() { param.Of[badCheckMissing]() }, `badCheckMissing.N: check "Whole": param_test.badCheckMissing has no method Whole`},
+		{func() { param.Of[badCheckSignature]() }, `badCheckSignature.N: check "Whole": method Whole is func(param_test.badCheckSignature, float64) error; want func(v any) error`},
+	} {
+		if msg := panicOf(tc.of); !strings.Contains(msg, tc.want) {
+			t.Errorf("panic %q, want it to contain %q", msg, tc.want)
+		}
+	}
+}
+
+// twoCounts has two parameters, one with a default.
+type twoCounts struct {
+	K int     `param:"k" range:"[2, +inf)" default:"10" doc:"a count"`
+	N float64 `param:"n" check:"Whole" doc:"a whole number"`
+}
+
+func (twoCounts) Whole(v any) error { return checked{}.Whole(v) }
+
+func TestDecodeValid(t *testing.T) {
+	tests := []struct {
+		in   param.Values
+		want twoCounts
+	}{
+		{param.Values{"k": 3, "n": 4.0}, twoCounts{K: 3, N: 4}},
+		{param.Values{}, twoCounts{}},                                   // missing: zero, not the default
+		{param.Values{"k": 1, "n": 4.0}, twoCounts{N: 4}},               // out of range
+		{param.Values{"k": 3, "n": 2.5}, twoCounts{K: 3}},               // refused by the check
+		{param.Values{"k": "three", "n": 4.0, "x": 1}, twoCounts{N: 4}}, // the wrong type; an unknown key
+	}
+	for _, tc := range tests {
+		if got := param.DecodeValid[twoCounts](tc.in); got != tc.want {
+			t.Errorf("DecodeValid(%v) = %+v, want %+v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// panicOf returns what f panics with, or "" if it returns.
+func panicOf(f func()) (msg string) {
+	defer func() { msg = fmt.Sprint(recover()) }()
+	f()
+	return ""
 }

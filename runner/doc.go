@@ -102,15 +102,17 @@
 //   - A split kind, a select rule or a protocol: one file in this package
 //     that registers it from init, once, with everything about it
 //     (spec.Splitters.Register(name, &Splitter{Splitter: spec.Splitter{Doc,
-//     Params, Replicates}, Split: …}), likewise spec.Selectors and
+//     Params: param.Of[kfoldParams]().Params, Replicates}, Split: …}), its
+//     hooks reading the params as that struct; likewise spec.Selectors and
 //     spec.Protocols), and its test: protocol_curve.go and
 //     protocol_test.go, say. A protocol may instead be a package of its own
 //     (protocols/active): its file, its test, and a blank import in
 //     plugins/plugins.go. Decoding, validation, NewPlan, `repro list` and
 //     docs/spec.md take the static half from the registration; regenerate
 //     docs/spec.md with go test ./spec -run TestSpecDoc -update. What is
-//     about the kind — its words in plans, messages and reports, its data
-//     checks (Splitter.CheckData, Protocol.CheckPool), how its trials are
+//     about the kind — its words in plans, messages and reports, its
+//     static cross-checks (spec.Protocol.Check, through a spec.Checker),
+//     its data checks (Splitter.CheckData, Protocol.CheckPool), how its trials are
 //     keyed — is in its registration: no other file names it, which
 //     TestNoNameBranches (package main) checks on the string literals of
 //     the source.

@@ -216,7 +216,7 @@ func TestActiveProtocolErrors(t *testing.T) {
 			s.Methods = []spec.MethodSpec{method("fake-centroid", "oracle", "test", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0})}
 			s.Baseline = ""
 		}, "cannot select on the test part"},
-		{"unknown strategy", func(s *spec.Spec) { s.Protocol.Params["strategy"] = "randon" }, `unknown query strategy "randon" (did you mean "random"?)`},
+		{"unknown strategy", func(s *spec.Spec) { s.Protocol.Params["strategy"] = "randon" }, `parameter "strategy": "randon" is not a query strategy (did you mean "random"?)`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sp := activeSpec("random")

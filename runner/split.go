@@ -48,17 +48,16 @@ func init() {
 	})
 	spec.Splitters.Register("holdout", &Splitter{
 		Splitter: spec.Splitter{
-			Doc: "a random test set of `test` rows drawn anew in each trial; the other rows are the pool",
-			Params: []param.Decl{
-				{Name: "test", Type: param.Float, Min: param.Bound(0), MinExclusive: true, Check: rowCount,
-					Doc: "test set size: a count ≥ 1 or a fraction in (0, 1) of the rows"},
-				{Name: "stratify", Type: param.Bool, Default: false, Doc: "draw the test set in proportion to the classes"},
+			Doc:    "a random test set of `test` rows drawn anew in each trial; the other rows are the pool",
+			Params: param.Of[holdoutParams]().Params,
+			LegacyKey: func(p param.Values) (float64, bool) {
+				x := paramsOf[holdoutParams](p)
+				return x.Test, x.Stratify
 			},
-			LegacyKey: func(p param.Values) (float64, bool) { return p.Float("test"), p.Bool("stratify") },
-			Describe:  describeHoldout,
-			Brief:     func(p param.Values) string { return " test " + param.Format(p.Float("test")) },
-			Report:    reportHoldout,
-			Pool:      holdoutPool,
+			Describe: describeHoldout,
+			Brief:    func(p param.Values) string { return " test " + param.Format(paramsOf[holdoutParams](p).Test) },
+			Report:   reportHoldout,
+			Pool:     holdoutPool,
 		},
 		CheckData: checkHoldout,
 		Split:     holdout,
@@ -98,27 +97,26 @@ func init() {
 	})
 	spec.Splitters.Register("kfold", &Splitter{
 		Splitter: spec.Splitter{
-			Doc: "k folds × r repeats: each (fold, repeat) is a trial whose test part is one fold and whose pool is the other folds",
-			Params: []param.Decl{
-				{Name: "folds", Type: param.Int, Default: 10, Min: param.Bound(2), Doc: "number of folds k"},
-				{Name: "repeats", Type: param.Int, Default: 1, Min: param.Bound(1), Doc: "number of repeats r, each with its own random folds unless refold is false"},
-				{Name: "stratify", Type: param.Bool, Default: true, Doc: "keep the class proportions in every fold (classification only; ignored for regression)"},
-				{Name: "refold", Type: param.Bool, Default: true, Doc: "draw new folds for every repeat; false repeats every fold of one partition r times " +
-					"(trial t is fold t div r, repeat t mod r: Bilgic's protocol, where a pool-fitted transform is fitted k times, not k·r)"},
+			Doc:    "k folds × r repeats: each (fold, repeat) is a trial whose test part is one fold and whose pool is the other folds",
+			Params: param.Of[kfoldParams]().Params,
+			Replicates: func(p param.Values) int {
+				x := paramsOf[kfoldParams](p)
+				return x.Folds * x.Repeats
 			},
-			Replicates: func(p param.Values) int { return p.Int("folds") * p.Int("repeats") },
 			Pool: func(p param.Values, rows, nTrain, nTest int) int {
-				switch k, ok := p["folds"].(int); {
+				// A stored spec's folds, or none (0) when absent.
+				k := param.DecodeValid[kfoldParams](p).Folds
+				switch {
 				case rows > 0:
 					return max(rows-nTest, nTrain)
-				case ok && k >= 2 && nTest > 0:
+				case k >= 2 && nTest > 0:
 					return max(nTest*(k-1), nTrain)
 				}
 				return 0
 			},
 		},
 		CheckData: func(d *datasets.Dataset, p param.Values, id, _ string) (string, error) {
-			if k, ok := p["folds"].(int); ok && k > d.Rows() {
+			if k := param.DecodeValid[kfoldParams](p).Folds; k > d.Rows() {
 				return "folds", fmt.Errorf("%d folds, but dataset %s has %d rows; want at most %d folds", k, id, d.Rows(), d.Rows())
 			}
 			return "", nil
@@ -127,17 +125,52 @@ func init() {
 	})
 }
 
+// holdoutParams are the params of split kind holdout.
+type holdoutParams struct {
+	Test     float64 `param:"test" range:"(0, +inf)" check:"RowCount" doc:"test set size: a count ≥ 1 or a fraction in (0, 1) of the rows"`
+	Stratify bool    `param:"stratify" default:"false" doc:"draw the test set in proportion to the classes"`
+}
+
+// RowCount accepts a whole number of rows or a fraction below 1.
+func (holdoutParams) RowCount(v any) error {
+	if f := v.(float64); f >= 1 && f != math.Trunc(f) {
+		return errors.New("is not a whole number of rows; want a count ≥ 1 or a fraction in (0, 1)")
+	}
+	return nil
+}
+
+// kfoldParams are the params of split kind kfold.
+type kfoldParams struct {
+	Folds    int  `param:"folds" range:"[2, +inf)" default:"10" doc:"number of folds k"`
+	Repeats  int  `param:"repeats" range:"[1, +inf)" default:"1" doc:"number of repeats r, each with its own random folds unless refold is false"`
+	Stratify bool `param:"stratify" default:"true" doc:"keep the class proportions in every fold (classification only; ignored for regression)"`
+	Refold   bool `param:"refold" default:"true" doc:"draw new folds for every repeat; false repeats every fold of one partition r times (trial t is fold t div r, repeat t mod r: Bilgic's protocol, where a pool-fitted transform is fitted k times, not k·r)"`
+}
+
+// paramsOf returns the params of a split kind or protocol, which the
+// spec's decoder has checked, as its struct T: a missing value is its
+// default. A value the declarations refuse is a programming error, as a
+// getter's panic was.
+func paramsOf[T any](p param.Values) T {
+	x, err := param.Decode[T](p)
+	if err != nil {
+		panic(fmt.Sprintf("runner: params %v: %v", p, err))
+	}
+	return x
+}
+
 // noTest is the LegacyKey of a kind without a test size or stratify flag.
 func noTest(param.Values) (float64, bool) { return 0, false }
 
 // describeHoldout says how the test part is drawn, as curve.sampling says
 // how the training rows are: " (test 20%, random)".
 func describeHoldout(p param.Values) string {
+	x := paramsOf[holdoutParams](p)
 	how := datasets.Random
-	if p.Bool("stratify") {
+	if x.Stratify {
 		how = datasets.Stratified
 	}
-	test := p.Float("test")
+	test := x.Test
 	rows := param.Format(test) + " rows"
 	if test < 1 {
 		rows = param.Format(test*100) + "%"
@@ -147,8 +180,9 @@ func describeHoldout(p param.Values) string {
 
 // reportHoldout words a holdout split on a report: " (test 50, stratified)".
 func reportHoldout(p param.Values) string {
-	s := " (test " + strconv.FormatFloat(p.Float("test"), 'g', -1, 64)
-	if p.Bool("stratify") {
+	x := paramsOf[holdoutParams](p)
+	s := " (test " + strconv.FormatFloat(x.Test, 'g', -1, 64)
+	if x.Stratify {
 		s += ", stratified"
 	}
 	return s + ")"
@@ -157,11 +191,11 @@ func reportHoldout(p param.Values) string {
 // holdoutPool is the rows a holdout test set leaves, or — rows unknown —
 // the rows a test fraction f of nTest rows implies: nTest/f − nTest.
 func holdoutPool(p param.Values, rows, nTrain, nTest int) int {
-	f, ok := p["test"].(float64)
+	f := param.DecodeValid[holdoutParams](p).Test // 0 when absent
 	switch {
 	case rows > 0:
 		return max(rows-nTest, nTrain)
-	case ok && f > 0 && f < 1 && nTest > 0:
+	case f > 0 && f < 1 && nTest > 0:
 		return max(int(math.Round(float64(nTest)/f))-nTest, nTrain)
 	}
 	return 0
@@ -171,7 +205,8 @@ func holdoutPool(p param.Values, rows, nTrain, nTest int) int {
 // and that a stratified test set has classes to keep.
 func checkHoldout(d *datasets.Dataset, p param.Values, id, hint string) (string, error) {
 	rows := d.Rows()
-	if t, ok := p["test"].(float64); ok {
+	x := param.DecodeValid[holdoutParams](p)
+	if t := x.Test; t > 0 { // 0: absent
 		n := int(t)
 		if t < 1 {
 			n = int(math.Round(t * float64(rows)))
@@ -183,26 +218,19 @@ func checkHoldout(d *datasets.Dataset, p param.Values, id, hint string) (string,
 			return "test", fmt.Errorf("%s of the %d rows of dataset %s is %d test rows; want a fraction that leaves at least one row for each part", param.Format(t), rows, id, n)
 		}
 	}
-	if s, _ := p["stratify"].(bool); s && !d.IsClassification() {
+	if x.Stratify && !d.IsClassification() {
 		return "stratify", fmt.Errorf("dataset %s is a regression dataset; want stratify: false (it needs classes)%s", id, hint)
 	}
 	return "", nil
 }
 
-// rowCount accepts a whole number of rows or a fraction below 1.
-func rowCount(v any) error {
-	if f := v.(float64); f >= 1 && f != math.Trunc(f) {
-		return errors.New("is not a whole number of rows; want a count ≥ 1 or a fraction in (0, 1)")
-	}
-	return nil
-}
-
 // holdout draws a test set of p's test rows in each trial.
 func holdout(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error) {
+	x := paramsOf[holdoutParams](p)
 	all := d.Indices()
 	k := 0
 	s := datasets.Random
-	if p.Bool("stratify") {
+	if x.Stratify {
 		if !d.IsClassification() {
 			return nil, errors.New("stratify needs a classification dataset")
 		}
@@ -212,7 +240,7 @@ func holdout(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error
 	if err != nil {
 		return nil, err
 	}
-	ts := p.Float("test")
+	ts := x.Test
 	nt := int(ts)
 	if ts < 1 {
 		nt = int(math.Round(ts * float64(len(all))))
@@ -234,16 +262,17 @@ func holdout(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error
 // trials of a fold are consecutive, so they share its pool, and the pool's
 // fitted transforms, in the cache.
 func kfold(d *datasets.Dataset, p param.Values, at SplitAt) (*Partition, error) {
-	k, reps := p.Int("folds"), p.Int("repeats")
+	x := paramsOf[kfoldParams](p)
+	k, reps := x.Folds, x.Repeats
 	if at.Trial < 0 || at.Trial >= k*reps {
 		return nil, fmt.Errorf("trial %d out of range for %d folds × %d repeats", at.Trial, k, reps)
 	}
 	rep, fold := at.Trial/k, at.Trial%k
-	if refold, ok := p["refold"].(bool); ok && !refold { // absent (a spec built in code): true
+	if !x.Refold { // absent (a spec built in code): its default, true
 		rep, fold = 0, at.Trial/reps
 	}
 	classes := 0
-	if p.Bool("stratify") && d.IsClassification() {
+	if x.Stratify && d.IsClassification() {
 		classes = len(d.Classes)
 	}
 	all := d.Indices()

@@ -143,8 +143,53 @@ type Protocol struct {
 	// report.x.
 	XName string
 	// Sections names the report sections the protocol adds (package
-	// reports renders each by its name: "active").
+	// reports renders each by its name).
 	Sections []string
+	// Check, if set, checks the protocol's params against the rest of the
+	// spec (`repro validate`), reporting each problem through c.
+	Check func(c *Checker)
+}
+
+// A Checker is what a kind's static check (Protocol.Check) sees of the
+// spec being validated, and how it reports a problem at the spec's
+// positions.
+type Checker struct {
+	// Spec is the decoded spec.
+	Spec *Spec
+	// Labels are the labels of the spec's methods.
+	Labels []string
+	// MethodsOK and DatasetsOK report that the methods and the datasets
+	// decoded without errors: names are checked against them only then.
+	MethodsOK, DatasetsOK bool
+
+	d *decoder
+	f *fields
+}
+
+// Errorf reports a problem at the node the keys lead to from the top of
+// the spec (mapping keys and list indices: "protocol", "full", "2"), under
+// the field path path (Sub, Index).
+func (c *Checker) Errorf(keys []string, path, format string, args ...any) {
+	c.d.errorf(c.d.at(c.f, keys...), path, format, args...)
+}
+
+// KeyErrorf reports a problem at the key key of the mapping the keys lead
+// to (an entry of a map param), under the field path path.
+func (c *Checker) KeyErrorf(keys []string, key, path, format string, args ...any) {
+	c.d.errorf(c.d.key(c.d.at(c.f, keys...), key), path, format, args...)
+}
+
+// Has reports whether the spec has a node at the keys.
+func (c *Checker) Has(keys ...string) bool { return c.d.at(c.f, keys...) != nil }
+
+// UnknownDataset says that id is none of the spec's dataset ids,
+// suggesting the closest.
+func (c *Checker) UnknownDataset(id string) string {
+	ids := make([]string, len(c.Spec.Datasets))
+	for i, ds := range c.Spec.Datasets {
+		ids[i] = ds.ID
+	}
+	return unknownDataset(id, ids)
 }
 
 // Static returns p itself: a *Protocol is a ProtocolKind, and so is a

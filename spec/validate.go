@@ -329,76 +329,6 @@ func (d *decoder) checkProtocol(s *Spec, f *fields) {
 	}
 }
 
-// checkActive checks the references of the active protocol's params: the
-// labels of full name methods (or all), the keys of budgets dataset ids.
-func (d *decoder) checkActive(s *Spec, f *fields, labels []string, methodsOK, datasetsOK bool) {
-	full, _ := s.Protocol.Params["full"].([]string)
-	for i, name := range full {
-		if !methodsOK || name == "all" || contains(labels, name) {
-			continue
-		}
-		msg := "unknown method " + param.Quote(name)
-		if c := param.Closest(name, labels); c != "" {
-			msg += fmt.Sprintf(" (did you mean %q?)", c)
-		}
-		d.errorf(d.at(f, "protocol", "full", strconv.Itoa(i)), Index("protocol.full", i), "%s; want all or a method label (%s)", msg, strings.Join(labels, ", "))
-	}
-	d.checkBudgets(s, f)
-	budgets, _ := s.Protocol.Params["budgets"].(map[string]string)
-	if !datasetsOK || len(budgets) == 0 {
-		return
-	}
-	ids := make([]string, len(s.Datasets))
-	for i, ds := range s.Datasets {
-		ids[i] = ds.ID
-	}
-	n := d.at(f, "protocol", "budgets")
-	for id := range budgets {
-		if contains(ids, id) {
-			continue
-		}
-		d.errorf(d.key(n, id), Sub("protocol.budgets", id), "%s", unknownDataset(id, ids))
-	}
-}
-
-// checkBudgets checks that the active protocol's initial labelled rows
-// are within its budget and each dataset's budgets entry, under the
-// params each method's trials run with (Spec.ProtocolParams): a problem
-// is reported at the method's own protocol param if it sets it, else at
-// the protocol's.
-func (d *decoder) checkBudgets(s *Spec, f *fields) {
-	check := func(p param.Values, at func(key string) (*yaml.Node, string)) {
-		initial, _ := p["initial"].(int)
-		if budget, ok := p["budget"].(int); ok && initial > budget {
-			n, path := at("initial")
-			if n == nil {
-				n, path = at("budget")
-			}
-			d.errorf(n, path, "%d initial labelled rows, but a budget of %d; want initial ≤ budget", initial, budget)
-		}
-		budgets, _ := p["budgets"].(map[string]string)
-		for id, b := range budgets {
-			if n, err := strconv.Atoi(b); err == nil && initial > n {
-				node, path := at("budgets")
-				d.errorf(d.key(node, id), Sub(path, id), "a budget of %d for dataset %s, below the %d initial labelled rows; want at least %d", n, param.Quote(id), initial, initial)
-			}
-		}
-	}
-	spec := func(key string) (*yaml.Node, string) { return d.at(f, "protocol", key), Sub("protocol", key) }
-	if len(s.Methods) == 0 {
-		check(s.Protocol.Params, spec)
-	}
-	for i := range s.Methods {
-		m := &s.Methods[i]
-		check(s.ProtocolParams(m), func(key string) (*yaml.Node, string) {
-			if _, own := m.Protocol[key]; own {
-				return d.at(f, "methods", strconv.Itoa(i), "protocol", key), Sub(Sub(Index("methods", i), "protocol"), key)
-			}
-			return spec(key)
-		})
-	}
-}
-
 // key returns the key node k of the mapping n, or n itself if it has none.
 func (d *decoder) key(n *yaml.Node, k string) *yaml.Node {
 	at := n
@@ -460,8 +390,8 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 	if s.Baseline != "" {
 		checkSeries(s.Baseline, d.at(f, "baseline"), "baseline")
 	}
-	if s.Protocol.ProtocolName() == "active" {
-		d.checkActive(s, f, labels, methodsOK, datasetsOK)
+	if p, err := LookupProtocol(s.Protocol.ProtocolName()); err == nil && p.Check != nil {
+		p.Check(&Checker{Spec: s, Labels: labels, MethodsOK: methodsOK, DatasetsOK: datasetsOK, d: d, f: f})
 	}
 
 	if methodsOK && !d.free {

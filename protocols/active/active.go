@@ -21,30 +21,32 @@ import (
 )
 
 func init() {
+	// The default strategy registers first: the protocol's declarations
+	// check their default against the registry.
+	Strategies.Register("random", &Strategy{
+		Doc:   "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
+		Blind: true,
+		Query: func(q *Query, _ param.Values) ([]int, error) {
+			return q.Rand.Perm(len(q.Candidates))[:q.N], nil
+		},
+	})
 	spec.Protocols.Register("active", &runner.Protocol{
 		Protocol: spec.Protocol{
 			Doc: "pool-based active learning: from an initial labelled sample of the pool, a query strategy " +
 				"buys `batch` labels at a time until `budget`; the learner is refitted and scored on the test part after every batch",
-			Params: []param.Decl{
-				{Name: "initial", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labelled rows at the start, the first of the pool's sampling order (curve.sampling)"},
-				{Name: "batch", Type: param.Int, Default: 10, Min: param.Bound(1), Doc: "labels bought per query"},
-				{Name: "budget", Type: param.Int, Default: 200, Min: param.Bound(1), Doc: "labelled rows at the end (capped by the pool)"},
-				{Name: "strategy", Type: param.String, Default: "random", Check: knownStrategy, Doc: "the query strategy (repro list strategies)"},
-				{Name: "budgets", Type: param.Map, Default: map[string]string{}, Check: positiveCounts, Doc: "budgets of single datasets by dataset id, over budget (Bilgic: {cora: 400})"},
-				{Name: "full", Type: param.StringList, Default: []string{}, Doc: "labels of the methods (all: every method) also fitted on the whole pool once, after the last batch, " +
-					"their metrics recorded as extras full_<metric> of the last observation: the full-pool score reports measure the labels needed against"},
-			},
+			Params: param.Of[activeParams]().Params,
 			// A method entry may change how its series buys labels; the
 			// initial labelled rows are the first of the pool's sampling
 			// order, which no method param changes, so series of different
 			// strategies start from the same rows in every trial.
 			PerMethod: []string{"initial", "batch", "budget", "strategy", "budgets"},
 			XName:     "number of labelled rows",
+			Check:     checkSpec,
 			Sections:  []string{"active learning summary"}, // reports.ActiveSummary
 			Steps: func(p param.Values) int {
-				initial, batch, budget := p.Int("initial"), p.Int("batch"), p.Int("budget")
-				budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
-				for _, s := range budgets {
+				x := paramsOf(p)
+				initial, batch, budget := x.Initial, x.Batch, x.Budget
+				for _, s := range x.Budgets {
 					if b, err := strconv.Atoi(s); err == nil {
 						budget = max(budget, b)
 					}
@@ -58,13 +60,6 @@ func init() {
 		Run:       runActive,
 		CheckPool: checkPool,
 	})
-	Strategies.Register("random", &Strategy{
-		Doc:   "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
-		Blind: true,
-		Query: func(q *Query, _ param.Values) ([]int, error) {
-			return q.Rand.Perm(len(q.Candidates))[:q.N], nil
-		},
-	})
 }
 
 // runActive runs the pool-based loop of active learning and returns one
@@ -76,7 +71,11 @@ func runActive(ctx context.Context, t *runner.TrialRun, p param.Values) ([]resul
 	if rule := t.Trial.Method.Select.RuleName(); isOracle(rule) {
 		return nil, fmt.Errorf("method %q: protocol active cannot select on the test part (select rule %s is an oracle rule); use fixed or cv", t.Trial.Method.Label, rule)
 	}
-	strat, err := Strategies.Lookup(p.String("strategy"))
+	x, err := param.Decode[activeParams](p)
+	if err != nil {
+		return nil, fmt.Errorf("protocol active: %w", err)
+	}
+	strat, err := Strategies.Lookup(x.Strategy)
 	if err != nil {
 		return nil, err
 	}
@@ -88,10 +87,9 @@ func runActive(ctx context.Context, t *runner.TrialRun, p param.Values) ([]resul
 	if err != nil {
 		return nil, err
 	}
-	initial, batch := p.Int("initial"), p.Int("batch")
-	budget := p.Int("budget")
-	budgets, _ := p["budgets"].(map[string]string) // absent in a spec built in code
-	if s, ok := budgets[t.Trial.Dataset.ID]; ok {
+	initial, batch := x.Initial, x.Batch
+	budget := x.Budget
+	if s, ok := x.Budgets[t.Trial.Dataset.ID]; ok {
 		b, err := strconv.Atoi(s)
 		if err != nil || b < 1 {
 			return nil, fmt.Errorf("protocol active: budgets: %s: %q is not a positive whole number of labels", t.Trial.Dataset.ID, s)
@@ -160,7 +158,7 @@ func runActive(ctx context.Context, t *runner.TrialRun, p param.Values) ([]resul
 			if err := t.SaveArtifacts(model); err != nil {
 				return nil, err
 			}
-			if full, _ := p["full"].([]string); slices.Contains(full, "all") || slices.Contains(full, t.Trial.Method.Label) { // absent in a spec built in code
+			if slices.Contains(x.Full, "all") || slices.Contains(x.Full, t.Trial.Method.Label) {
 				if err := scoreFullPool(ctx, t, &obs[len(obs)-1]); err != nil {
 					return nil, err
 				}
@@ -176,10 +174,10 @@ func runActive(ctx context.Context, t *runner.TrialRun, p param.Values) ([]resul
 		}
 		picked, err := strat.Query(q, sp)
 		if err != nil {
-			return nil, fmt.Errorf("query strategy %q: %w", p.String("strategy"), err)
+			return nil, fmt.Errorf("query strategy %q: %w", x.Strategy, err)
 		}
 		if err := checkPicked(picked, q); err != nil {
-			return nil, fmt.Errorf("query strategy %q: %w", p.String("strategy"), err)
+			return nil, fmt.Errorf("query strategy %q: %w", x.Strategy, err)
 		}
 		for _, i := range picked {
 			labelled = append(labelled, cands[i])
@@ -194,8 +192,18 @@ func isOracle(rule string) bool {
 	return err == nil && sel.Oracle
 }
 
-// knownStrategy accepts the name of a registered query strategy.
-func knownStrategy(v any) error {
+// activeParams are the params of the active protocol.
+type activeParams struct {
+	Initial  int               `param:"initial" range:"[1, +inf)" default:"10" doc:"labelled rows at the start, the first of the pool's sampling order (curve.sampling)"`
+	Batch    int               `param:"batch" range:"[1, +inf)" default:"10" doc:"labels bought per query"`
+	Budget   int               `param:"budget" range:"[1, +inf)" default:"200" doc:"labelled rows at the end (capped by the pool)"`
+	Strategy string            `param:"strategy" default:"random" check:"KnownStrategy" doc:"the query strategy (repro list strategies)"`
+	Budgets  map[string]string `param:"budgets" default:"{}" check:"PositiveCounts" doc:"budgets of single datasets by dataset id, over budget (Bilgic: {cora: 400})"`
+	Full     []string          `param:"full" default:"[]" doc:"labels of the methods (all: every method) also fitted on the whole pool once, after the last batch, their metrics recorded as extras full_<metric> of the last observation: the full-pool score reports measure the labels needed against"`
+}
+
+// KnownStrategy accepts the name of a registered query strategy.
+func (activeParams) KnownStrategy(v any) error {
 	name, _ := v.(string)
 	if _, err := Strategies.Lookup(name); err == nil {
 		return nil
@@ -208,14 +216,26 @@ func knownStrategy(v any) error {
 	return fmt.Errorf("%s; want one of %s", msg, strings.Join(names, ", "))
 }
 
-// positiveCounts accepts a map whose values are whole numbers ≥ 1.
-func positiveCounts(v any) error {
+// PositiveCounts accepts a map whose values are whole numbers ≥ 1.
+func (activeParams) PositiveCounts(v any) error {
 	for k, s := range v.(map[string]string) {
 		if n, err := strconv.Atoi(s); err != nil || n < 1 {
 			return fmt.Errorf("%s: %q is not a whole number of labels ≥ 1", k, s)
 		}
 	}
 	return nil
+}
+
+// paramsOf returns the protocol's params, which the spec's decoder has
+// checked, as an activeParams: a missing value (a spec built in code) is
+// its default. A value the declarations refuse is a programming error, as
+// a getter's panic was.
+func paramsOf(p param.Values) activeParams {
+	x, err := param.Decode[activeParams](p)
+	if err != nil {
+		panic(fmt.Sprintf("protocol active: params %v: %v", p, err))
+	}
+	return x
 }
 
 // scoreFullPool fits the method on every row of the pool, once, after the

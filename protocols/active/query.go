@@ -16,8 +16,9 @@ var Strategies = registry.New[*Strategy]("query strategy")
 type Strategy struct {
 	// Doc is a one-line description.
 	Doc string
-	// Params declares the strategy's params (given in the protocol
-	// section under strategy_params).
+	// Params declares the strategy's params, as param.Of derives them
+	// from a struct; Query receives their defaults (no spec key sets
+	// them, and no strategy declares one yet).
 	Params []param.Decl
 	// Query returns q.N distinct indices into q.Candidates.
 	Query func(q *Query, p param.Values) ([]int, error)
