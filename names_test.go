@@ -37,8 +37,10 @@ var notBranches = map[string]map[string]struct {
 		"rest":  {1, "the default split kind, declared once (defaultSplit)"},
 		"fixed": {1, "the default select rule, declared once (defaultRule)"},
 		"curve": {2, "the default protocol (defaultProtocol), and the name of the spec's curve: section"},
-		"train": {1, "a value of transforms[].fit, not the split kind"},
 		"test":  {1, "the key report.test (the paired test), not the select rule"},
+	},
+	"spec/spec.go": {
+		"train": {1, "the value fit: train of a transform (FitTrain), not the split kind"},
 	},
 	"spec/validate.go": {
 		"curve": {4, "the curve: section of a spec (a YAML key), not the protocol"},
@@ -49,17 +51,11 @@ var notBranches = map[string]map[string]struct {
 	"runner/split.go": {
 		"test": {2, "the key of the holdout split's param test in its data check's complaints, not the select rule"},
 	},
-	"reports/report.go": {
-		"train": {1, "the value fit: train of a transform, not the split kind"},
-	},
 	"runner/trial.go": {
-		"train": {2, "the seed domain of the training sample (spec.Derive) and the value fit: train of a transform, not the split kind"},
+		"train": {1, "the seed domain of the training sample (spec.Derive), not the split kind"},
 	},
 	"diff.go": {
 		"test": {1, "the flag -test of repro diff, not the select rule"},
-	},
-	"protocols/active/active.go": {
-		"train": {1, "the value fit: train of a transform, not the split kind"},
 	},
 }
 

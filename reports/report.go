@@ -331,9 +331,9 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 	for _, t := range transforms {
 		fit := ""
 		switch t.Fit {
-		case "pool":
+		case spec.FitPool:
 			fit = " (fitted in each trial on the pool, test rows excluded)"
-		case "train":
+		case spec.FitTrain:
 			fit = " (fitted in each trial on the training rows)"
 		}
 		fmt.Fprintf(w, "- Transform: %s {%s}%s\n", t.Name, t.Params.Label(), fit)

@@ -622,7 +622,7 @@ func (x *executor) run(ctx context.Context, t *spec.Trial, ld *loadedData, res *
 	}
 	id := ""
 	for _, ts := range t.Dataset.Transforms {
-		if ts.Fit != "pool" {
+		if ts.Fit != spec.FitPool {
 			continue
 		}
 		if id == "" {

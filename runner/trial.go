@@ -135,7 +135,7 @@ func (t *TrialRun) Sets(ctx context.Context, train, test []int) (trainSet, testS
 	// one on every row of the training set its predecessors produced.
 	fitOn, rows, id := t.Data, train, ""
 	for _, ts := range t.Trial.Dataset.Transforms {
-		if ts.Fit != "train" {
+		if ts.Fit != spec.FitTrain {
 			continue
 		}
 		if id == "" {

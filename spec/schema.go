@@ -90,7 +90,7 @@ func schema(free bool) param.Decl {
 				Fields: []param.Decl{
 					pluginName("transform", datasets.TransformNames),
 					{Name: "params", Type: param.Params, Optional: true, DefaultDoc: "plugin defaults", Doc: "The transform's parameters."},
-					{Name: "fit", Type: param.Enum, Choices: []string{"pool", "train"}, Optional: true, DefaultDoc: "corpus",
+					{Name: "fit", Type: param.Enum, Choices: []string{FitPool, FitTrain}, Optional: true, DefaultDoc: "corpus",
 						Doc: "What the transform is fitted on: absent, the whole dataset once when it loads (cached on disk by content); `pool`, in each trial every non-test row, labels hidden; `train`, in each trial the training rows."},
 				}},
 			{Name: "split", Type: param.Section, Tag: "kind", Default: map[string]any{"kind": defaultSplit}, DefaultDoc: "`{kind: rest}`",

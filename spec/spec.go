@@ -127,6 +127,13 @@ type TransformSpec struct {
 	Pos Pos    `yaml:"-"`
 }
 
+// The values of TransformSpec.Fit besides "" (fitted once, when the
+// dataset loads).
+const (
+	FitPool  = "pool"  // in each trial, on the pool's rows
+	FitTrain = "train" // in each trial, on the training rows
+)
+
 // Split says how a dataset is divided, in each trial, into a training pool
 // and a test part: Kind names a splitter (see Splitters: given, holdout,
 // rest, train, kfold) and Params holds the splitter's own params, defaults

@@ -341,7 +341,7 @@ func fullPoolKey(dataID string, pool, test []int, series string, metrics []strin
 // training rows (fit: train), which make every batch's sets anew.
 func fitsOnTrain(t *runner.TrialRun) bool {
 	for _, ts := range t.Trial.Dataset.Transforms {
-		if ts.Fit == "train" {
+		if ts.Fit == spec.FitTrain {
 			return true
 		}
 	}
