@@ -378,11 +378,15 @@ func checkPicked(picked []int, q *Query) error {
 // checkPool checks that the initial labelled rows of the protocol and of
 // each method's own protocol params fit in the pool of dataset entry ds.
 func checkPool(sp *spec.Spec, ds *spec.DatasetSpec, pool int, where string, fail func(path, format string, args ...any)) {
-	if initial, ok := sp.Protocol.Params["initial"].(int); ok && initial > pool {
+	if initial := param.DecodeValid[activeParams](sp.Protocol.Params).Initial; initial > pool {
 		fail(spec.Sub("protocol", "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
 	}
-	for k, m := range sp.Methods {
-		if initial, ok := m.Protocol["initial"].(int); ok && initial > pool && m.RunsOn(ds.ID) {
+	for k := range sp.Methods {
+		m := &sp.Methods[k]
+		if !m.Protocol.Has("initial") || !m.RunsOn(ds.ID) {
+			continue
+		}
+		if initial := param.DecodeValid[activeParams](sp.ProtocolParams(m)).Initial; initial > pool {
 			fail(spec.Sub(spec.Sub(spec.Index("methods", k), "protocol"), "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
 		}
 	}
