@@ -22,6 +22,12 @@
 // they are an error, drop their rows, or are replaced by the column mean.
 // Features are never rescaled: scaling is the methods' business.
 //
+// A test_file parameter names a second table of the same columns (with
+// its own header line when header is true) whose rows form the test part
+// of the given split (split: {kind: given}), as the libsvm plugin's does;
+// both tables are read as one, so classes, dummies and imputed means are
+// those of all their rows.
+//
 // Numbers are decimal (1, -2.5e3, .5): the forms strconv.ParseFloat also
 // reads but a data file does not mean — hexadecimal floats (0x1p3),
 // digits separated by underscores (1_000), NaN and Inf — are errors at
@@ -35,6 +41,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -119,6 +126,7 @@ type Params struct {
 	Groups      map[string]string `param:"groups" default:"{}" doc:"feature groups: name → comma-separated column names"`
 	GroupOrder  []string          `param:"group_order" default:"[]" doc:"order of the groups (declared and categorical); default: categorical in column order, then declared by name"`
 	Classes     []string          `param:"classes" default:"[]" doc:"keep only rows of these classes, in this class order"`
+	TestFile    string            `param:"test_file" default:"" doc:"optional second table of the same columns whose rows form the test part of the given split"`
 }
 
 // Options returns the Options of p.
@@ -141,16 +149,31 @@ func (p Params) Options() Options {
 
 func init() {
 	datasets.RegisterTyped("csv", datasets.TypedLoader[Params]{
-		Doc:   "a delimited text table (CSV, UCI .data, whitespace columns) as a dense dataset",
-		Files: func(p Params) []string { return []string{p.File} },
+		Doc:   "a delimited text table (CSV, UCI .data, whitespace columns) as a dense dataset (optionally with a test table: the given split)",
+		Files: files,
 		Load: func(ctx context.Context, env datasets.Env, p Params) (*datasets.Dataset, error) {
-			path, err := env.Path(p.File, "the experiment's csv file parameter")
-			if err != nil {
-				return nil, err
+			var paths []string
+			for _, f := range files(p) {
+				path, err := env.Path(f, "the experiment's csv file parameters")
+				if err != nil {
+					return nil, err
+				}
+				paths = append(paths, path)
 			}
-			return Load(path, p.Options())
+			if len(paths) == 2 {
+				return LoadGiven(paths[0], paths[1], p.Options())
+			}
+			return Load(paths[0], p.Options())
 		},
 	})
+}
+
+// files returns the data files the plugin reads at p (`repro data`).
+func files(p Params) []string {
+	if p.TestFile != "" {
+		return []string{p.File, p.TestFile}
+	}
+	return []string{p.File}
 }
 
 // Load reads the table at path (gunzipped when it ends in .gz).
@@ -163,9 +186,35 @@ func Load(path string, o Options) (*datasets.Dataset, error) {
 	return Read(f, path, o)
 }
 
+// LoadGiven reads a training table and a test table of the same columns
+// (each with its header line when o.Header) into one dataset whose given
+// split (Dataset.Split) marks the test table's rows. The two are read as
+// one table: the classes, the categorical dummies and the means imputed
+// are those of all the rows.
+func LoadGiven(trainPath, testPath string, o Options) (*datasets.Dataset, error) {
+	var srcs []source
+	for _, path := range []string{trainPath, testPath} {
+		f, err := tabio.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		srcs = append(srcs, source{f, path})
+	}
+	return read(srcs, o)
+}
+
+// source is one table file read into a dataset, and its name in errors.
+type source struct {
+	r    io.Reader
+	file string
+}
+
 type record struct {
 	line   int
 	fields []string
+	file   string // the file it was read from
+	test   bool   // from the test table (LoadGiven)
 }
 
 func readRecords(r io.Reader, file, sep string) ([]record, error) {
@@ -174,7 +223,7 @@ func readRecords(r io.Reader, file, sep string) ([]record, error) {
 	if sep == Whitespace {
 		err := tabio.Lines(r, file, func(line int, text string) error {
 			if f := strings.Fields(text); len(f) > 0 {
-				recs = append(recs, record{line, f})
+				recs = append(recs, record{line: line, fields: f, file: file})
 			}
 			return nil
 		})
@@ -208,7 +257,7 @@ func readRecords(r io.Reader, file, sep string) ([]record, error) {
 		for i := range fields {
 			fields[i] = strings.TrimSpace(fields[i])
 		}
-		recs = append(recs, record{line, fields})
+		recs = append(recs, record{line: line, fields: fields, file: file})
 	}
 }
 
@@ -242,47 +291,69 @@ func parseNumber(s string) (float64, bool) {
 // non-empty GroupOrder must name every group exactly once. A categorical
 // column named inside a declared group forms no group of its own.
 func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
+	return read([]source{{r, file}}, o)
+}
+
+// read reads the tables of srcs as one; the rows of a second are the
+// test part of the given split.
+func read(srcs []source, o Options) (*datasets.Dataset, error) {
 	if o.Sep == "" {
 		o.Sep = ","
 	}
-	recs, err := readRecords(r, file, o.Sep)
-	if err != nil {
-		return nil, err
-	}
+	file := srcs[0].file // where the columns are named
+	var recs []record
 	names := o.Columns
 	headerLine := 0 // the line the column names come from, 0 if none
-	if o.Header {
-		if len(recs) == 0 {
-			return nil, tabio.Errorf(file, 0, "empty file, want a header line")
+	for k, src := range srcs {
+		rs, err := readRecords(src.r, src.file, o.Sep)
+		if err != nil {
+			return nil, err
 		}
-		if len(names) == 0 {
-			names, headerLine = recs[0].fields, recs[0].line
-			for j, n := range names {
-				if err := tabio.CheckUTF8("header: column name", n); err != nil {
-					return nil, tabio.Errorf(file, recs[0].line, "%v", err)
-				}
-				if n == "" {
-					hint := ""
-					if j == len(names)-1 {
-						hint = " (a trailing separator?)"
+		if o.Header {
+			if len(rs) == 0 {
+				return nil, tabio.Errorf(src.file, 0, "empty file, want a header line")
+			}
+			if k == 0 && len(names) == 0 {
+				names, headerLine = rs[0].fields, rs[0].line
+				for j, n := range names {
+					if err := tabio.CheckUTF8("header: column name", n); err != nil {
+						return nil, tabio.Errorf(file, rs[0].line, "%v", err)
 					}
-					return nil, tabio.Errorf(file, recs[0].line, "header: column %d has no name%s", j+1, hint)
+					if n == "" {
+						hint := ""
+						if j == len(names)-1 {
+							hint = " (a trailing separator?)"
+						}
+						return nil, tabio.Errorf(file, rs[0].line, "header: column %d has no name%s", j+1, hint)
+					}
 				}
+			} else if k > 0 && len(o.Columns) == 0 && !slices.Equal(rs[0].fields, names) {
+				return nil, tabio.Errorf(src.file, rs[0].line, "header %s, want the columns of %s: %s", strings.Join(rs[0].fields, ","), file, strings.Join(names, ","))
+			}
+			rs = rs[1:]
+		}
+		if len(rs) == 0 {
+			if o.Header {
+				return nil, tabio.Errorf(src.file, 0, "no data rows after the header line")
+			}
+			return nil, tabio.Errorf(src.file, 0, "no data rows (empty file)")
+		}
+		if k > 0 {
+			for i := range rs {
+				rs[i].test = true
 			}
 		}
-		recs = recs[1:]
+		recs = append(recs, rs...)
 	}
-	if len(names) == 0 && len(recs) > 0 {
+	if len(names) == 0 {
 		names = make([]string, len(recs[0].fields))
 		for j := range names {
 			names[j] = "x" + strconv.Itoa(j+1)
 		}
 	}
-	if len(recs) == 0 {
-		if o.Header {
-			return nil, tabio.Errorf(file, 0, "no data rows after the header line")
-		}
-		return nil, tabio.Errorf(file, 0, "no data rows (empty file)")
+	whole := file // the table in errors about all its rows
+	if len(srcs) > 1 {
+		whole = file + " and " + srcs[1].file
 	}
 	col := map[string]int{}
 	for j, n := range names {
@@ -293,26 +364,26 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 	}
 	for _, rc := range recs {
 		if len(rc.fields) != len(names) {
-			return nil, tabio.Errorf(file, rc.line, "%d fields, want %d (%s; separator %q)", len(rc.fields), len(names), strings.Join(names, ","), o.Sep)
+			return nil, tabio.Errorf(rc.file, rc.line, "%d fields, want %d (%s; separator %q)", len(rc.fields), len(names), strings.Join(names, ","), o.Sep)
 		}
 	}
 	label, err := labelColumn(o.Label, col, len(names))
 	if err != nil {
-		return nil, param.Invalid("label", "%s: %v", file, err)
+		return nil, param.Invalid("label", "%s: %v", whole, err)
 	}
 	// lookup finds element i of the list param what; a column not found
 	// is reported at that element.
 	lookup := func(what string, i int, n string) (int, error) {
 		j, ok := col[n]
 		if !ok {
-			msg := fmt.Sprintf("column %q not found in %s", n, file)
+			msg := fmt.Sprintf("column %q not found in %s", n, whole)
 			if s := param.Closest(n, names); s != "" {
 				msg += fmt.Sprintf(" (did you mean %q?)", s)
 			}
 			return 0, param.InvalidElem(what, i, "%s; want columns of the table: %s", msg, strings.Join(names, ", "))
 		}
 		if j == label {
-			return 0, param.InvalidElem(what, i, "column %q of %s is the label; want a feature column", n, file)
+			return 0, param.InvalidElem(what, i, "column %q of %s is the label; want a feature column", n, whole)
 		}
 		return j, nil
 	}
@@ -361,10 +432,10 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 			if missing == MissingDropRows {
 				continue
 			}
-			return nil, tabio.Errorf(file, rc.line, "label column %q: missing value %q (a label cannot be imputed; use missing: drop-rows)", names[label], rc.fields[label])
+			return nil, tabio.Errorf(rc.file, rc.line, "label column %q: missing value %q (a label cannot be imputed; use missing: drop-rows)", names[label], rc.fields[label])
 		}
 		if err := tabio.CheckLabel(rc.fields[label]); err != nil {
-			return nil, tabio.Errorf(file, rc.line, "label column %q: %v", names[label], err)
+			return nil, tabio.Errorf(rc.file, rc.line, "label column %q: %v", names[label], err)
 		}
 		skip := false
 		for j, v := range rc.fields {
@@ -375,7 +446,7 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 					if j == len(names)-1 && v == "" {
 						hint = "; a trailing separator?"
 					}
-					return nil, tabio.Errorf(file, rc.line, "column %q: missing value %q (set missing: mean or drop-rows%s)", names[j], v, hint)
+					return nil, tabio.Errorf(rc.file, rc.line, "column %q: missing value %q (set missing: mean or drop-rows%s)", names[j], v, hint)
 				case MissingDropRows:
 					skip = true
 				}
@@ -399,7 +470,7 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 			}
 			if _, err := strconv.ParseFloat(v, 64); err == nil && strings.ContainsAny(v, "xX_") {
 				_, err := tabio.ParseFinite(v)
-				return nil, tabio.Errorf(file, rc.line, "label column %q: %v (task: classification reads it as a class name)", names[label], err)
+				return nil, tabio.Errorf(rc.file, rc.line, "label column %q: %v (task: classification reads it as a class name)", names[label], err)
 			}
 			task = TaskClassification
 			break
@@ -421,7 +492,7 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		index := map[string]int{}
 		for k, c := range classes {
 			if _, dup := index[c]; dup {
-				return nil, fmt.Errorf("%s: class %q listed twice", file, c)
+				return nil, fmt.Errorf("%s: class %q listed twice", whole, c)
 			}
 			index[c] = k
 		}
@@ -438,25 +509,25 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		}
 		for k, s := range seen {
 			if !s {
-				return nil, fmt.Errorf("%s: class %q has no rows; labels present: %s", file, classes[k], strings.Join(sortedValues(recs, label), ", "))
+				return nil, fmt.Errorf("%s: class %q has no rows; labels present: %s", whole, classes[k], strings.Join(sortedValues(recs, label), ", "))
 			}
 		}
 		recs = kept
 		if len(classes) < o.MinClasses && len(classes) == 1 {
-			return nil, fmt.Errorf("%s: label column %q: every row has class %q; a classification dataset needs at least two classes", file, names[label], classes[0])
+			return nil, fmt.Errorf("%s: label column %q: every row has class %q; a classification dataset needs at least two classes", whole, names[label], classes[0])
 		}
 		d.Classes = append([]string(nil), classes...)
 	} else {
 		for _, rc := range recs {
 			v, err := tabio.ParseFinite(rc.fields[label])
 			if err != nil {
-				return nil, tabio.Errorf(file, rc.line, "label column %q: %v (a regression target must be a finite number; use task: classification for class labels)", names[label], err)
+				return nil, tabio.Errorf(rc.file, rc.line, "label column %q: %v (a regression target must be a finite number; use task: classification for class labels)", names[label], err)
 			}
 			y = append(y, v)
 		}
 	}
 	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: no rows left after removing missing values", file)
+		return nil, fmt.Errorf("%s: no rows left after removing missing values", whole)
 	}
 
 	// Feature layout.
@@ -505,7 +576,7 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 			}
 			if categorical[j] {
 				if err := tabio.CheckUTF8(fmt.Sprintf("column %q: value", names[j]), v); err != nil {
-					return nil, tabio.Errorf(file, rc.line, "%v", err)
+					return nil, tabio.Errorf(rc.file, rc.line, "%v", err)
 				}
 				for k := firstFeat[j]; k < firstFeat[j]+nFeat[j]; k++ {
 					if feats[k].value == v {
@@ -516,7 +587,7 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 			}
 			f, err := tabio.ParseFinite(v)
 			if err != nil {
-				return nil, tabio.Errorf(file, rc.line, "column %q: %v (want a finite number; list the column in categorical or drop)", names[j], err)
+				return nil, tabio.Errorf(rc.file, rc.line, "column %q: %v (want a finite number; list the column in categorical or drop)", names[j], err)
 			}
 			row[firstFeat[j]] = f
 		}
@@ -529,7 +600,7 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 			return names[feats[k].src]
 		})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
+			return nil, fmt.Errorf("%s: %w", whole, err)
 		}
 		d.Notes = append(d.Notes, notes...)
 	}
@@ -541,6 +612,14 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		}
 	}
 	d.X, d.Y = x, y
+	if len(srcs) > 1 {
+		d.Split = make([]datasets.Part, len(recs))
+		for i, rc := range recs {
+			if rc.test {
+				d.Split[i] = datasets.SplitTest
+			}
+		}
+	}
 
 	// Groups.
 	groups, err := buildGroups(o, col, label, dropped, categorical, firstFeat, nFeat, names)
@@ -554,7 +633,7 @@ func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
 		}
 	}
 	if err := tabio.Check(d); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("%s: %w", whole, err)
 	}
 	return d, nil
 }
@@ -636,7 +715,7 @@ func imputeMean(x *matrix.Dense, isMissing []bool, name func(int) string) ([]str
 				x.Set(i, k, m)
 			}
 		}
-		notes = append(notes, fmt.Sprintf("feature %s: %d missing values replaced by the mean %.6g of the other %d rows (computed over the whole file, test rows included)", name(k), miss, m, cnt))
+		notes = append(notes, fmt.Sprintf("feature %s: %d missing values replaced by the mean %.6g of the other %d rows (computed over every row read, test rows included)", name(k), miss, m, cnt))
 	}
 	return notes, nil
 }
