@@ -153,8 +153,8 @@ func init() {
 		Files: files,
 		Load: func(ctx context.Context, env datasets.Env, p Params) (*datasets.Dataset, error) {
 			var paths []string
-			for _, f := range files(p) {
-				path, err := env.Path(f, "the experiment's csv file parameters")
+			for k, f := range files(p) {
+				path, err := env.Path(f, "the experiment's csv "+[]string{"file", "test_file"}[k]+" parameter")
 				if err != nil {
 					return nil, err
 				}
