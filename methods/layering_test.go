@@ -18,7 +18,14 @@ import (
 const (
 	module      = "github.com/repro-ml/repro"
 	methodsPath = module + "/methods"
+	fixturePath = module + "/internal/fakeplugin" // and the packages under it
 )
+
+// isFixture reports whether the package at import path ip is a test
+// fixture: fakeplugin or a package under it.
+func isFixture(ip string) bool {
+	return ip == fixturePath || strings.HasPrefix(ip, fixturePath+"/")
+}
 
 // listedPackage is a non-test package of the module.
 type listedPackage struct {
@@ -126,7 +133,7 @@ func TestPluginPackagesAreLeaves(t *testing.T) {
 	pkgs := listModule(t)
 	plugins := map[string]bool{}
 	for _, p := range pkgs {
-		if registersMethods(t, p) {
+		if registersMethods(t, p) && !isFixture(p.ImportPath) { // TestFixturesOnlyInTests
 			plugins[p.ImportPath] = true
 		}
 	}
@@ -155,6 +162,28 @@ func TestPluginPackagesAreLeaves(t *testing.T) {
 	sort.Strings(missing)
 	for _, p := range missing {
 		t.Errorf("%s registers methods but nothing links it: add a blank import to plugins/plugins.go", p)
+	}
+}
+
+// TestFixturesOnlyInTests checks that the fake plugins of package
+// fakeplugin (and the packages under it), which register in init, are
+// linked only into tests: no non-test file of another package imports
+// them, so that neither the command nor a library lists a fake-… plugin.
+func TestFixturesOnlyInTests(t *testing.T) {
+	found := false
+	for _, p := range listModule(t) {
+		if isFixture(p.ImportPath) {
+			found = found || p.ImportPath == fixturePath
+			continue
+		}
+		for _, imp := range p.Imports {
+			if isFixture(imp) {
+				t.Errorf("%s imports the test fixture %s in a non-test file; import it only from _test.go files", p.ImportPath, imp)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("package %s not found", fixturePath)
 	}
 }
 

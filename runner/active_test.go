@@ -5,29 +5,12 @@ package runner_test
 // external test package, and so register it for every test of runner.
 
 import (
-	"errors"
 	"testing"
 
-	"github.com/repro-ml/repro/param"
+	_ "github.com/repro-ml/repro/internal/fakeplugin/fakeactive" // fake-first
 	"github.com/repro-ml/repro/protocols/active"
 	"github.com/repro-ml/repro/runner"
 )
-
-func init() {
-	active.Strategies.Register("fake-first", &active.Strategy{
-		Doc: "the first candidates, after checking the query (test fixture)",
-		Query: func(q *active.Query, _ param.Values) ([]int, error) {
-			if q.Pred == nil || q.Pred.Rows() != len(q.Candidates) {
-				return nil, errors.New("no prediction for every candidate")
-			}
-			out := make([]int, q.N)
-			for i := range out {
-				out[i] = i
-			}
-			return out, nil
-		},
-	})
-}
 
 // Every query strategy runs the active protocol to the end.
 func TestActiveStrategies(t *testing.T) {

@@ -1,143 +1,20 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/matrix"
-	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/internal/fakeplugin"
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
 )
-
-// Fixtures for the protocol tests: a method whose model records, as an
-// extra, a fingerprint of the rows it was trained on; a method that
-// predicts NaN; a query strategy that checks what it is shown; and a
-// transform fitted per trial that records what it was fitted on.
-func init() {
-	methods.Register("fake-rows", &methods.Plugin{
-		Doc:   "nearest centroid that records a fingerprint of its training rows (test fixture)",
-		Kinds: methods.Classification,
-		New:   func(param.Values) (methods.Method, error) { return rowsMethod{}, nil },
-	})
-	methods.Register("fake-nan", &methods.Plugin{
-		Doc:   "predicts NaN scores (test fixture)",
-		Kinds: methods.Classification | methods.Regression,
-		New:   func(param.Values) (methods.Method, error) { return nanMethod{}, nil },
-	})
-	datasets.RegisterTransform("fake-center", &datasets.Transform{
-		Doc:     "subtracts the column means of the rows it is fitted on (test fixture)",
-		Version: 1,
-		Fit:     fitCenter,
-	})
-}
-
-type rowsMethod struct{}
-
-type rowsModel struct {
-	methods.Model
-	print float64
-}
-
-func (rowsMethod) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
-	m, err := (&centroid{}).Fit(ctx, train, env)
-	if err != nil {
-		return nil, err
-	}
-	// The fingerprint: a sum over the training rows of their features,
-	// weighted by position in a sorted order, identical for identical sets.
-	print := 0.0
-	for i := 0; i < train.Rows(); i++ {
-		train.X.Row(i, func(j int, v float64) { print += v * float64(j+1) })
-	}
-	return &rowsModel{Model: m, print: print}, nil
-}
-
-func (m *rowsModel) Extras() map[string]float64 { return map[string]float64{"fingerprint": m.print} }
-
-type nanMethod struct{}
-
-type nanModel struct{ k int }
-
-func (nanMethod) Fit(_ context.Context, train *datasets.Dataset, _ *methods.Env) (methods.Model, error) {
-	return nanModel{k: len(train.Classes)}, nil
-}
-
-func (m nanModel) Predict(X matrix.Matrix) *methods.Prediction {
-	n, _ := X.Dims()
-	if m.k == 0 {
-		v := make([]float64, n)
-		v[n/2] = math.NaN()
-		return &methods.Prediction{Values: v}
-	}
-	s := make([]float64, n*m.k)
-	s[len(s)/2] = math.NaN()
-	return &methods.Prediction{Scores: s, K: m.k}
-}
-
-// centerFits records every fit of fake-center: how many rows and whether
-// labels were visible.
-var centerFits struct {
-	sync.Mutex
-	rows    []int
-	labeled int
-	calls   atomic.Int64
-}
-
-func fitCenter(_ context.Context, _ datasets.Env, d *datasets.Dataset, _ param.Values) (datasets.Fitted, error) {
-	centerFits.calls.Add(1)
-	centerFits.Lock()
-	centerFits.rows = append(centerFits.rows, d.Rows())
-	if d.Y != nil || d.Classes != nil {
-		centerFits.labeled++
-	}
-	centerFits.Unlock()
-	mean := make([]float64, d.Cols())
-	for i := 0; i < d.Rows(); i++ {
-		d.X.AddRow(mean, i, 1/float64(d.Rows()))
-	}
-	return centered(mean), nil
-}
-
-type centered []float64
-
-func (c centered) Transform(d *datasets.Dataset) (*datasets.Dataset, error) {
-	r, k := d.X.Dims()
-	X := matrix.NewDense(r, k, nil)
-	for i := 0; i < r; i++ {
-		d.X.Row(i, func(j int, v float64) { X.Set(i, j, v-c[j]) })
-	}
-	out := *d
-	out.X = X
-	return &out, nil
-}
-
-func resetCenterFits() {
-	centerFits.Lock()
-	centerFits.rows, centerFits.labeled = nil, 0
-	centerFits.calls.Store(0)
-	centerFits.Unlock()
-}
-
-func activeSpec(strategy string) *spec.Spec {
-	sp := blobsSpec()
-	sp.Protocol = spec.ProtocolSpec{Name: "active", Params: param.Values{"initial": 6, "batch": 8, "budget": 30, "strategy": strategy}}
-	sp.Curve = spec.Curve{Trials: 3, Sampling: "stratified"}
-	sp.Methods = []spec.MethodSpec{
-		method("fake-rows", "rows", "fixed", nil),
-		method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0}, []any{0.0}),
-		method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0}),
-	}
-	sp.Baseline = "centroid"
-	return sp
-}
 
 // The active protocol: one trial per replicate and method, one observation
 // per batch at x = labels (initial, then batch by batch up to the budget,
@@ -308,7 +185,7 @@ func TestFittedTransforms(t *testing.T) {
 		{"train", []int{20, 40}, 12},
 	} {
 		t.Run(tc.fit, func(t *testing.T) {
-			resetCenterFits()
+			fakeplugin.ResetCenterFits()
 			sp := blobsSpec()
 			sp.Datasets[0].Transforms = []spec.TransformSpec{{Name: "fake-center", Params: param.Values{}, Fit: tc.fit}}
 			sp.Datasets[0].Split = spec.Split{Kind: "kfold", Params: param.Values{"folds": 3, "repeats": 2, "stratify": true}}
@@ -323,16 +200,15 @@ func TestFittedTransforms(t *testing.T) {
 					t.Fatalf("%s trial %d: %s", r.Method, r.Trial, r.Error)
 				}
 			}
-			centerFits.Lock()
-			defer centerFits.Unlock()
-			if centerFits.labeled != 0 {
-				t.Errorf("%d fits saw labels; an unsupervised transform must not", centerFits.labeled)
+			fitRows, labeled, calls := fakeplugin.CenterFits()
+			if labeled != 0 {
+				t.Errorf("%d fits saw labels; an unsupervised transform must not", labeled)
 			}
-			rows := slices.Compact(slices.Sorted(slices.Values(centerFits.rows)))
+			rows := slices.Compact(slices.Sorted(slices.Values(fitRows)))
 			if !slices.Equal(rows, tc.wantRows) {
 				t.Errorf("fitted on row counts %v; want %v", rows, tc.wantRows)
 			}
-			if n := centerFits.calls.Load(); n != tc.wantCalls {
+			if n := calls; n != tc.wantCalls {
 				t.Errorf("%d fits; want %d (one per distinct set of rows)", n, tc.wantCalls)
 			}
 		})
@@ -448,5 +324,107 @@ func TestKFoldSameFolds(t *testing.T) {
 		if !slices.Equal(part.Test, first[f]) {
 			t.Errorf("fold %d differs from repeat 0's fold %d with refold true", f, f)
 		}
+	}
+}
+
+// Two series of one plugin under two query strategies, in one run:
+// every trial of both starts from the same labelled rows and uses the
+// same test rows, the series' observations follow their own batch and
+// budget, a method with datasets runs only there, and a series whose
+// protocol params equal the experiment's has the keys and results it
+// would have without them.
+func TestMethodProtocolSeries(t *testing.T) {
+	sp := mustParse(t, seriesSpec)
+	if !reflect.DeepEqual(sp.Methods[1].Protocol, param.Values{"strategy": "fake-first"}) || sp.Methods[0].Protocol != nil {
+		t.Fatalf("protocol overrides %v, %v; want {strategy: fake-first} and nil", sp.Methods[1].Protocol, sp.Methods[0].Protocol)
+	}
+	sum := runSpec(t, sp, t.TempDir(), 2, nil)
+	if len(sum.Plan.Trials) != 3*(2*2+1) {
+		t.Fatalf("%d trials; want rand and first on a and b, short on a only (3 trials each)", len(sum.Plan.Trials))
+	}
+	type id struct {
+		dataset, method string
+		trial           int
+	}
+	prints := map[id][]float64{}
+	xs := map[id][]float64{}
+	for _, r := range sum.Results {
+		if r.Failed() {
+			t.Fatalf("%s %s trial %d: %s", r.Dataset, r.Method, r.Trial, r.Error)
+		}
+		k := id{r.Dataset, r.Method, r.Trial}
+		for _, o := range r.Points() {
+			xs[k] = append(xs[k], o.X)
+			prints[k] = append(prints[k], o.Extras["fingerprint"])
+		}
+	}
+	for k, x := range xs {
+		want := []float64{6, 14, 22, 30}
+		if k.method == "short" {
+			want = []float64{6, 10, 14}
+		}
+		if !slices.Equal(x, want) {
+			t.Errorf("%v: observations at %v; want %v", k, x, want)
+		}
+		if k.method == "short" && k.dataset != "a" {
+			t.Errorf("%v: short runs only on a", k)
+		}
+	}
+	differ := 0
+	for _, ds := range []string{"a", "b"} {
+		for tr := range 3 {
+			rand, first := prints[id{ds, "rand", tr}], prints[id{ds, "first", tr}]
+			if len(rand) != 4 || len(first) != 4 || rand[0] != first[0] {
+				t.Errorf("%s trial %d: initial labelled sets differ between strategies: %v vs %v", ds, tr, rand, first)
+				continue
+			}
+			if !slices.Equal(rand[1:], first[1:]) {
+				differ++
+			}
+			if short := prints[id{ds, "short", tr}]; ds == "a" && (len(short) != 3 || short[0] != rand[0]) {
+				t.Errorf("%s trial %d: short starts from %v, rand from %v", ds, tr, short, rand)
+			}
+		}
+	}
+	if differ == 0 {
+		t.Error("random and fake-first queries bought the same rows in every trial")
+	}
+
+	// rand with {strategy: random} set for itself: the same keys and
+	// the same results.
+	same := mustParse(t, strings.Replace(seriesSpec, "{name: fake-rows, label: rand}", "{name: fake-rows, label: rand, protocol: {strategy: random}}", 1))
+	sum2 := runSpec(t, same, t.TempDir(), 1, nil)
+	got := map[string]results.Result{}
+	for _, r := range sum2.Results {
+		got[r.Key] = r
+	}
+	for _, r := range strip(sum.Results) {
+		if r.Method != "rand" {
+			continue
+		}
+		r2, ok := got[r.Key]
+		if !ok {
+			t.Errorf("%s trial %d: key %s missing with {strategy: random} set on the method", r.Dataset, r.Trial, r.Key)
+			continue
+		}
+		if r2 = strip([]results.Result{r2})[0]; !reflect.DeepEqual(r.Observations, r2.Observations) {
+			t.Errorf("%s trial %d: observations differ with {strategy: random} set on the method", r.Dataset, r.Trial)
+		}
+	}
+
+	var b bytes.Buffer
+	sum.Plan.Describe(&b)
+	for _, want := range []string{
+		"method first: fake-rows, 1 grid point, select fixed, protocol {strategy=fake-first}\n",
+		"method short: fake-rows, 1 grid point, select fixed, protocol {batch=4 budget=14}, on a\n",
+		"2 datasets × 3 methods (3 grid points) × 1 size × 3 trials, each method on its datasets = 15 trials, 57 fits\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("Describe:\n%s\nwant a line %q", b.String(), want)
+		}
+	}
+	// 3 trials × (4 fits for rand and first on two datasets, 3 for short on a).
+	if n, want := sum.Plan.Fits(), 3*(4*4+3); n != want {
+		t.Errorf("Fits() = %d, want %d", n, want)
 	}
 }

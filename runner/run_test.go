@@ -18,50 +18,6 @@ import (
 
 // method builds a MethodSpec with the grid of the given values (each a
 // list of values per param, expanded in the order given).
-func method(name, label, rule string, names []string, values ...[]any) spec.MethodSpec {
-	grid := []param.Values{{}}
-	var varying []string
-	for i, n := range names {
-		if len(values[i]) > 1 {
-			varying = append(varying, n)
-		}
-		var next []param.Values
-		for _, g := range grid {
-			for _, v := range values[i] {
-				c := g.Clone()
-				c[n] = v
-				next = append(next, c)
-			}
-		}
-		grid = next
-	}
-	m := spec.MethodSpec{Name: name, Label: label, Grid: grid, Varying: varying, Select: spec.Select{Rule: rule}}
-	if rule == "cv" {
-		m.Select.Folds, m.Select.Metric = 3, "accuracy"
-	}
-	if rule == "test" {
-		m.Select.Metric = "accuracy"
-	}
-	return m
-}
-
-func blobsSpec() *spec.Spec {
-	return &spec.Spec{
-		Name: "t", Seed: 11,
-		Datasets: []spec.DatasetSpec{{Name: "fake-blobs", ID: "blobs",
-			Params: param.Values{"n": 240, "d": 4, "classes": 3, "spread": 2.0, "given": false},
-			Split:  spec.Split{Kind: "holdout", Params: param.Values{"test": 0.25, "stratify": true}}}},
-		Methods: []spec.MethodSpec{
-			method("fake-centroid", "centroid", "fixed", []string{"shrink", "noise"}, []any{0.0, 0.5}, []any{0.1}),
-			method("fake-centroid", "centroid-cv", "cv", []string{"shrink", "noise"}, []any{0.0, 0.3, 0.9}, []any{0.0}),
-			method("fake-centroid", "centroid-oracle", "test", []string{"shrink", "noise"}, []any{0.0, 0.9}, []any{0.0}),
-		},
-		Curve:    spec.Curve{Sizes: []float64{12, 30, 0.5}, Trials: 3, Sampling: "balanced"},
-		Metrics:  []string{"accuracy", "auc"},
-		Baseline: "centroid",
-	}
-}
-
 func runSpec(t *testing.T, sp *spec.Spec, dir string, workers int, progress Progress) *Summary {
 	t.Helper()
 	sum, err := Run(context.Background(), sp, Options{Dir: dir, Workers: workers, Progress: progress})
@@ -721,5 +677,52 @@ func TestSamplesOfInKey(t *testing.T) {
 	}
 	if pa.Trials[0].Key == pb.Trials[0].Key {
 		t.Error("samples_of left the trial key unchanged")
+	}
+}
+
+func TestLoadAndRunRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "exp.yaml")
+	if err := os.WriteFile(path, []byte(goodSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := spec.Load(path, []string{"curve.trials=1", "curve.sizes=[12, 30]"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	sum := runSpec(t, s, out, 2, nil)
+	if sum.Failed != 0 || len(sum.Results) != len(sum.Plan.Trials) {
+		t.Fatalf("failed %d, %d results for %d trials", sum.Failed, len(sum.Results), len(sum.Plan.Trials))
+	}
+	// repro report / check reload DIR/spec.yaml: the same plan.
+	s2, err := spec.Load(filepath.Join(out, spec.SpecFile), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(planKeys(t, s), planKeys(t, s2)) {
+		t.Error("DIR/spec.yaml reloads to a different plan")
+	}
+	// And a rerun from the stored spec runs nothing.
+	if sum2 := runSpec(t, s2, out, 2, nil); sum2.Ran != 0 {
+		t.Errorf("rerun from spec.yaml ran %d trials, want 0", sum2.Ran)
+	}
+}
+
+// A plugin whose New panics fails its trials with the panic; the plan,
+// which never builds methods, is unaffected.
+func TestPluginPanicInNewFailsTrial(t *testing.T) {
+	s := mustParse(t, `name: t
+datasets: [{name: fake-blobs, split: {kind: holdout, test: 50}}]
+methods: [{name: fake-newpanic}]
+curve: {sizes: [10]}
+metrics: [accuracy]
+`)
+	sum, err := Run(context.Background(), s, Options{Dir: t.TempDir(), Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Results) != 1 || !strings.Contains(sum.Results[0].Error, "panic: fake-newpanic: New panics") {
+		t.Errorf("results %+v; want the plugin's panic reported", sum.Results)
 	}
 }

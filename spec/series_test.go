@@ -1,138 +1,14 @@
-package runner
+package spec_test
 
 import (
-	"bytes"
 	"errors"
 	"reflect"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/repro-ml/repro/param"
-	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
 )
-
-// seriesSpec is an active-learning experiment with two datasets whose
-// methods set protocol params of their own and datasets to run on.
-const seriesSpec = `name: t
-seed: 5
-datasets:
-  - {name: fake-blobs, id: a, params: {n: 120}, split: {kind: holdout, test: 0.5}}
-  - {name: fake-blobs, id: b, params: {n: 90}, split: {kind: holdout, test: 0.5}}
-methods:
-  - {name: fake-rows, label: rand}
-  - {name: fake-rows, label: first, protocol: {strategy: fake-first}}
-  - {name: fake-rows, label: short, protocol: {budget: 14, batch: 4}, datasets: [a]}
-protocol: {name: active, initial: 6, batch: 8, budget: 30, strategy: random}
-curve: {trials: 3, sampling: stratified}
-metrics: [accuracy]
-baseline: rand
-expect:
-  - {dataset: a, metric: accuracy, better: first, than: short, by: 0}
-`
-
-// Two series of one plugin under two query strategies, in one run:
-// every trial of both starts from the same labelled rows and uses the
-// same test rows, the series' observations follow their own batch and
-// budget, a method with datasets runs only there, and a series whose
-// protocol params equal the experiment's has the keys and results it
-// would have without them.
-func TestMethodProtocolSeries(t *testing.T) {
-	sp := mustParse(t, seriesSpec)
-	if !reflect.DeepEqual(sp.Methods[1].Protocol, param.Values{"strategy": "fake-first"}) || sp.Methods[0].Protocol != nil {
-		t.Fatalf("protocol overrides %v, %v; want {strategy: fake-first} and nil", sp.Methods[1].Protocol, sp.Methods[0].Protocol)
-	}
-	sum := runSpec(t, sp, t.TempDir(), 2, nil)
-	if len(sum.Plan.Trials) != 3*(2*2+1) {
-		t.Fatalf("%d trials; want rand and first on a and b, short on a only (3 trials each)", len(sum.Plan.Trials))
-	}
-	type id struct {
-		dataset, method string
-		trial           int
-	}
-	prints := map[id][]float64{}
-	xs := map[id][]float64{}
-	for _, r := range sum.Results {
-		if r.Failed() {
-			t.Fatalf("%s %s trial %d: %s", r.Dataset, r.Method, r.Trial, r.Error)
-		}
-		k := id{r.Dataset, r.Method, r.Trial}
-		for _, o := range r.Points() {
-			xs[k] = append(xs[k], o.X)
-			prints[k] = append(prints[k], o.Extras["fingerprint"])
-		}
-	}
-	for k, x := range xs {
-		want := []float64{6, 14, 22, 30}
-		if k.method == "short" {
-			want = []float64{6, 10, 14}
-		}
-		if !slices.Equal(x, want) {
-			t.Errorf("%v: observations at %v; want %v", k, x, want)
-		}
-		if k.method == "short" && k.dataset != "a" {
-			t.Errorf("%v: short runs only on a", k)
-		}
-	}
-	differ := 0
-	for _, ds := range []string{"a", "b"} {
-		for tr := range 3 {
-			rand, first := prints[id{ds, "rand", tr}], prints[id{ds, "first", tr}]
-			if len(rand) != 4 || len(first) != 4 || rand[0] != first[0] {
-				t.Errorf("%s trial %d: initial labelled sets differ between strategies: %v vs %v", ds, tr, rand, first)
-				continue
-			}
-			if !slices.Equal(rand[1:], first[1:]) {
-				differ++
-			}
-			if short := prints[id{ds, "short", tr}]; ds == "a" && (len(short) != 3 || short[0] != rand[0]) {
-				t.Errorf("%s trial %d: short starts from %v, rand from %v", ds, tr, short, rand)
-			}
-		}
-	}
-	if differ == 0 {
-		t.Error("random and fake-first queries bought the same rows in every trial")
-	}
-
-	// rand with {strategy: random} set for itself: the same keys and
-	// the same results.
-	same := mustParse(t, strings.Replace(seriesSpec, "{name: fake-rows, label: rand}", "{name: fake-rows, label: rand, protocol: {strategy: random}}", 1))
-	sum2 := runSpec(t, same, t.TempDir(), 1, nil)
-	got := map[string]results.Result{}
-	for _, r := range sum2.Results {
-		got[r.Key] = r
-	}
-	for _, r := range strip(sum.Results) {
-		if r.Method != "rand" {
-			continue
-		}
-		r2, ok := got[r.Key]
-		if !ok {
-			t.Errorf("%s trial %d: key %s missing with {strategy: random} set on the method", r.Dataset, r.Trial, r.Key)
-			continue
-		}
-		if r2 = strip([]results.Result{r2})[0]; !reflect.DeepEqual(r.Observations, r2.Observations) {
-			t.Errorf("%s trial %d: observations differ with {strategy: random} set on the method", r.Dataset, r.Trial)
-		}
-	}
-
-	var b bytes.Buffer
-	sum.Plan.Describe(&b)
-	for _, want := range []string{
-		"method first: fake-rows, 1 grid point, select fixed, protocol {strategy=fake-first}\n",
-		"method short: fake-rows, 1 grid point, select fixed, protocol {batch=4 budget=14}, on a\n",
-		"2 datasets × 3 methods (3 grid points) × 1 size × 3 trials, each method on its datasets = 15 trials, 57 fits\n",
-	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("Describe:\n%s\nwant a line %q", b.String(), want)
-		}
-	}
-	// 3 trials × (4 fits for rand and first on two datasets, 3 for short on a).
-	if n, want := sum.Plan.Fits(), 3*(4*4+3); n != want {
-		t.Errorf("Fits() = %d, want %d", n, want)
-	}
-}
 
 // A method's protocol params are part of its trials' keys only where
 // they change a value: keys of specs without them are those of earlier

@@ -1,4 +1,4 @@
-package runner
+package spec_test
 
 import (
 	"reflect"

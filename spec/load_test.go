@@ -1,7 +1,6 @@
-package runner
+package spec_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -15,46 +14,6 @@ import (
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/spec"
 )
-
-// goodSpec exercises most of the format; it is valid.
-const goodSpec = `name: quickstart
-description: a test
-seed: 3
-datasets:
-  - name: fake-blobs
-    id: blobs
-    params: {n: 120, classes: 3}
-    split: {kind: holdout, test: 0.25, stratify: true}
-    transforms:
-      - {name: fake-scale, params: {factor: 2}}
-methods:
-  - name: fake-centroid
-    label: centroid
-    params: {shrink: [0, 0.5], noise: 0.1}
-  - name: fake-centroid
-    label: cv
-    params:
-      shrink: [0, 0.3, 0.9]
-    select: {rule: cv, folds: 3}
-  - name: fake-knobs
-    params: {tag: "1.0", widths: [[1, 2], [3]], cols: {a: x, b: 2}}
-curve: {sizes: [12, 30, 0.5], trials: 2, sampling: balanced}
-metrics: [accuracy, auc]
-baseline: centroid
-report: {logx: true, x: shrink}
-expect:
-  - {dataset: blobs, method: cv, metric: accuracy, value: 90, rtol: 0.2, source: "none"}
-  - {metric: accuracy, better: cv, than: "centroid (shrink=0.5)", by: 1, sizes: [30]}
-`
-
-func mustParse(t *testing.T, src string, sets ...string) *spec.Spec {
-	t.Helper()
-	s, err := spec.Parse("t.yaml", []byte(src), sets)
-	if err != nil {
-		t.Fatalf("unexpected error:\n%v", err)
-	}
-	return s
-}
 
 func TestParseGood(t *testing.T) {
 	s := mustParse(t, goodSpec)
@@ -202,7 +161,7 @@ datasets: [{name: fake-blob}]
 methods: [{name: fake-centroid}]
 curve: {sizes: [10]}
 metrics: [accuracy]
-`, `t.yaml:2:19: datasets[0].name: unknown dataset "fake-blob" (did you mean "fake-blobs"?); want one of fake-blobs,`},
+`, `t.yaml:2:19: datasets[0].name: unknown dataset "fake-blob" (did you mean "fake-blobs"?); want one of `}, // the list: every dataset linked, the papers' too (example_test.go)
 		{"unknown method plugin", `name: t
 datasets: [{name: fake-blobs}]
 methods: [{name: fake-centroids}]
@@ -891,19 +850,6 @@ metrics: [accuracy]
 	}
 }
 
-func planKeys(t *testing.T, s *spec.Spec) []string {
-	t.Helper()
-	p, err := spec.NewPlan(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := make([]string, len(p.Trials))
-	for i, tr := range p.Trials {
-		keys[i] = tr.Key
-	}
-	return keys
-}
-
 func TestMarshalRoundTrip(t *testing.T) {
 	over := `name: over
 datasets: [{name: fake-blobs}]
@@ -966,57 +912,10 @@ func TestMarshalRejectsNonProductGrid(t *testing.T) {
 	}
 }
 
-func TestLoadAndRunRoundTrip(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "exp.yaml")
-	if err := os.WriteFile(path, []byte(goodSpec), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	s, err := spec.Load(path, []string{"curve.trials=1", "curve.sizes=[12, 30]"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "out")
-	sum := runSpec(t, s, out, 2, nil)
-	if sum.Failed != 0 || len(sum.Results) != len(sum.Plan.Trials) {
-		t.Fatalf("failed %d, %d results for %d trials", sum.Failed, len(sum.Results), len(sum.Plan.Trials))
-	}
-	// repro report / check reload DIR/spec.yaml: the same plan.
-	s2, err := spec.Load(filepath.Join(out, spec.SpecFile), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(planKeys(t, s), planKeys(t, s2)) {
-		t.Error("DIR/spec.yaml reloads to a different plan")
-	}
-	// And a rerun from the stored spec runs nothing.
-	if sum2 := runSpec(t, s2, out, 2, nil); sum2.Ran != 0 {
-		t.Errorf("rerun from spec.yaml ran %d trials, want 0", sum2.Ran)
-	}
-}
-
 func TestLoadMissingFile(t *testing.T) {
 	_, err := spec.Load(filepath.Join(t.TempDir(), "nope.yaml"), nil)
 	if err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("error %v, want a wrapped not-exist error", err)
-	}
-}
-
-// A plugin whose New panics fails its trials with the panic; the plan,
-// which never builds methods, is unaffected.
-func TestPluginPanicInNewFailsTrial(t *testing.T) {
-	s := mustParse(t, `name: t
-datasets: [{name: fake-blobs, split: {kind: holdout, test: 50}}]
-methods: [{name: fake-newpanic}]
-curve: {sizes: [10]}
-metrics: [accuracy]
-`)
-	sum, err := Run(context.Background(), s, Options{Dir: t.TempDir(), Workers: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sum.Results) != 1 || !strings.Contains(sum.Results[0].Error, "panic: fake-newpanic: New panics") {
-		t.Errorf("results %+v; want the plugin's panic reported", sum.Results)
 	}
 }
 
