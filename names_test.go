@@ -33,12 +33,6 @@ var notBranches = map[string]map[string]struct {
 	n   int
 	why string
 }{
-	"spec/schema.go": {
-		"rest":  {1, "the default split kind, declared once (defaultSplit)"},
-		"fixed": {1, "the default select rule, declared once (defaultRule)"},
-		"curve": {2, "the default protocol (defaultProtocol), and the name of the spec's curve: section"},
-		"test":  {1, "the key report.test (the paired test), not the select rule"},
-	},
 	"spec/spec.go": {
 		"train": {1, "the value fit: train of a transform (FitTrain), not the split kind"},
 	},

@@ -539,3 +539,16 @@ func Encode(x any) Values {
 	}
 	return out
 }
+
+// SplitTag returns the key-value pairs of a struct tag in order, refusing
+// a malformed tag or a key given twice: for the declarations other
+// packages derive from struct tags in the form Of reads.
+func SplitTag(tag reflect.StructTag) ([][2]string, error) { return parseTag(tag) }
+
+// ParseRange sets d's bounds from a range tag as Of reads it: [0, +inf),
+// (0, 1], (-inf, 10].
+func ParseRange(r string, d *Decl) error { return parseRange(r, d) }
+
+// ParseDefault converts a default tag, as Of reads it, to d's Go type and
+// checks it against d.
+func ParseDefault(d Decl, s string) (any, error) { return parseDefault(d, s) }

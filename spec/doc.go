@@ -5,10 +5,13 @@
 // (validate.go, series.go) and apply --set overrides (override.go); Marshal
 // writes it back (marshal.go), and ReadSpec reads the resolved spec.yaml an
 // output directory keeps, without consulting the method and dataset
-// registries. Every field is declared once in schema.go: decoding,
-// encoding, validation and the field tables of docs/spec.md (SchemaDoc;
-// regenerate with go test ./spec -run TestSpecDoc -update) derive from the
-// declarations. YAML syntax errors and bad bytes are located by
+// registries. Every field is declared once, by the Go types that hold
+// the spec (spec.go): a field's tags say its key, type, default, range
+// and checks, its doc comment documents it, and the declarations that
+// decoding, encoding, validation and the field tables of docs/spec.md
+// (SchemaDoc) use are derived from them (fields.go), with what only the
+// registries know attached by hooks (schema.go). Regenerate the docs with
+// go test ./spec -run 'TestSpecDoc|TestFieldDocs' -update. YAML syntax errors and bad bytes are located by
 // package internal/yamlpos; the errors are collected in a SpecError (errors.go), each
 // once, at FILE:LINE:COL, cut to a readable length.
 //

@@ -11,26 +11,61 @@ import (
 )
 
 // Spec is a parsed and validated experiment. See docs/spec.md for the YAML.
+//
+// The exported fields of Spec and of the types of its sections declare
+// the experiment language: each field with a yaml key is a key of its
+// section, its tags say what values it takes and its doc comment's first
+// paragraph documents it (see fields.go).
 type Spec struct {
-	File        string `yaml:"-"` // the file it was read from
-	Name        string `yaml:"name"`
-	Description string `yaml:"description,omitempty"`
-	Seed        uint64 `yaml:"seed"`
-
-	Datasets []DatasetSpec `yaml:"datasets"`
-	Methods  []MethodSpec  `yaml:"methods"`
-	// Protocol is the trial protocol; curve (the default) reads its
-	// sizes from Curve.
-	Protocol ProtocolSpec  `yaml:"protocol,omitempty"`
-	Curve    Curve         `yaml:"curve"`
-	Metrics  []string      `yaml:"metrics"`
-	Baseline string        `yaml:"baseline,omitempty"`
-	Report   ReportSpec    `yaml:"report,omitempty"`
-	Expect   []Expectation `yaml:"expect,omitempty"`
-	// Smoke holds the --set assignments `repro run --smoke` applies
-	// before it runs the first trial of each series: the reductions
-	// (budget, corpus) that keep an experiment's smoke run short.
-	Smoke []string `yaml:"smoke,omitempty"`
+	File string `yaml:"-"` // the file it was read from
+	// The experiment's name: letters, digits, `.`, `_`, `-`, at most 200
+	// characters. Output goes to `out/<name>` unless `-o` is given.
+	Name string `yaml:"name" want:"the experiment's name, e.g. sandler2008-fig1-20newsgroups" check:"name"`
+	// What is reproduced and every deviation from the paper. Shown in the
+	// report.
+	Description string `yaml:"description,omitempty" spec:"optional"`
+	// The experiment seed; every trial's seeds derive from it (see *Keys and
+	// seeds*).
+	Seed uint64 `yaml:"seed" range:"[0, +inf)" default:"DefaultSeed"`
+	// Registered metrics computed on every test set (`repro list metrics`).
+	// Each must apply to every method's problem kind (classification /
+	// regression).
+	//
+	// Metrics come before methods: select rules default to the first
+	// metric, and a method's problem kind is checked against them.
+	Metrics []string `yaml:"metrics" spec:"nonempty,unique" elem:"metric" hook:"metrics"`
+	// The datasets, below.
+	Datasets []DatasetSpec `yaml:"datasets" spec:"nonempty" elem:"dataset" hook:"datasets"`
+	// The methods, below.
+	Methods []MethodSpec `yaml:"methods" spec:"nonempty" elem:"method" hook:"methods"`
+	// The trial protocol: a name (`protocol: active`) or a mapping of the
+	// name and the protocol's parameters.
+	//
+	// Default: `curve`
+	//
+	// Curve, the default, reads its sizes from Curve.
+	Protocol ProtocolSpec `yaml:"protocol,omitempty" default:"{name: curve}" hook:"protocol"`
+	// Training sizes, trials and sampling (below). Required by a per-size
+	// protocol (`curve`); otherwise optional, without `sizes`.
+	//
+	// Default: required by `curve`
+	Curve Curve `yaml:"curve" spec:"optional" want:"a mapping with sizes (and trials, sampling)"`
+	// A method label or series name (`"label (p=v)"`) that reports compare
+	// the others against (Win/Tie/Loss).
+	Baseline string `yaml:"baseline,omitempty" spec:"optional"`
+	// Report options (below).
+	Report ReportSpec `yaml:"report,omitempty" spec:"optional"`
+	// Checks of the results against the paper's figures, run by `repro
+	// check` (below).
+	//
+	// Default: `[]`
+	Expect []Expectation `yaml:"expect,omitempty" spec:"optional" elem:"expectation"`
+	// Assignments, as `--set` takes them, that `repro run --smoke` applies
+	// before it runs the first trial at the smallest size of every series:
+	// the reductions (a smaller budget, a slice of the corpus) that keep the
+	// smoke run CI makes of every experiment within a minute or two. Ignored
+	// by a normal run; `--set` given with `--smoke` comes after them.
+	Smoke []string `yaml:"smoke,omitempty" spec:"optional" want:"a list of --set assignments, key.path=value" check:"set"`
 
 	// places holds the position of each decoded value by field path
 	// ("curve.sizes[2]", "datasets[0].split.test"), for the problems
@@ -84,24 +119,48 @@ type Pos struct {
 
 // DatasetSpec is one entry of `datasets:`.
 type DatasetSpec struct {
-	// Name is the registered dataset plugin.
-	Name string `yaml:"name"`
-	// ID names the dataset in reports and keys; it defaults to Name and
-	// must be unique within the spec.
-	ID         string          `yaml:"id,omitempty"`
-	Params     param.Values    `yaml:"params,omitempty"` // resolved, defaults filled
-	Transforms []TransformSpec `yaml:"transforms,omitempty"`
-	Split      Split           `yaml:"split,omitempty"`
-	// Tasks is "" (the dataset's own classes) or "one-vs-rest": a K-class
-	// dataset becomes K binary tasks, fitted jointly by methods.MultiTask
-	// methods and independently by the others.
-	Tasks string `yaml:"tasks,omitempty"`
-	// SamplesOf is the id of another entry whose splits, training samples
-	// and cross-validation folds this entry shares ("" draws its own): two
-	// feature sets of the same documents then compare on the same rows in
-	// every trial, a true pairing. The two must have the same rows, labels
-	// and split.
-	SamplesOf string `yaml:"samples_of,omitempty"`
+	// A registered dataset plugin (`repro list datasets`).
+	Name string `yaml:"name" spec:"tag" elem:"dataset" hook:"dataset"`
+	// The dataset's name in reports, keys and `expect`: letters, digits,
+	// `.`, `_`, `-`. Ids must be unique: two entries of the same plugin need
+	// distinct ids.
+	//
+	// Default: `name`
+	ID string `yaml:"id,omitempty" spec:"optional" check:"id"`
+	// The plugin's parameters, each checked against its declaration (type,
+	// range, choices) and by the plugin's Validate hook; missing ones take
+	// their defaults; required ones must be given. Files are paths relative
+	// to the data directory (`--data`, `$REPRO_DATA`). A dataset parameter
+	// cannot be a grid: write one dataset entry per value.
+	//
+	// Default: plugin defaults
+	//
+	// Params holds the resolved values, defaults filled.
+	Params param.Values `yaml:"params,omitempty" spec:"optional"`
+	// Transforms applied in order, each `{name, params, fit}` (`repro list
+	// transforms`).
+	//
+	// Default: `[]`
+	Transforms []TransformSpec `yaml:"transforms,omitempty" spec:"optional" elem:"transform" hook:"transforms"`
+	// How rows divide into a training pool and a test set: a split kind and
+	// its parameters (below).
+	//
+	// Default: `{kind: rest}`
+	Split Split `yaml:"split,omitempty" default:"{kind: rest}" hook:"split"`
+	// Treat a K-class dataset as K binary tasks: `methods.MultiTask` methods
+	// fit them jointly, others once per task; predictions are one-vs-rest.
+	Tasks string `yaml:"tasks,omitempty" spec:"optional" enum:"one-vs-rest"`
+	// The id of another entry whose test splits, training samples and
+	// cross-validation folds this one shares in every trial: two feature
+	// sets of the same documents (say compressed and all 5-grams) then meet
+	// the same rows, a true pairing for `than_dataset` comparisons. Both
+	// entries must have the same rows, labels, split and tasks; the named
+	// entry must draw its own.
+	//
+	// Default: its own
+	//
+	// SamplesOf is "" when the entry draws its own (see SampleID).
+	SamplesOf string `yaml:"samples_of,omitempty" spec:"optional" check:"dataset id"`
 	Pos       Pos    `yaml:"-"`
 }
 
@@ -116,14 +175,21 @@ func (ds *DatasetSpec) SampleID() string {
 
 // TransformSpec is one entry of a dataset's `transforms:`.
 type TransformSpec struct {
-	Name   string       `yaml:"name"`
-	Params param.Values `yaml:"params,omitempty"`
-	// Fit says what the transform is fitted on: "" (the whole dataset,
-	// once, when it loads: feature graphs, corpus compression), "pool"
-	// (in each trial, every non-test row, labels hidden: PCA of the pool)
-	// or "train" (in each trial, the training rows). A transform sees
-	// labels only if its plugin declares itself supervised.
-	Fit string `yaml:"fit,omitempty"`
+	// A registered transform plugin (`repro list transforms`).
+	Name string `yaml:"name" spec:"tag" elem:"transform" hook:"transform"`
+	// The transform's parameters.
+	//
+	// Default: plugin defaults
+	Params param.Values `yaml:"params,omitempty" spec:"optional"`
+	// What the transform is fitted on: absent, the whole dataset once when
+	// it loads (cached on disk by content); `pool`, in each trial every
+	// non-test row, labels hidden; `train`, in each trial the training rows.
+	//
+	// Default: corpus
+	//
+	// Fit is "", FitPool or FitTrain. A transform sees labels only if its
+	// plugin declares itself supervised.
+	Fit string `yaml:"fit,omitempty" spec:"optional" hook:"fit"`
 	Pos Pos    `yaml:"-"`
 }
 
@@ -139,16 +205,20 @@ const (
 // rest, train, kfold) and Params holds the splitter's own params, defaults
 // filled (holdout's test and stratify, kfold's folds and repeats).
 type Split struct {
-	Kind   string       `yaml:"kind"`
+	// A split kind (below).
+	Kind   string       `yaml:"kind" spec:"tag" hook:"split kind"`
 	Params param.Values `yaml:",inline"`
 }
 
 // MethodSpec is one entry of `methods:`.
 type MethodSpec struct {
-	// Name is the registered method plugin.
-	Name string `yaml:"name"`
-	// Label names the method in reports; defaults to Name; unique.
-	Label string `yaml:"label,omitempty"`
+	// A registered method plugin (`repro list methods`).
+	Name string `yaml:"name" spec:"tag" elem:"method" hook:"method"`
+	// The method's name in reports and `expect`; unique, without
+	// parentheses. Two entries of the same plugin need distinct labels.
+	//
+	// Default: `name`
+	Label string `yaml:"label,omitempty" spec:"optional" check:"label"`
 	// Grid holds the resolved parameter values at every grid point: the
 	// cartesian product of the list-valued params, in the order the params
 	// are declared by the plugin, last varying fastest. A spec without
@@ -156,44 +226,74 @@ type MethodSpec struct {
 	Grid []param.Values `yaml:"-"`
 	// Varying lists the names of the params that take more than one value.
 	Varying []string `yaml:"-"`
+	// The plugin's parameters; any value may be a list, which makes a
+	// **grid**. Every grid point is checked by the plugin's Validate hook.
+	//
+	// Default: plugin defaults
+	//
 	// Params echoes the params as written (each a value or a list of
-	// values), for spec.yaml.
-	Params map[string]any `yaml:"params,omitempty"`
-	Select Select         `yaml:"select,omitempty"`
-	// Protocol holds the protocol params the method's series sets for
-	// itself, over the experiment's (only those the protocol lists in
-	// PerMethod: the active protocol's strategy, initial, batch, budget,
-	// budgets); nil when it sets none. See Spec.ProtocolParams.
-	Protocol param.Values `yaml:"protocol,omitempty"`
-	// Datasets, if set, are the ids of the only datasets the method runs
-	// on; nil means every dataset. See RunsOn.
-	Datasets []string `yaml:"datasets,omitempty"`
+	// values), for spec.yaml; Grid holds them resolved.
+	Params map[string]any `yaml:"params,omitempty" spec:"optional,grid"`
+	// How the grid's points are chosen among (below).
+	//
+	// Default: `{rule: fixed}`
+	Select Select `yaml:"select,omitempty" default:"{rule: fixed}"`
+	// Protocol params this method's series sets for itself, over
+	// `protocol:`: with `active`, `strategy`, `initial`, `batch`, `budget`,
+	// `budgets` (`{strategy: uncertainty}` beside another entry of the same
+	// plugin with `{strategy: random}` compares two query strategies in one
+	// run). The samples, splits and folds do not depend on it, so the series
+	// stay paired (under the same `initial`, they start from the same
+	// labelled rows). It changes a trial's key only where it changes a
+	// value, so keys of specs without it are unchanged. With `budget`, the
+	// experiment's `budgets` still take precedence on their datasets unless
+	// the method sets `budgets` too.
+	//
+	// Default: the experiment's
+	//
+	// Protocol holds only params the protocol lists in PerMethod; nil when
+	// the method sets none. See Spec.ProtocolParams.
+	Protocol param.Values `yaml:"protocol,omitempty" spec:"optional" hook:"method protocol"`
+	// The ids of the only datasets the method runs on. An expectation about
+	// the method on another dataset is an error; reports leave its series
+	// out there. Not part of trial keys.
+	//
+	// Default: all
+	//
+	// Datasets is nil for every dataset. See RunsOn.
+	Datasets []string `yaml:"datasets,omitempty" spec:"optional,nonempty,unique" elem:"dataset id" check:"dataset id"`
 	Pos      Pos      `yaml:"-"`
 }
 
-// Select is a method's rule for choosing among its grid points.
+// Select is a method's rule for choosing among its grid points: fixed (no
+// selection: every grid point is its own variant, reported as "label (p=v
+// …)"), cv (k-fold cross-validation on each training set by Metric, then a
+// refit on the whole training set at the best point) or test (the best
+// point on the test set itself: the oracle choice some papers use, flagged
+// as such in reports).
 type Select struct {
-	// Rule is one of:
-	//   fixed — no selection: every grid point is its own variant, reported
-	//           as "label (p=v …)";
-	//   cv    — k-fold cross-validation on each training set by Metric, then
-	//           a refit on the whole training set at the best point;
-	//   test  — the best point on the test set itself: the oracle choice some
-	//           papers use, flagged as such in reports.
-	Rule   string `yaml:"rule"`
-	Folds  int    `yaml:"folds,omitempty"`
-	Metric string `yaml:"metric,omitempty"`
-	// Over limits a cv or test rule to these varying params; the other
-	// varying params make variants, as under the fixed rule, and the rule
-	// chooses within each (c by cross-validation at every ρ of a sweep).
-	// Empty means every varying param.
-	Over []string `yaml:"over,omitempty" json:"Over,omitempty"`
+	// A select rule (below).
+	Rule string `yaml:"rule" hook:"select rule"`
+	// Cross-validation folds of rule `cv`; an error with rule `test`,
+	// ignored with `fixed`.
+	Folds int `yaml:"folds,omitempty" range:"[2, 1000]" default:"DefaultFolds"`
+	// The metric rules `cv` and `test` choose by; ignored with `fixed`.
+	//
+	// Default: the first of `metrics:`
+	Metric string `yaml:"metric,omitempty" spec:"optional" elem:"metric" hook:"metric"`
+	// Rules `cv` and `test`: the varying params the rule chooses; the others
+	// make variants, as under `fixed`. All of them if absent.
+	//
+	// Over, when set, makes the rule choose c by cross-validation at every
+	// ρ of a sweep.
+	Over []string `yaml:"over,omitempty" json:"Over,omitempty" spec:"optional,unique" elem:"param"`
 }
 
 // ProtocolSpec names the trial protocol (see Protocols) and holds its
 // params, defaults filled.
 type ProtocolSpec struct {
-	Name   string       `yaml:"name"`
+	// A trial protocol.
+	Name   string       `yaml:"name" spec:"tag" elem:"protocol" hook:"protocol name"`
 	Params param.Values `yaml:",inline"`
 }
 
@@ -207,52 +307,114 @@ func (p ProtocolSpec) ProtocolName() string {
 
 // Curve is the training-size curve.
 type Curve struct {
-	// Sizes are training-set sizes: counts (whole numbers > 1) or
-	// fractions in (0, 1] of the training pool (1 is the whole pool).
-	Sizes  []float64 `yaml:"sizes"`
-	Trials int       `yaml:"trials"`
-	// Sampling is random, stratified (class proportions kept) or balanced
-	// (equal count per class).
-	Sampling string `yaml:"sampling"`
+	// Training-set sizes. A number > 1 is a **count** of rows (a whole
+	// number); a number in (0, 1] is a **fraction** of the training pool
+	// (`1` is the whole pool), resolved per dataset at run time.
+	//
+	// Default: required by `curve`
+	Sizes []float64 `yaml:"sizes" spec:"optional,nonempty,unique" elem:"training size" want:"a list of training sizes: counts ≥ 2 or fractions in (0, 1] of the training pool" check:"training size"`
+	// Independent training samples per size. A split that defines its own
+	// trials (kfold: folds × repeats) sets it; it may then only repeat that
+	// number.
+	Trials int `yaml:"trials" range:"[1, maxTrials]" default:"1"`
+	// How training samples are drawn from the pool: uniformly, keeping the
+	// class proportions, or with an equal count per class.
+	Sampling string `yaml:"sampling" hook:"sampling"`
 }
 
 // ReportSpec holds report options.
 type ReportSpec struct {
-	// LogX draws the size (or X param) axis on a log scale.
-	LogX bool `yaml:"logx,omitempty"`
-	// X is "size" (default), the name of a varying method parameter to put
-	// on the x axis of the plots (sweeps over c or ρ; series are then the
-	// method variants with the other parameters fixed), or the x a
-	// protocol records (budget).
-	X string `yaml:"x,omitempty"`
-	// XTransform applies to X param values before plotting: "" or "neglog"
-	// (−ln v, for ρ).
-	XTransform string `yaml:"x_transform,omitempty"`
-	// Y names the values to table and plot against X besides the
-	// metrics: extras a protocol or method records with its observations
-	// (components chosen per iteration, dictionary size).
-	Y []string `yaml:"y,omitempty"`
-	// Digits, if set, is the number of decimals of every metric in tables
-	// and checks; unset, each metric has its own (metric.Metric.Digits).
-	Digits *int `yaml:"digits,omitempty"`
-	// MetricDigits sets the decimals of single metrics or extras, over
-	// Digits: "auc" → "3" (as written; DigitsFor reads it).
-	MetricDigits map[string]string `yaml:"metric_digits,omitempty"`
-	// Artifacts says which method artifacts report.md shows: "" or
-	// "all", "plots", "tables" or "none".
-	Artifacts string `yaml:"artifacts,omitempty"`
-	// Bootstrap, if positive, is the number of resamples of each trial's
-	// test set its metrics are also computed on (stored in
-	// Result.Bootstrap), for the report's bootstrap intervals.
-	Bootstrap int `yaml:"bootstrap,omitempty"`
-	// Test is the paired test of the Win/Tie/Loss tables and the
-	// expectations, one of PairedTests; "" means the default at each size
-	// (reports.DefaultTest: corrected-t where trials' training samples
-	// share at least half their rows, else t).
-	Test string `yaml:"test,omitempty"`
-	// Choose makes datasets of the report out of the spec's: see
-	// DatasetChoice. Not part of trial keys.
-	Choose []DatasetChoice `yaml:"choose,omitempty"`
+	// Log-scale x axis.
+	LogX bool `yaml:"logx,omitempty" default:"false"`
+	// What goes on the x axis: `size`, or a parameter that some method's
+	// series vary — a grid axis under rule `fixed`, or one `select.over`
+	// leaves to the variants (a sweep over c or ρ; series are then the
+	// method's variants with the other parameters fixed). Any other name is
+	// an error.
+	//
+	// X may also be the x a protocol records (budget).
+	X string `yaml:"x,omitempty" default:"size" check:"x"`
+	// Names to table and plot against `x`: metrics, or extras a protocol or
+	// method records (components chosen, dictionary size). Default: the
+	// metrics.
+	Y []string `yaml:"y,omitempty" spec:"optional,unique" elem:"name" check:"y"`
+	// Applied to `x` parameter values before plotting: `neglog` is −ln v
+	// (for ρ). Only with `x` set to a parameter.
+	XTransform string `yaml:"x_transform,omitempty" spec:"optional" enum:"neglog"`
+	// Decimals of every metric in tables and checks. Without it each metric
+	// has its own: 2 for percentages (accuracy, error), 3 for auc and r2, 1
+	// for binary_errors, 2 for the others and for extras.
+	//
+	// Default: each metric's own
+	//
+	// Digits is nil when unset: each metric has its own
+	// (metric.Metric.Digits). DigitsFor reads it.
+	Digits *int `yaml:"digits,omitempty" spec:"optional" range:"[0, maxDigits]"`
+	// Decimals per metric or extra, over `digits` and the metric's own:
+	// `{auc: 4, accuracy: 1}`. A key is one of `metrics:` or of `y`.
+	//
+	// Default: `{}`
+	//
+	// MetricDigits holds the decimals as written; DigitsFor reads them.
+	MetricDigits map[string]string `yaml:"metric_digits,omitempty" spec:"optional" check:"metric digits"`
+	// The method artifacts (weight tables, fitted curves) report.md shows:
+	// `all`, `plots`, `tables` or `none`. Those left out stay in
+	// `artifacts/` and the report says how many.
+	//
+	// Default: `all`
+	Artifacts string `yaml:"artifacts,omitempty" spec:"optional" enum:"all|plots|tables|none"`
+	// Resamples of each trial's test set (rows drawn with replacement, the
+	// fitted model fixed) on which the runner also computes the metrics;
+	// the report shows their 95% percentile interval beside mean ± sd. The
+	// resamples derive from the experiment seed alone, the same for every
+	// method, dataset entry and trial, so differences are paired. Not part
+	// of trial keys: results stored without it keep none.
+	//
+	// Default: `0` (none)
+	//
+	// The metrics of the resamples are stored in Result.Bootstrap.
+	Bootstrap int `yaml:"bootstrap,omitempty" spec:"optional" range:"[0, MaxBootstrap]"`
+	// The paired test over trials with the same index that the Win/Tie/Loss
+	// tables and the expectations use, and that each table names: `t`
+	// (Student's paired t-test), `corrected-t` (the corrected resampled
+	// t-test of Nadeau & Bengio 2003, Weka's "corrected" tester: the
+	// variance of the mean difference multiplied by 1/J + n_test/n_train
+	// instead of 1/J, for J trials whose training and test sets overlap) or
+	// `wilcoxon` (the Wilcoxon signed-rank test: exact for at most 50 pairs
+	// without zero or tied differences, else the normal approximation; zeros
+	// dropped). Default, per dataset and size: `corrected-t` where two
+	// trials' training samples are expected to share at least half their
+	// rows (training rows ≥ ½ of the pool they are drawn from: k-fold
+	// cross-validation, repeated random subsampling of most of the pool —
+	// the setting the correction models), `t` where they share less (a
+	// learning curve's or an active learner's small samples from a large
+	// pool, where the factor n_test/n_train — 25 at 20 training and 500 test
+	// rows — would inflate the variance though the samples barely overlap)
+	// and for split `train` (in-sample metrics). The pool is the rows less
+	// the test part (`rest`: all rows), from the dataset's row count in
+	// datasets.json. A table whose sizes use both names both ("paired t-test
+	// below sizes 516; corrected … at sizes ≥ 516"); `repro diff` uses the
+	// same test. A paper's reproduction names the test the paper used.
+	//
+	// Default: per dataset and size (below)
+	//
+	// Test is one of PairedTests, or "" for the default at each size
+	// (reports.DefaultTest).
+	Test string `yaml:"test,omitempty" spec:"optional" hook:"paired test"`
+	// Datasets of the report made of others, each `{id, among}`: per method
+	// series, size and trial, the result of the `among` entry whose select
+	// score (the cv score at the point the method's rule chose) is best,
+	// ties to the first listed — a cross-validation over what no grid can
+	// vary, such as a corpus-level transform's parameter (one dataset entry
+	// per pointer cost). Each entry's cv draws its own folds (the sample
+	// seed involves the dataset id) unless the entries share them through
+	// `samples_of`, which makes the choice compare the same folds. Every
+	// method needs a `cv` or `test` rule over two or more grid points
+	// (`repro validate` says which does not). Expectations may name `id` as
+	// their dataset. Not part of trial keys.
+	//
+	// Default: `[]`
+	Choose []DatasetChoice `yaml:"choose,omitempty" spec:"optional" elem:"choice"`
 }
 
 // DatasetChoice is one entry of report.choose: a dataset of the report,
@@ -267,8 +429,11 @@ type ReportSpec struct {
 // dataset id), so the scores compared include that fold noise. It runs
 // nothing: expectations and tables name ID as a dataset.
 type DatasetChoice struct {
-	ID    string   `yaml:"id"`
-	Among []string `yaml:"among"`
+	// The chosen dataset's id: not an id of `datasets:`.
+	ID string `yaml:"id" check:"dataset id"`
+	// Two or more dataset ids of `datasets:`, the same rows under different
+	// transforms.
+	Among []string `yaml:"among" spec:"unique" elem:"dataset id"`
 	Pos   Pos      `yaml:"-"`
 }
 
@@ -323,61 +488,96 @@ func (r *ReportSpec) check(d *decoder, f *fields, path string) bool {
 // Min/Max), a relation (Better/Than: on the means, Significant, AtPar or
 // Within alone) or a Win/Tie/Loss count (WTL, Slack).
 type Expectation struct {
-	Dataset string `yaml:"dataset,omitempty"` // dataset ID; "" if the spec has one
-	Metric  string `yaml:"metric"`
-	// Sizes limits the check to these training sizes (as resolved counts);
-	// empty means every size.
-	Sizes []int `yaml:"sizes,omitempty"`
+	// A dataset id; may be omitted when the spec has one dataset.
+	Dataset string `yaml:"dataset,omitempty" spec:"optional"`
+	// One of the spec's `metrics:`.
+	Metric string `yaml:"metric" elem:"metric" want:"the metric the expectation is about" hook:"metric"`
+	// The training sizes (as resolved row counts) to check; empty means
+	// every size.
+	Sizes []int `yaml:"sizes,omitempty" spec:"optional" range:"[1, 2147483647]" elem:"size"`
 
-	// Value check: the mean over trials of Method's Metric at each size.
-	Method string   `yaml:"method,omitempty"`
-	Value  *float64 `yaml:"value,omitempty"` // the paper's figure
-	Tol    *float64 `yaml:"tol,omitempty"`   // absolute tolerance
-	RTol   *float64 `yaml:"rtol,omitempty"`  // relative tolerance
-	Min    *float64 `yaml:"min,omitempty"`
-	Max    *float64 `yaml:"max,omitempty"`
+	// Value check: a method label, or a series name `"label (p=v)"` of a
+	// fixed-rule grid point.
+	//
+	// The value check is on the mean over trials of Method's Metric at
+	// each size.
+	Method string `yaml:"method,omitempty" spec:"optional"`
+	// Value check: the paper's figure; needs `tol` and/or `rtol`.
+	Value *float64 `yaml:"value,omitempty" spec:"optional"`
+	// Value check: absolute tolerance around `value`.
+	Tol *float64 `yaml:"tol,omitempty" spec:"optional" range:"[0, +inf)"`
+	// Value check: relative tolerance, a fraction of `value`.
+	RTol *float64 `yaml:"rtol,omitempty" spec:"optional" range:"[0, +inf)"`
+	// Value check: a lower bound on the mean (`min` ≤ `max`).
+	Min *float64 `yaml:"min,omitempty" spec:"optional"`
+	// Value check: an upper bound on the mean.
+	Max *float64 `yaml:"max,omitempty" spec:"optional"`
 
-	// Relation: Better beats Than by at least By (in the metric's direction)
-	// on the mean over trials at each checked size.
-	Better string  `yaml:"better,omitempty"`
-	Than   string  `yaml:"than,omitempty"`
-	By     float64 `yaml:"by,omitempty"`
-	// Within turns the relation into a parity (non-inferiority) check:
-	// Better may trail Than by at most Within, in the metric's units — the
-	// form of a paper's "at par with" claim. Exclusive with By.
-	Within *float64 `yaml:"within,omitempty"`
-	// Significant makes the relation pass only when the paired test of
-	// report.test over trials with the same index finds the difference
-	// significant at Alpha in the claimed direction (besides the margin
-	// By on the means). Without it a relation compares means only: its
-	// verdict says "direction only".
-	Significant bool `yaml:"significant,omitempty"`
-	// AtPar makes the relation a parity claim: it passes when the paired
-	// test finds no significant difference at Alpha and, with Within, the
-	// absolute gap of the means is at most Within. Exclusive with By and
-	// Significant.
-	AtPar bool `yaml:"at_par,omitempty"`
-	// Alpha is the significance level of Significant, AtPar and WTL;
-	// 0 means DefaultAlpha.
-	Alpha float64 `yaml:"alpha,omitempty"`
-	// WTL, when its Series is set, is a Win/Tie/Loss count check: the
-	// report's W/T/L of Series against Than over the x values compared
-	// with the paper's counts, each within Slack.
-	WTL WTLCount `yaml:"wtl,omitempty"`
-	// Slack is the largest absolute difference allowed between each of
-	// the measured wins, ties and losses and the paper's.
-	Slack int `yaml:"slack,omitempty"`
-	// ThanDataset, if set, takes Than from this dataset instead of
-	// Dataset: a comparison across feature sets of the same rows (one
-	// corpus under two transforms), trials matched by index. (Their
-	// training samples differ below the whole pool: the sample seed
-	// involves the dataset id.)
-	ThanDataset string `yaml:"than_dataset,omitempty"`
+	// Relation: the label or series name that should win.
+	//
+	// A relation holds when Better beats Than by at least By (in the
+	// metric's direction) on the mean over trials at each checked size.
+	Better string `yaml:"better,omitempty" spec:"optional"`
+	// Relation: the one it should beat (a different method).
+	Than string `yaml:"than,omitempty" spec:"optional"`
+	// Relation: the margin in the metric's units and direction; with 0 the
+	// mean must be strictly better.
+	By float64 `yaml:"by,omitempty" range:"[0, +inf)" default:"0"`
+	// Relation, instead of `by`: alone, a non-inferiority check on the means
+	// (`better` may trail `than` by at most this; no test, the verdict says
+	// so); with `at_par`, the largest absolute gap of the means.
+	Within *float64 `yaml:"within,omitempty" spec:"optional" range:"[0, +inf)"`
+	// Relation: pass only if the paired test (`report.test`) over trials
+	// with the same index finds `better` significantly ahead of `than` at
+	// `alpha`, besides the margin `by` on the means. Without it a relation
+	// compares means only and its verdict reads `PASS (direction only,
+	// p=…)`.
+	//
+	// Default: `false`
+	Significant bool `yaml:"significant,omitempty" spec:"optional"`
+	// Relation: a parity claim. Passes when the paired test finds no
+	// significant difference at `alpha` and, with `within`, the absolute gap
+	// of the means is at most `within`. Not with `by` or `significant`.
+	//
+	// Default: `false`
+	AtPar bool `yaml:"at_par,omitempty" spec:"optional"`
+	// The significance level of `significant`, `at_par` and `wtl`, in (0,
+	// 1).
+	//
+	// Default: `0.05`
+	//
+	// Alpha is 0 when unset: AlphaOr gives DefaultAlpha.
+	Alpha float64 `yaml:"alpha,omitempty" spec:"optional" range:"(0, 1)"`
+	// Win/Tie/Loss count check, instead of a value check or relation:
+	// `{series: A, than: B, wins: W, ties: T, losses: L}`, the paper's
+	// counts of the x values (training sizes, active-learning batches;
+	// `sizes` limits them) where A is significantly better than B, neither,
+	// or significantly worse — the report's W/T/L computation
+	// (`report.test`, `alpha`). Passes when each measured count is within
+	// `slack` of the paper's.
+	//
+	// Default: none
+	//
+	// WTL is a check when its Series is set.
+	WTL WTLCount `yaml:"wtl,omitempty" spec:"optional"`
+	// With `wtl`: the largest absolute difference allowed between each
+	// measured count (wins, ties, losses, each on its own) and the paper's.
+	//
+	// Default: `0`
+	Slack int `yaml:"slack,omitempty" spec:"optional" range:"[0, +inf)"`
+	// Relation: the dataset id `than` is taken from, when not `dataset`: a
+	// comparison across two dataset entries with the same test rows (one
+	// corpus under two feature transforms), trials matched by index for the
+	// t-test. Their training samples are the same rows when one entry names
+	// the other in `samples_of` (a true pairing), else only when a size is
+	// the whole pool: the sample seed involves the dataset id. `than` may
+	// then name the same method as `better`.
+	ThanDataset string `yaml:"than_dataset,omitempty" spec:"optional"`
 
-	// Source cites the paper figure or table the value comes from.
-	Source string `yaml:"source,omitempty"`
-	// Note explains a known deviation.
-	Note string `yaml:"note,omitempty"`
+	// Where the paper's figure comes from: "Szafranski 2007, Table 1".
+	Source string `yaml:"source,omitempty" spec:"optional"`
+	// Why the result may differ.
+	Note string `yaml:"note,omitempty" spec:"optional"`
 	Pos  Pos    `yaml:"-"`
 }
 
@@ -397,11 +597,16 @@ func (e *Expectation) AlphaOr() float64 {
 // over the x values (training sizes, active-learning batches), how often
 // Series is significantly better, neither, or significantly worse.
 type WTLCount struct {
-	Series string `yaml:"series,omitempty"`
-	Than   string `yaml:"than,omitempty"`
-	Wins   *int   `yaml:"wins,omitempty"`
-	Ties   *int   `yaml:"ties,omitempty"`
-	Losses *int   `yaml:"losses,omitempty"`
+	// The label or series name whose wins are counted.
+	Series string `yaml:"series,omitempty" spec:"optional"`
+	// The label or series name it is compared with.
+	Than string `yaml:"than,omitempty" spec:"optional"`
+	// The paper's wins.
+	Wins *int `yaml:"wins,omitempty" spec:"optional" range:"[0, +inf)"`
+	// The paper's ties.
+	Ties *int `yaml:"ties,omitempty" spec:"optional" range:"[0, +inf)"`
+	// The paper's losses.
+	Losses *int `yaml:"losses,omitempty" spec:"optional" range:"[0, +inf)"`
 }
 
 // PairedTests names the paired tests report.test may choose (the reports
