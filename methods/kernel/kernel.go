@@ -186,6 +186,15 @@ func NewDots(A, B matrix.Matrix) *Dots {
 				row[j] = mergeDot(ai, av, bc.Ind[bc.Ptr[j]:bc.Ptr[j+1]], bc.Val[bc.Ptr[j]:bc.Ptr[j+1]])
 			}
 		}
+	} else if ad, ok := A.(*matrix.Dense); ok && bDense(B) != nil {
+		bd := bDense(B)
+		for i := 0; i < ra; i++ {
+			j0 := 0
+			if same {
+				j0 = i
+			}
+			seqDots(d.Dot[i*rb+j0:(i+1)*rb], ad.RawRow(i), bd, j0)
+		}
 	} else {
 		work := make([]float64, ca)
 		for i := 0; i < ra; i++ {
@@ -209,6 +218,39 @@ func NewDots(A, B matrix.Matrix) *Dots {
 		}
 	}
 	return d
+}
+
+// bDense returns B as a *matrix.Dense, or nil.
+func bDense(B matrix.Matrix) *matrix.Dense {
+	d, _ := B.(*matrix.Dense)
+	return d
+}
+
+// seqDots sets dst[k] to the inner product of a with row j0+k of B, each
+// summed term by term in column order from 0, as B.RowDot(j0+k, a) sums
+// it: the same bits. Four rows are summed at once, in four independent
+// sums, so that the additions of one do not wait for another's (a single
+// sum waits out each addition's latency: 4× slower on ISOLET's 617
+// columns).
+func seqDots(dst, a []float64, B *matrix.Dense, j0 int) {
+	k := 0
+	for ; k+4 <= len(dst); k += 4 {
+		b0 := B.RawRow(j0 + k)[:len(a)]
+		b1 := B.RawRow(j0 + k + 1)[:len(a)]
+		b2 := B.RawRow(j0 + k + 2)[:len(a)]
+		b3 := B.RawRow(j0 + k + 3)[:len(a)]
+		var s0, s1, s2, s3 float64
+		for t, v := range a {
+			s0 += b0[t] * v
+			s1 += b1[t] * v
+			s2 += b2[t] * v
+			s3 += b3[t] * v
+		}
+		dst[k], dst[k+1], dst[k+2], dst[k+3] = s0, s1, s2, s3
+	}
+	for ; k < len(dst); k++ {
+		dst[k] = B.RowDot(j0+k, a)
+	}
 }
 
 // DotsWork returns the bytes NewDots allocates, beside its result and the
