@@ -12,7 +12,7 @@ import (
 	"github.com/repro-ml/repro/spec"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated tables of docs/spec.md")
+var update = flag.Bool("update", false, "rewrite the generated tables of docs/spec.md and spec/fielddocs.go")
 
 // The field tables of docs/spec.md are generated from the spec's
 // declarations, between <!-- generated: KEY --> and <!-- end -->.
