@@ -513,7 +513,7 @@ func (d *decoder) gridParams(m gridHolder, pf *fields, owner *yaml.Node, path st
 		order = append(order, decl.Name)
 		vals[decl.Name] = vs
 	}
-	grid := expand(order, vals)
+	grid := Product(order, vals)
 	m.setGrid(grid, varying, ax.written)
 	// A value that failed its declaration is not on the grid, so the
 	// hook still sees every other grid point (rho: [0.5, 0] with a bad
@@ -758,7 +758,7 @@ func (d *decoder) writtenParams(n *yaml.Node, path string, decl param.Decl, v re
 			present = append(present, k)
 		}
 	}
-	v.Addr().Interface().(gridHolder).setGrid(expand(present, vals), varying, written)
+	v.Addr().Interface().(gridHolder).setGrid(Product(present, vals), varying, written)
 }
 
 // typed is a value node typed as YAML reads it; see writtenParams.

@@ -53,3 +53,20 @@ report: {x_transform: neglog}
 	// quickstart.yaml:5:30: curve.trials: 0 is out of range; want int in [1, 100000]
 	// quickstart.yaml:7:23: report.x_transform: applies to a param on the x axis, but x is size; want report.x set to a param, or no x_transform
 }
+
+// A method's grid built in Go, as a params: block with lists expands to:
+// the last param varies fastest.
+func ExampleProduct() {
+	grid := spec.Product([]string{"shrink", "noise"}, map[string][]any{
+		"shrink": {0.0, 0.5},
+		"noise":  {0.1, 0.2},
+	})
+	for _, p := range grid {
+		fmt.Println("shrink", p["shrink"], "noise", p["noise"])
+	}
+	// Output:
+	// shrink 0 noise 0.1
+	// shrink 0 noise 0.2
+	// shrink 0.5 noise 0.1
+	// shrink 0.5 noise 0.2
+}

@@ -212,7 +212,7 @@ func gridNode(m *MethodSpec, decls []param.Decl) (*yaml.Node, error) {
 			order = append(order, name)
 		}
 	}
-	if !sameGrid(m.Grid, expand(order, axes)) {
+	if !sameGrid(m.Grid, Product(order, axes)) {
 		return nil, fmt.Errorf("method %q: its grid is not the cartesian product of its params in declaration order, so YAML cannot express it", m.Label)
 	}
 	if len(order) == 0 {
@@ -254,8 +254,11 @@ func hasNested(n *yaml.Node) bool {
 	return false
 }
 
-// expand is the cartesian product of axes in order, last fastest.
-func expand(order []string, axes map[string][]any) []param.Values {
+// Product returns the grid of the params named in order, each taking the
+// values axes[name]: their cartesian product, the last name varying
+// fastest, as MethodSpec.Grid holds it. With no names it is one empty
+// point.
+func Product(order []string, axes map[string][]any) []param.Values {
 	grid := []param.Values{{}}
 	for _, name := range order {
 		var next []param.Values

@@ -12,23 +12,15 @@ import (
 // each names[i], and the params with more than one value vary. Rule cv
 // selects by accuracy over 3 folds, rule test by test accuracy.
 func Method(name, label, rule string, names []string, values ...[]any) spec.MethodSpec {
-	grid := []param.Values{{}}
+	axes := map[string][]any{}
 	var varying []string
 	for i, n := range names {
+		axes[n] = values[i]
 		if len(values[i]) > 1 {
 			varying = append(varying, n)
 		}
-		var next []param.Values
-		for _, g := range grid {
-			for _, v := range values[i] {
-				c := g.Clone()
-				c[n] = v
-				next = append(next, c)
-			}
-		}
-		grid = next
 	}
-	m := spec.MethodSpec{Name: name, Label: label, Grid: grid, Varying: varying, Select: spec.Select{Rule: rule}}
+	m := spec.MethodSpec{Name: name, Label: label, Grid: spec.Product(names, axes), Varying: varying, Select: spec.Select{Rule: rule}}
 	if rule == "cv" {
 		m.Select.Folds, m.Select.Metric = 3, "accuracy"
 	}
