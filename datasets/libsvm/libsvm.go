@@ -169,7 +169,7 @@ func parse(r io.Reader, file string) (*rows, error) {
 				continue
 			}
 			j, err := strconv.Atoi(f[:k])
-			if strings.Trim(f[:k], "0123456789") != "" {
+			if !digits(f[:k]) {
 				err = strconv.ErrSyntax // a sign: "+3:1" is no index a writer means
 			}
 			if err != nil && errors.Is(err, strconv.ErrRange) || err == nil && j > MaxFeatures {
@@ -242,6 +242,17 @@ func unicodeField(s string) (field, rest string) {
 	}
 	k := strings.IndexFunc(s, func(r rune) bool { return !unicode.IsSpace(r) })
 	return f[0], s[k+len(f[0]):]
+}
+
+// digits reports whether s is only the digits 0–9 (a byte loop:
+// strings.Trim with a cutset built its byte set at every pair).
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func asciiSpace(c byte) bool {
