@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -80,7 +81,13 @@ func TestMemoryLimit(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
 	// The limit from the environment; the flag's parsing is below.
 	t.Setenv(runner.MemLimitEnv, "1GB")
+	heap := debug.SetMemoryLimit(-1)
 	stdout, stderr := mustCLI(t, exitFailed, "run", sp, "-o", dir, "-q", "-j", "2", "--data", data)
+	// The run kept the collector's heap limit at 1 GB; the process has
+	// its own back.
+	if got := debug.SetMemoryLimit(-1); got != heap {
+		t.Errorf("heap limit after the run %d, before %d", got, heap)
+	}
 	if !strings.Contains(stdout, "5 trials: 5 ran now, 0 already done, 2 failed") {
 		t.Errorf("stdout:\n%s", stdout)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -50,6 +51,19 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		if limit, err = runner.ParseMemLimit(*memLimit); err != nil {
 			fmt.Fprintf(stderr, "repro run: --mem-limit (default $%s): %v\n", runner.MemLimitEnv, err)
 			return exitUsage
+		}
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		// The collector keeps the heap, garbage included, near the
+		// limit the fits and datasets are held to by their estimates,
+		// not near the machine's memory (main).
+		heap := limit
+		if heap == 0 {
+			heap = runner.DefaultMemLimit()
+		}
+		if was := debug.SetMemoryLimit(-1); heap > 0 && heap < was {
+			debug.SetMemoryLimit(heap)
+			defer debug.SetMemoryLimit(was)
 		}
 	}
 	if *workers < 1 {

@@ -34,6 +34,13 @@ type Loader struct {
 	// the data directory as the params name them; `repro data` looks up
 	// where each comes from in package fetch's catalogue.
 	Files func(p param.Values) []string
+	// Memory, if set, estimates the most memory Load holds at once at p
+	// (what it reads, the documents it keeps and the matrix it builds),
+	// from the size of its files in env's data directory, say. The runner
+	// holds it in the run's memory budget while the dataset loads, as it
+	// holds a fit's estimate, so that a large load waits for the fits
+	// running beside it.
+	Memory func(env Env, p param.Values) int64
 }
 
 // Transform is a transform plugin. It runs in one of two ways, as the
@@ -76,6 +83,24 @@ type Transform struct {
 	// starts, rather than let it exhaust the machine: a fit per trial
 	// fails that trial, an Apply every trial of its dataset.
 	Memory func(rows, cols, nnz int, p param.Values) int64
+	// DataMemory, if set, estimates the same peak from the input dataset
+	// itself, for a transform whose memory follows what the shape does
+	// not say (the words of d.Text, for a transform of the documents);
+	// the runner uses it instead of Memory.
+	DataMemory func(d *Dataset, p param.Values) int64
+}
+
+// MemoryOf returns t's estimate of the memory it needs at p on d
+// (DataMemory, else Memory), and false when it declares none.
+func (t *Transform) MemoryOf(d *Dataset, p param.Values) (int64, bool) {
+	switch {
+	case t.DataMemory != nil:
+		return t.DataMemory(d, p), true
+	case t.Memory != nil:
+		r, c := d.X.Dims()
+		return t.Memory(r, c, d.X.NNZ(), p), true
+	}
+	return 0, false
 }
 
 // Fitted is a transform fitted on some rows, applied to any rows of the

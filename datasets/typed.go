@@ -22,6 +22,9 @@ type TypedLoader[T any] struct {
 	Validate func(p T) error
 	// Files, if set, returns the data files Load reads (Loader.Files).
 	Files func(p T) []string
+	// Memory, if set, estimates the memory Load holds at most
+	// (Loader.Memory).
+	Memory func(env Env, p T) int64
 }
 
 // RegisterTyped makes the dataset plugin l available under name, as
@@ -45,6 +48,9 @@ func (l TypedLoader[T]) Loader() *Loader {
 	if l.Files != nil {
 		out.Files = func(v param.Values) []string { return l.Files(mustDecode[T](v)) }
 	}
+	if l.Memory != nil {
+		out.Memory = func(env Env, v param.Values) int64 { return l.Memory(env, mustDecode[T](v)) }
+	}
 	return out
 }
 
@@ -53,12 +59,13 @@ func (l TypedLoader[T]) Loader() *Loader {
 type TypedTransform[T any] struct {
 	// Doc is a one-line description for `repro list transforms`.
 	Doc string
-	// Apply, Fit, Validate and Memory are Transform's, with the values
-	// as a T.
-	Apply    func(ctx context.Context, env Env, d *Dataset, p T) (*Dataset, error)
-	Fit      func(ctx context.Context, env Env, d *Dataset, p T) (Fitted, error)
-	Validate func(p T) error
-	Memory   func(rows, cols, nnz int, p T) int64
+	// Apply, Fit, Validate, Memory and DataMemory are Transform's, with
+	// the values as a T.
+	Apply      func(ctx context.Context, env Env, d *Dataset, p T) (*Dataset, error)
+	Fit        func(ctx context.Context, env Env, d *Dataset, p T) (Fitted, error)
+	Validate   func(p T) error
+	Memory     func(rows, cols, nnz int, p T) int64
+	DataMemory func(d *Dataset, p T) int64
 	// Supervised, Rows and Version are Transform's.
 	Supervised bool
 	Rows       bool
@@ -97,6 +104,9 @@ func (t TypedTransform[T]) Transform() *Transform {
 	out.Validate = validateHook(t.Validate)
 	if t.Memory != nil {
 		out.Memory = func(rows, cols, nnz int, v param.Values) int64 { return t.Memory(rows, cols, nnz, mustDecode[T](v)) }
+	}
+	if t.DataMemory != nil {
+		out.DataMemory = func(d *Dataset, v param.Values) int64 { return t.DataMemory(d, mustDecode[T](v)) }
 	}
 	return out
 }

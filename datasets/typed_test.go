@@ -38,7 +38,8 @@ func TestTypedLoader(t *testing.T) {
 			}
 			return nil
 		},
-		Files: func(p typedLoaderParams) []string { return append([]string{p.File}, p.Extra...) },
+		Files:  func(p typedLoaderParams) []string { return append([]string{p.File}, p.Extra...) },
+		Memory: func(env datasets.Env, p typedLoaderParams) int64 { return int64(len(env.DataDir) * p.Rows) },
 	}.Loader()
 	if !reflect.DeepEqual(l.Params, param.Of[typedLoaderParams]().Params) || l.Doc != "a test loader" {
 		t.Fatalf("Loader: params %v, doc %q", param.Names(l.Params), l.Doc)
@@ -57,12 +58,16 @@ func TestTypedLoader(t *testing.T) {
 	if got := l.Files(param.Values{"file": "a.csv", "extra": []string{"b"}}); !reflect.DeepEqual(got, []string{"a.csv", "b"}) {
 		t.Errorf("Files = %v", got)
 	}
+	if got := l.Memory(datasets.Env{DataDir: "data"}, param.Values{"file": "a.csv", "rows": 5}); got != 20 {
+		t.Errorf("Memory = %d, want 4 × 5", got)
+	}
 }
 
 // TestTypedTransform: a TypedTransform keeps its flags and hands Apply,
-// Fit and Memory the values as the struct.
+// Fit, Memory and DataMemory the values as the struct; MemoryOf prefers
+// DataMemory.
 func TestTypedTransform(t *testing.T) {
-	tr := datasets.TypedTransform[typedTransformParams]{
+	typed := datasets.TypedTransform[typedTransformParams]{
 		Doc: "a test transform",
 		Apply: func(_ context.Context, _ datasets.Env, d *datasets.Dataset, p typedTransformParams) (*datasets.Dataset, error) {
 			out := *d
@@ -71,7 +76,10 @@ func TestTypedTransform(t *testing.T) {
 		},
 		Memory:     func(rows, cols, nnz int, p typedTransformParams) int64 { return int64(float64(rows*cols) * p.Scale) },
 		Supervised: true, Rows: true, Version: 3,
-	}.Transform()
+	}
+	tr := typed.Transform()
+	typed.DataMemory = func(d *datasets.Dataset, p typedTransformParams) int64 { return int64(float64(len(d.Text)) * p.Scale) }
+	dataTr := typed.Transform()
 	if tr.Fit != nil || tr.Validate != nil || !tr.Supervised || !tr.Rows || tr.Version != 3 {
 		t.Errorf("Transform: %+v", tr)
 	}
@@ -84,5 +92,14 @@ func TestTypedTransform(t *testing.T) {
 	}
 	if got := tr.Memory(10, 2, 20, param.Defaults(tr.Params)); got != 40 {
 		t.Errorf("Memory at the default scale 2 = %d, want 40", got)
+	}
+	docs := &datasets.Dataset{X: matrix.NewDense(3, 2, make([]float64, 6)), Text: []string{"a", "b", "c"}}
+	for _, c := range []struct {
+		tr   *datasets.Transform
+		want int64
+	}{{tr, 12}, {dataTr, 6}, {&datasets.Transform{}, 0}} {
+		if got, ok := c.tr.MemoryOf(docs, param.Defaults(tr.Params)); got != c.want || ok != (c.want > 0) {
+			t.Errorf("MemoryOf = %d, %t; want %d", got, ok, c.want)
+		}
 	}
 }

@@ -40,15 +40,29 @@ func loadDataset(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, me
 	return loadDatasetIn(ctx, env, ds, memLimit, nil)
 }
 
-// loadDatasetIn is loadDataset holding, while each corpus-level transform
-// runs, its memory estimate in budget (if not nil), as a fit holds its
-// own: the run's datasets load beside its trials under one limit.
+// loadDatasetIn is loadDataset holding, while the loader runs and while
+// each corpus-level transform runs, its memory estimate in budget (if not
+// nil; datasets.Loader.Memory, datasets.Transform.MemoryOf), as a fit
+// holds its own: the run's datasets load beside its trials under one
+// limit, and a large load or transform waits for the fits running.
 func loadDatasetIn(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, memLimit int64, budget *memBudget) (*datasets.Dataset, error) {
 	l, err := datasets.Lookup(ds.Name)
 	if err != nil {
 		return nil, err
 	}
+	need := int64(0)
+	if budget != nil && l.Memory != nil {
+		need = l.Memory(env, ds.Params)
+	}
+	if need > 0 {
+		if err := budget.acquire(ctx, need); err != nil {
+			return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
+		}
+	}
 	d, err := l.Load(ctx, env, ds.Params)
+	if budget != nil {
+		budget.release(need)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
 	}
@@ -82,9 +96,10 @@ func loadDatasetIn(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, 
 			return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
 		}
 		need := int64(0)
-		if budget != nil && t.Memory != nil {
-			r, c := d.X.Dims()
-			need = methods.Bytes(t.Memory(r, c, d.X.NNZ(), ts.Params), methods.FitOverhead)
+		if budget != nil {
+			need, _ = transformNeed(t, ts, d)
+		}
+		if need > 0 {
 			if err := budget.acquire(ctx, need); err != nil {
 				return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
 			}
@@ -145,13 +160,13 @@ func stringBytes(ss []string) int64 {
 // transformed copies the trials share through the executor's caches.
 func residentCharge(ds *spec.DatasetSpec, d *datasets.Dataset) int64 {
 	b := residentBytes(d)
-	r, c := d.X.Dims()
 	for _, ts := range ds.Transforms {
 		if ts.Fit == "" {
 			continue
 		}
-		if t, err := datasets.LookupTransform(ts.Name); err == nil && t.Memory != nil {
-			b = methods.Bytes(b, t.Memory(r, c, d.X.NNZ(), ts.Params))
+		if t, err := datasets.LookupTransform(ts.Name); err == nil {
+			est, _ := t.MemoryOf(d, ts.Params)
+			b = methods.Bytes(b, est)
 		}
 	}
 	return b

@@ -82,7 +82,11 @@
 // that would push the total over the limit waits (memory.go). The
 // resident datasets hold their size in it too (their matrices, labels and
 // strings, plus the estimates of the transforms their trials fit), and a
-// corpus-level transform its estimate while it runs: the next dataset
+// corpus-level transform its estimate while it runs
+// (datasets.Transform.MemoryOf: compress and kgrams estimate from the
+// words of the documents), and so does a loader that declares one
+// (datasets.Loader.Memory: the text corpora, from their files' size),
+// so that a large build waits for the fits running: the next dataset
 // loads when it fits beside them, or when none is resident, so that under
 // a tight limit the plan runs dataset by dataset (resident.go).
 //

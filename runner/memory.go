@@ -189,18 +189,29 @@ func (e *MemoryError) Error() string {
 		e.What, e.Rows, e.Cols, FormatBytes(e.Need), FormatBytes(e.Limit), MemLimitEnv)
 }
 
+// transformNeed returns the memory transform tr (spec ts) needs on d by
+// its estimate (datasets.Transform.MemoryOf) with a fit's overhead, and
+// false when it declares none.
+func transformNeed(tr *datasets.Transform, ts spec.TransformSpec, d *datasets.Dataset) (int64, bool) {
+	est, ok := tr.MemoryOf(d, ts.Params)
+	if !ok {
+		return 0, false
+	}
+	return methods.Bytes(est, methods.FitOverhead), true
+}
+
 // transformMemory returns a *MemoryError if transform tr (spec ts) on d
 // would need more memory than limit by its estimate
-// (datasets.Transform.Memory); nil when it has none or limit ≤ 0.
+// (datasets.Transform.MemoryOf); nil when it has none or limit ≤ 0.
 func transformMemory(tr *datasets.Transform, ts spec.TransformSpec, d *datasets.Dataset, limit int64) error {
-	if limit <= 0 || tr.Memory == nil {
+	if limit <= 0 {
+		return nil
+	}
+	need, ok := transformNeed(tr, ts, d)
+	if !ok || need <= limit {
 		return nil
 	}
 	r, c := d.X.Dims()
-	need := methods.Bytes(tr.Memory(r, c, d.X.NNZ(), ts.Params), methods.FitOverhead)
-	if need <= limit {
-		return nil
-	}
 	what := fmt.Sprintf("transform %q (fit: %s)", ts.Name, ts.Fit)
 	if ts.Fit == "" {
 		what = fmt.Sprintf("transform %q (on the whole dataset)", ts.Name)

@@ -21,6 +21,9 @@ func init() {
 		Doc:   "IMDb Large Movie Review Dataset (Maas et al. 2011): label = neg/pos folder, split = the given train/test (25,000 each); text pipeline params",
 		Load:  loadIMDb,
 		Files: func(p imdbParams) []string { return []string{p.File} },
+		Memory: func(env datasets.Env, p imdbParams) int64 {
+			return archiveMemory(env, p.File)
+		},
 	})
 }
 

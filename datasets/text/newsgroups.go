@@ -25,6 +25,9 @@ func init() {
 		Doc:   "20 Newsgroups by-date (Rennie): label = newsgroup, split = train/test folder; text pipeline params",
 		Load:  loadNewsgroups,
 		Files: func(p newsParams) []string { return []string{p.File} },
+		Memory: func(env datasets.Env, p newsParams) int64 {
+			return archiveMemory(env, p.File)
+		},
 	})
 }
 

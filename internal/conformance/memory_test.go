@@ -5,13 +5,11 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
-	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"slices"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/internal/memtest"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 )
@@ -75,47 +73,6 @@ func memoryProblem(n, d, nnz int, dense, regression bool) (train, test *datasets
 		train.Y[0], train.Y[1] = 0, 1
 	}
 	return train, test
-}
-
-// measure returns what f allocates in all (runtime.MemStats.TotalAlloc;
-// deterministic, and never below f's peak), and the most the live heap
-// grew over its size before f, as the collector, run at every 1% growth,
-// marked it while f ran: a lower bound of f's peak that never counts
-// garbage, for solvers that allocate afresh at every step and so allocate
-// in all far more than they hold.
-func measure(f func()) (total, peak int64) {
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	read := func() int64 {
-		metrics.Read(sample)
-		return int64(sample[0].Value.Uint64())
-	}
-	runtime.GC()
-	defer debug.SetGCPercent(debug.SetGCPercent(1))
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	base := read()
-	done := make(chan struct{})
-	hi := make(chan int64)
-	go func() {
-		m := int64(0)
-		for {
-			select {
-			case <-done:
-				hi <- m
-				return
-			default:
-			}
-			m = max(m, read())
-			runtime.Gosched()
-		}
-	}()
-	f()
-	runtime.GC() // the live heap at f's end, with what f keeps
-	end := read()
-	close(done)
-	m := max(<-hi, end)
-	runtime.ReadMemStats(&after)
-	return int64(after.TotalAlloc - before.TotalAlloc), m - base
 }
 
 // TestMemoryEstimates checks methods' memory estimates
@@ -227,7 +184,7 @@ func TestMemoryEstimates(t *testing.T) {
 				model.Predict(test.X)
 			}
 			var fitErr error
-			total, peak := measure(func() {
+			total, peak := memtest.Measure(func() {
 				model, err := m.Fit(context.Background(), train, &methods.Env{Seed: seed, Memo: new(methods.Memo)})
 				if err != nil {
 					fitErr = err

@@ -9,9 +9,11 @@ package datatest
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
@@ -143,4 +145,33 @@ func Rows(m matrix.Matrix) [][]float64 {
 		m.Row(i, func(j int, v float64) { out[i][j] = v })
 	}
 	return out
+}
+
+// ZipfText returns n documents of words/2 to 3·words/2 words each, drawn
+// (seeded by seed) from a Zipf law over vocab words, each word its base-26
+// letters, with a sentence's full stop now and then: text whose short
+// phrases repeat and long ones mostly do not, as in a corpus, for
+// measuring what code on documents allocates.
+func ZipfText(seed uint64, n, words, vocab int) []string {
+	rng := rand.New(rand.NewPCG(seed, uint64(words)))
+	z := rand.NewZipf(rng, 1.1, 2, uint64(vocab-1))
+	docs := make([]string, n)
+	var b strings.Builder
+	for i := range docs {
+		b.Reset()
+		for w := range words/2 + rng.IntN(words) {
+			switch {
+			case w == 0:
+			case rng.IntN(12) == 0:
+				b.WriteString(". ")
+			default:
+				b.WriteByte(' ')
+			}
+			for v := z.Uint64() + 1; v > 0; v /= 26 {
+				b.WriteByte(byte('a' + v%26))
+			}
+		}
+		docs[i] = b.String()
+	}
+	return docs
 }

@@ -4,6 +4,8 @@ package memtest
 
 import (
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 )
 
@@ -30,5 +32,57 @@ func Check(t testing.TB, what string, est, got int64) {
 	t.Logf("%s: estimate %d bytes, allocated %d (%.1f×)", what, est, got, float64(est)/float64(got))
 	if est < got || est > Ratio*got {
 		t.Errorf("%s: estimate %d bytes for %d allocated: want between 1 and %d times", what, est, got, Ratio)
+	}
+}
+
+// Measure returns what f allocates in all (runtime.MemStats.TotalAlloc;
+// deterministic, and never below f's peak), and the most the live heap
+// grew over its size before f, as the collector, run at every 1% growth,
+// marked it while f ran: a lower bound of f's peak that never counts
+// garbage, for code that allocates afresh at every step and so allocates
+// in all far more than it holds.
+func Measure(f func()) (total, peak int64) {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	read := func() int64 {
+		metrics.Read(sample)
+		return int64(sample[0].Value.Uint64())
+	}
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(1))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	base := read()
+	done := make(chan struct{})
+	hi := make(chan int64)
+	go func() {
+		m := int64(0)
+		for {
+			select {
+			case <-done:
+				hi <- m
+				return
+			default:
+			}
+			m = max(m, read())
+			runtime.Gosched()
+		}
+	}()
+	f()
+	runtime.GC() // the live heap at f's end, with what f keeps
+	end := read()
+	close(done)
+	m := max(<-hi, end)
+	runtime.ReadMemStats(&after)
+	return int64(after.TotalAlloc - before.TotalAlloc), m - base
+}
+
+// CheckPeak fails t unless the estimate est of what, in bytes, is at
+// least the live peak peak (Measure), so that what the estimate lets
+// through does not exhaust memory, and at most Ratio times it.
+func CheckPeak(t testing.TB, what string, est, peak int64) {
+	t.Helper()
+	t.Logf("%s: estimate %d bytes, live peak %d (%.1f×)", what, est, peak, float64(est)/float64(peak))
+	if est < peak || est > Ratio*peak {
+		t.Errorf("%s: estimate %d bytes for a live peak of %d: want between 1 and %d times", what, est, peak, Ratio)
 	}
 }
