@@ -89,7 +89,7 @@ func cmdList(stdout, stderr io.Writer, args []string) int {
 			fmt.Fprintln(stdout, "QUERY STRATEGIES (protocol active: strategy)")
 			for _, name := range active.Strategies.Names() {
 				p, _ := active.Strategies.Lookup(name)
-				listPlugin(stdout, name, p.Doc, p.Params)
+				listPlugin(stdout, name, p.Doc, nil)
 			}
 		default:
 			fmt.Fprintf(stderr, "repro list: unknown kind %q; want one of %s\n", k, strings.Join(all, ", "))

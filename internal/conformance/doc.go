@@ -55,8 +55,8 @@
 // which both the repro command and this suite link; a required parameter, a value in methodParams or transformParams (or the
 // dataset's fixture); a dataset that reads files, a fixture in fixtures; a
 // problem a method documents it does not handle, an entry in unsupported
-// with the documentation's reason; a split kind, protocol or query
-// strategy with a required parameter, a value in splitParams,
-// protocolParams or strategyParams; a split kind whose partition does not
+// with the documentation's reason; a split kind or protocol with a
+// required parameter, a value in splitParams or protocolParams (a query
+// strategy has none); a split kind whose partition does not
 // depend on the seed, an entry in seedless.
 package conformance

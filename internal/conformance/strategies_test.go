@@ -9,14 +9,8 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/metric"
-	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/protocols/active"
 )
-
-// strategyParams gives the suite's values of query strategy params; none
-// is required yet. A strategy with a required param missing here fails
-// TestStrategies, which names it.
-var strategyParams = map[string]map[string]any{}
 
 // The active protocol's params of TestStrategies's runs: four batches of 7
 // and one cut to 6 by the budget.
@@ -73,11 +67,6 @@ func queryPreds(n int) map[string]*metric.Prediction {
 // candidates), its labelled counts grow by the batch to the budget, and a
 // second run, at another -j, gives the same results.
 func TestStrategies(t *testing.T) {
-	for name := range strategyParams {
-		if _, err := active.Strategies.Lookup(name); err != nil {
-			t.Errorf("strategyParams: %v", err)
-		}
-	}
 	for _, name := range active.Strategies.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -88,14 +77,13 @@ func TestStrategies(t *testing.T) {
 			if st.Doc == "" || st.Query == nil {
 				t.Fatalf("Doc and Query must be set (Doc %q)", st.Doc)
 			}
-			p := resolve(t, "query strategy "+name, st.Params, strategyParams[name])
 			cands := queryCandidates()
 			preds := queryPreds(len(cands))
 			for _, pn := range slices.Sorted(maps.Keys(preds)) {
 				pred := preds[pn]
 				for _, n := range []int{1, 7, len(cands)} {
 					t.Run(fmt.Sprintf("%s/n=%d", pn, n), func(t *testing.T) {
-						checkQuery(t, st, p, cands, pred, preds["three-class"], n)
+						checkQuery(t, st, cands, pred, preds["three-class"], n)
 					})
 				}
 			}
@@ -133,7 +121,7 @@ metrics: [accuracy]
 
 // checkQuery checks one query of strategy st for n of the candidates cands
 // under prediction pred; other is a prediction a Blind strategy must ignore.
-func checkQuery(t *testing.T, st *active.Strategy, p param.Values, cands []int, pred, other *metric.Prediction, n int) {
+func checkQuery(t *testing.T, st *active.Strategy, cands []int, pred, other *metric.Prediction, n int) {
 	t.Helper()
 	query := func(pred *metric.Prediction, seed uint64) []int {
 		t.Helper()
@@ -145,7 +133,7 @@ func checkQuery(t *testing.T, st *active.Strategy, p param.Values, cands []int, 
 			keep = &cp
 		}
 		q := &active.Query{N: n, Candidates: c, Pred: pred, Rand: rand.New(rand.NewPCG(seed, 9))}
-		picked, err := st.Query(q, p)
+		picked, err := st.Query(q)
 		if err != nil {
 			t.Fatalf("Query(N=%d): %v", n, err)
 		}

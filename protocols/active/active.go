@@ -26,7 +26,7 @@ func init() {
 	Strategies.Register("random", &Strategy{
 		Doc:   "uniformly at random among the unlabelled rows; from the trial's seed only, so every method sees the same labelled sets",
 		Blind: true,
-		Query: func(q *Query, _ param.Values) ([]int, error) {
+		Query: func(q *Query) ([]int, error) {
 			return q.Rand.Perm(len(q.Candidates))[:q.N], nil
 		},
 	})
@@ -78,10 +78,6 @@ func runActive(ctx context.Context, t *runner.TrialRun, p param.Values) ([]resul
 	strat, err := Strategies.Lookup(x.Strategy)
 	if err != nil {
 		return nil, err
-	}
-	sp := param.Values{}
-	for _, d := range strat.Params {
-		sp[d.Name] = d.Default
 	}
 	order, err := t.Order()
 	if err != nil {
@@ -172,7 +168,7 @@ func runActive(ctx context.Context, t *runner.TrialRun, p param.Values) ([]resul
 				return nil, err
 			}
 		}
-		picked, err := strat.Query(q, sp)
+		picked, err := strat.Query(q)
 		if err != nil {
 			return nil, fmt.Errorf("query strategy %q: %w", x.Strategy, err)
 		}

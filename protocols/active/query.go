@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/repro-ml/repro/metric"
-	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/registry"
 )
 
@@ -16,12 +15,10 @@ var Strategies = registry.New[*Strategy]("query strategy")
 type Strategy struct {
 	// Doc is a one-line description.
 	Doc string
-	// Params declares the strategy's params, as param.Of derives them
-	// from a struct; Query receives their defaults (no spec key sets
-	// them, and no strategy declares one yet).
-	Params []param.Decl
-	// Query returns q.N distinct indices into q.Candidates.
-	Query func(q *Query, p param.Values) ([]int, error)
+	// Query returns q.N distinct indices into q.Candidates. A strategy
+	// has no parameters: the protocol's strategy key names it, and a
+	// variant is a name of its own (margin, margin-sampled).
+	Query func(q *Query) ([]int, error)
 	// Blind declares that Query does not read q.Pred: the protocol then
 	// skips the model's pass over the unlabelled candidates (Pred is nil).
 	Blind bool

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/repro-ml/repro/methods"
-	"github.com/repro-ml/repro/param"
 )
 
 // The uncertainty query strategies of the active protocol: the standard
@@ -51,8 +50,8 @@ func init() {
 // uncertaintyQuery returns the Query of a strategy that measures each
 // candidate's uncertainty from its class probabilities and takes the top
 // q.N, or samples q.N in proportion to it.
-func uncertaintyQuery(measure func(p []float64) float64, sampled bool) func(q *Query, _ param.Values) ([]int, error) {
-	return func(q *Query, _ param.Values) ([]int, error) {
+func uncertaintyQuery(measure func(p []float64) float64, sampled bool) func(q *Query) ([]int, error) {
+	return func(q *Query) ([]int, error) {
 		u, err := uncertainties(q, measure)
 		if err != nil {
 			return nil, err

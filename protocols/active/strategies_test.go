@@ -63,7 +63,7 @@ func TestTopStrategies(t *testing.T) {
 			t.Fatal(err)
 		}
 		for seed := range uint64(5) {
-			got, err := s.Query(query(2, fourCands, seed), nil)
+			got, err := s.Query(query(2, fourCands, seed))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +95,7 @@ func TestSampledStrategies(t *testing.T) {
 		counts := make([]float64, 4)
 		q := query(1, fourCands, 9)
 		for range draws {
-			got, err := s.Query(q, nil)
+			got, err := s.Query(q)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,8 +110,8 @@ func TestSampledStrategies(t *testing.T) {
 				t.Errorf("%s: candidate %d drawn %.3f of the time; want %.3f", tc.strategy, i, c/draws, want)
 			}
 		}
-		a, _ := s.Query(query(3, fourCands, 4), nil)
-		b, _ := s.Query(query(3, fourCands, 4), nil)
+		a, _ := s.Query(query(3, fourCands, 4))
+		b, _ := s.Query(query(3, fourCands, 4))
 		if !slices.Equal(a, b) || len(a) != 3 || len(slices.Compact(slices.Sorted(slices.Values(a)))) != 3 {
 			t.Errorf("%s: picks %v and %v from one seed; want the same 3 distinct candidates", tc.strategy, a, b)
 		}
@@ -125,7 +125,7 @@ func TestSampledZeroUncertainty(t *testing.T) {
 	s, _ := Strategies.Lookup("uncertainty")
 	seen := map[int]bool{}
 	for seed := range uint64(40) {
-		got, err := s.Query(query(2, pred, seed), nil)
+		got, err := s.Query(query(2, pred, seed))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,12 +142,12 @@ func TestSampledZeroUncertainty(t *testing.T) {
 func TestStrategiesWithoutScores(t *testing.T) {
 	for _, name := range []string{"entropy", "margin-sampled"} {
 		s, _ := Strategies.Lookup(name)
-		got, err := s.Query(query(4, nil, 1), nil)
+		got, err := s.Query(query(4, nil, 1))
 		if err != nil || len(slices.Compact(slices.Sorted(slices.Values(got)))) != 4 {
 			t.Errorf("%s without a prediction: %v, %v; want all 4 candidates", name, got, err)
 		}
 		reg := &methods.Prediction{Values: []float64{1, 2, 3, 4}}
-		if _, err := s.Query(query(1, reg, 1), nil); err == nil {
+		if _, err := s.Query(query(1, reg, 1)); err == nil {
 			t.Errorf("%s on a regression prediction: no error", name)
 		}
 	}

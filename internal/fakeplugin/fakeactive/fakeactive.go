@@ -8,14 +8,13 @@ package fakeactive
 import (
 	"errors"
 
-	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/protocols/active"
 )
 
 func init() {
 	active.Strategies.Register("fake-first", &active.Strategy{
 		Doc: "the first candidates, after checking the query (test fixture)",
-		Query: func(q *active.Query, _ param.Values) ([]int, error) {
+		Query: func(q *active.Query) ([]int, error) {
 			if q.Pred == nil || q.Pred.Rows() != len(q.Candidates) {
 				return nil, errors.New("no prediction for every candidate")
 			}
