@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -24,7 +25,18 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	_, err := os.Stat("out")
+	hadOut := err == nil
+	code := m.Run()
+	// repro's default output directory is ./out: a test that forgets -o
+	// (or validate --data, which caches in ./out/.cache) writes into the
+	// source tree. Fail it, and clean up, unless out/ was there before.
+	if _, err := os.Stat("out"); err == nil && !hadOut {
+		fmt.Fprintln(os.Stderr, "FAIL: a test wrote ./out in the source tree; give it -o t.TempDir() or t.Chdir(t.TempDir())")
+		os.RemoveAll("out")
+		code = 1
+	}
+	os.Exit(code)
 }
 
 // TestKillNineResume kills a run with SIGKILL at random points, a few

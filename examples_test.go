@@ -16,8 +16,15 @@ func TestDocsExamples(t *testing.T) {
 	}
 	for _, spec := range specs {
 		t.Run(filepath.Base(spec), func(t *testing.T) {
+			spec, err := filepath.Abs(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
 			data := filepath.Dir(spec)
 			out := filepath.Join(t.TempDir(), "out")
+			// validate --data caches corpus transforms in ./out/.cache,
+			// as a run without -o would: here, not in the source tree.
+			t.Chdir(t.TempDir())
 			mustCLI(t, exitOK, "validate", "--data", data, spec)
 			mustCLI(t, exitOK, "run", spec, "--smoke", "--data", data, "-o", out, "-q", "-j", "2")
 			// The smoke form's own spec (spec.yaml in the output) holds
