@@ -1,13 +1,11 @@
 package runner
 
 import (
-	"encoding/json"
 	"math"
 	"slices"
 	"testing"
 
 	"github.com/repro-ml/repro/metric"
-	"github.com/repro-ml/repro/results"
 )
 
 // binaryPrediction returns scores (−s, s) per row predicting class 1 where
@@ -102,26 +100,5 @@ func TestBootstrap(t *testing.T) {
 
 	if _, err := Bootstrap([]string{"accuracy"}, p, metric.Truth{Y: y[:10], Classes: truth.Classes}, 5, 1); err == nil {
 		t.Error("prediction of 400 rows for 10 test rows: no error")
-	}
-}
-
-func TestSamplesJSON(t *testing.T) {
-	s := results.Samples{"auc": {0.5, math.NaN(), 1}, "accuracy": {80, 82.5}}
-	b, err := json.Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"accuracy":[80,82.5],"auc":[0.5,"NaN",1]}`; string(b) != want {
-		t.Errorf("JSON %s; want %s", b, want)
-	}
-	var back results.Samples
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	if len(back) != 2 || back["accuracy"][1] != 82.5 || !math.IsNaN(back["auc"][1]) {
-		t.Errorf("round trip: %v", back)
-	}
-	if err := json.Unmarshal([]byte(`{"auc":[0.5,null]}`), &back); err == nil {
-		t.Error("null resample value: no error")
 	}
 }

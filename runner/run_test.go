@@ -304,20 +304,6 @@ func TestRunArtifacts(t *testing.T) {
 	}
 }
 
-func TestDeriveStable(t *testing.T) {
-	// A golden value: changing Derive silently would change every
-	// experiment's samples.
-	if got := spec.Derive(1, "sample", "dna", "0"); got != spec.Derive(1, "sample", "dna", "0") {
-		t.Fatal("Derive is not deterministic")
-	}
-	if spec.Derive(1, "ab", "c") == spec.Derive(1, "a", "bc") {
-		t.Error("Derive does not separate parts")
-	}
-	if spec.Derive(1, "x") == spec.Derive(2, "x") {
-		t.Error("Derive ignores the seed")
-	}
-}
-
 func TestRunGrownGridKeepsResultsAndSeeds(t *testing.T) {
 	// A one-value grid grown to two values keeps the trial keys of the old
 	// point; its stored results must then look exactly like a fresh run's:
@@ -659,24 +645,6 @@ func TestRunSamplesOf(t *testing.T) {
 	_, err := Run(context.Background(), sp, Options{Dir: t.TempDir(), Workers: 2})
 	if err == nil || !strings.Contains(err.Error(), `datasets[1].samples_of: dataset "shared" has 200 rows and "blobs" 240`) {
 		t.Errorf("other rows: error %v, want one at datasets[1].samples_of naming both row counts", err)
-	}
-}
-
-// TestSamplesOfInKey checks that samples_of is part of a trial's key (the
-// rows differ), and that keys without it are those of earlier runs.
-func TestSamplesOfInKey(t *testing.T) {
-	a, b := blobsSpec(), blobsSpec()
-	b.Datasets[0].SamplesOf = "other"
-	pa, err := spec.NewPlan(a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pb, err := spec.NewPlan(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pa.Trials[0].Key == pb.Trials[0].Key {
-		t.Error("samples_of left the trial key unchanged")
 	}
 }
 
