@@ -183,7 +183,19 @@ func Load(path string, o Options) (*datasets.Dataset, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path, o)
+	return collected(Read(f, path, o))
+}
+
+// collected returns d and err after a collection when the records read
+// for d — a string of at least 16 bytes per field — were large
+// (tabio.Collect): they are garbage once d is built.
+func collected(d *datasets.Dataset, err error) (*datasets.Dataset, error) {
+	if err != nil {
+		return nil, err
+	}
+	r, c := d.X.Dims()
+	tabio.Collect(int64(r) * int64(c+1) * 16)
+	return d, nil
 }
 
 // LoadGiven reads a training table and a test table of the same columns
@@ -201,7 +213,7 @@ func LoadGiven(trainPath, testPath string, o Options) (*datasets.Dataset, error)
 		defer f.Close()
 		srcs = append(srcs, source{f, path})
 	}
-	return read(srcs, o)
+	return collected(read(srcs, o))
 }
 
 // source is one table file read into a dataset, and its name in errors.

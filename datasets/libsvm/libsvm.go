@@ -120,7 +120,21 @@ func Load(paths []string, o Options) (*datasets.Dataset, error) {
 		}
 		parts = append(parts, r)
 	}
-	return build(parts, paths, o)
+	d, err := build(parts, paths, o)
+	if err != nil {
+		return nil, err
+	}
+	if _, csr := d.X.(*matrix.CSR); !csr || len(parts) > 1 {
+		// The matrix holds copies of the parsed entries: they are
+		// garbage now.
+		n := int64(0)
+		for _, p := range parts {
+			n += int64(cap(p.ind)+cap(p.val)) * 8
+		}
+		parts = nil
+		tabio.Collect(n)
+	}
+	return d, nil
 }
 
 // Read parses one file from r; file names it in errors.

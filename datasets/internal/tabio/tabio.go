@@ -11,6 +11,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"unicode"
@@ -119,6 +120,25 @@ func Lines(r io.Reader, file string, fn func(line int, text string) error) error
 		return fn(n, pending)
 	}
 	return nil
+}
+
+// CollectAfter is the size of a reader's transient data (parsed fields
+// or entries, dropped once the dataset is built) from which Collect
+// runs a collection.
+const CollectAfter = 32 << 20
+
+// Collect runs a garbage collection when a loader has just dropped
+// transient data of about bytes bytes, at least CollectAfter. The
+// collector lets the heap grow to twice what was live at its last cycle,
+// and during a parse that is the parsed data: without a collection once
+// it is dropped, the fit that follows grows the heap into that headroom
+// instead of reusing the memory. On ISOLET's RBF svm from its LIBSVM files
+// (77 MB of parsed entries) the peak RSS fell from 278 to 228 MB, at the
+// same CPU.
+func Collect(bytes int64) {
+	if bytes >= CollectAfter {
+		runtime.GC()
+	}
 }
 
 // ParseFinite parses s as a finite decimal float64: an optional sign,

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -128,6 +129,24 @@ func TestParseFinite(t *testing.T) {
 		}
 		if got != c.want || msg != c.err {
 			t.Errorf("ParseFinite(%q) = %v, %q; want %v, %q", c.in, got, msg, c.want, c.err)
+		}
+	}
+}
+
+// TestCollect: Collect runs a collection for transient data of
+// CollectAfter bytes or more, and none below.
+func TestCollect(t *testing.T) {
+	for _, c := range []struct {
+		bytes int64
+		want  bool
+	}{{0, false}, {CollectAfter - 1, false}, {CollectAfter, true}, {1 << 40, true}} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		Collect(c.bytes)
+		runtime.ReadMemStats(&after)
+		// NumForcedGC counts runtime.GC's collections alone.
+		if got := after.NumForcedGC > before.NumForcedGC; got != c.want {
+			t.Errorf("Collect(%d): forced collection %v, want %v", c.bytes, got, c.want)
 		}
 	}
 }
