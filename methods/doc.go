@@ -65,6 +65,12 @@
 // with the same code (med calls kernel.ParseAll from both), so that a
 // grid point that validates is one that builds.
 //
+// Every parameter's value is part of a trial's key, defaults included. A
+// parameter added to a plugin that already has stored results takes the
+// option omitdefault (`param:"test_file,omitdefault" default:""`): it is
+// left out of keys while it holds its default, so those results stay
+// valid and an interrupted run resumes (spec.KeyParams).
+//
 // # Sharing work between fits
 //
 // The fits on one training set (every grid point fitted on it, its

@@ -106,6 +106,10 @@ type Decl struct {
 	// NonEmpty rejects an empty list; Unique rejects a list with two equal
 	// elements (compared by Format).
 	NonEmpty, Unique bool
+	// OmitDefault leaves the parameter out of trial keys while it holds
+	// its default: for a parameter added to a plugin after results were
+	// stored, whose keys then stay valid (spec.KeyParams).
+	OmitDefault bool
 	// Check, if set, checks each value (each element of a list) beyond
 	// type, range and choices. It returns what is wrong as a predicate
 	// of the value, "is not a whole number of rows; want …": the

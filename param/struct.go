@@ -23,7 +23,9 @@ import (
 // The tag keys are:
 //
 //	param    the parameter's name, then options after commas: nonempty
-//	         and unique (for lists, Decl.NonEmpty and Decl.Unique); or
+//	         and unique (for lists, Decl.NonEmpty and Decl.Unique),
+//	         omitdefault (Decl.OmitDefault: left out of trial keys at its
+//	         default, for a parameter added after results were stored); or
 //	         ",free" alone on a map[string]string field, which receives
 //	         every value the struct does not declare (Plugin.Free).
 //	doc      the one-line description (Decl.Doc).
@@ -176,8 +178,11 @@ func (s *Struct) walk(t reflect.Type, index []int) {
 					d.NonEmpty = true
 				case "unique":
 					d.Unique = true
+				case "omitdefault":
+					d.OmitDefault = true
+					continue
 				default:
-					fail("unknown param option %q; want nonempty or unique", o)
+					fail("unknown param option %q; want nonempty, unique or omitdefault", o)
 				}
 				if !typ.IsList() {
 					fail("option %s is for a list, not a %v", o, typ)
@@ -218,6 +223,8 @@ func (s *Struct) walk(t reflect.Type, index []int) {
 				fail("default %q: %v", def, err)
 			}
 			d.Default = v
+		} else if d.OmitDefault {
+			fail("option omitdefault without a default tag")
 		}
 		s.Params = append(s.Params, d)
 		s.fields = append(s.fields, path)

@@ -21,7 +21,7 @@ type every struct {
 	Neg     int               `param:"neg" range:"(-inf, 0]" default:"-3" doc:"at most zero"`
 	On      bool              `param:"on" default:"true" doc:"switch"`
 	Name    string            `param:"name" default:"" doc:"empty by default" elem:"label"`
-	Word    string            `param:"word" default:"abc" doc:"a word"`
+	Word    string            `param:"word,omitdefault" default:"abc" doc:"a word"`
 	Kernel  string            `param:"kernel" enum:"linear|rbf" default:"linear" doc:"the kernel"`
 	Sizes   []float64         `param:"sizes" range:"[0, 1]" default:"[0.25 0.5 1]" doc:"fractions"`
 	Counts  []int             `param:"counts,nonempty,unique" default:"[1 2]" doc:"counts"`
@@ -42,7 +42,7 @@ func TestOf(t *testing.T) {
 		{Name: "neg", Type: param.Int, Default: -3, Max: param.Bound(0), Doc: "at most zero"},
 		{Name: "on", Type: param.Bool, Default: true, Doc: "switch"},
 		{Name: "name", Type: param.String, Default: "", Doc: "empty by default", Elem: "label"},
-		{Name: "word", Type: param.String, Default: "abc", Doc: "a word"},
+		{Name: "word", Type: param.String, Default: "abc", Doc: "a word", OmitDefault: true},
 		{Name: "kernel", Type: param.Enum, Default: "linear", Choices: []string{"linear", "rbf"}, Doc: "the kernel"},
 		{Name: "sizes", Type: param.FloatList, Default: []float64{0.25, 0.5, 1}, Min: param.Bound(0), Max: param.Bound(1), Doc: "fractions"},
 		{Name: "counts", Type: param.IntList, Default: []int{1, 2}, NonEmpty: true, Unique: true, Doc: "counts"},
@@ -155,6 +155,9 @@ type (
 	badOptionScalar struct {
 		K int `param:"k,unique"`
 	}
+	badOmitRequired struct {
+		K int `param:"k,omitdefault"`
+	}
 	badDuplicate struct {
 		A float64 `param:"a"`
 		B float64 `param:"a"`
@@ -186,6 +189,7 @@ func TestOfPanics(t *testing.T) {
 		{func() { param.Of[badEnumType]() }, "badEnumType.K: enum tag on a int"},
 		{func() { param.Of[badOption]() }, `badOption.K: unknown param option "sorted"`},
 		{func() { param.Of[badOptionScalar]() }, "badOptionScalar.K: option unique is for a list, not a int"},
+		{func() { param.Of[badOmitRequired]() }, "badOmitRequired.K: option omitdefault without a default tag"},
 		{func() { param.Of[badDuplicate]() }, `badDuplicate: two fields declare parameter "a"`},
 		{func() { param.Of[badFreeType]() }, "badFreeType.F: a free field is a map[string]string"},
 		{func() { param.Of[int]() }, "parameters of int: not a struct"},

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -242,7 +243,11 @@ func chooses(m *MethodSpec) bool {
 func datasetIdentity(ds *DatasetSpec) map[string]any {
 	tr := make([]map[string]any, len(ds.Transforms))
 	for i, t := range ds.Transforms {
-		tr[i] = map[string]any{"name": t.Name, "params": Canonical(t.Params)}
+		var decls []param.Decl
+		if p, err := datasets.LookupTransform(t.Name); err == nil {
+			decls = p.Params
+		}
+		tr[i] = map[string]any{"name": t.Name, "params": KeyParams(t.Params, decls)}
 		if t.Fit != "" {
 			tr[i]["fit"] = t.Fit
 		}
@@ -255,8 +260,12 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 	} else {
 		split = map[string]any{"kind": kind, "params": Canonical(ds.Split.Params)}
 	}
+	var decls []param.Decl
+	if l, err := datasets.Lookup(ds.Name); err == nil {
+		decls = l.Params
+	}
 	id := map[string]any{
-		"id": ds.ID, "plugin": ds.Name, "params": Canonical(ds.Params),
+		"id": ds.ID, "plugin": ds.Name, "params": KeyParams(ds.Params, decls),
 		"transforms": tr, "split": split, "tasks": ds.Tasks,
 	}
 	if ds.SamplesOf != "" { // absent otherwise: keys of earlier runs stay valid
@@ -275,16 +284,33 @@ func Canonical(v param.Values) map[string]string {
 	return out
 }
 
+// KeyParams is Canonical without the values of parameters declared
+// OmitDefault that hold their default: a parameter added to a plugin after
+// results were stored leaves their keys as they were until a spec sets it.
+func KeyParams(v param.Values, decls []param.Decl) map[string]string {
+	out := Canonical(v)
+	for _, d := range decls {
+		if s, ok := out[d.Name]; ok && d.OmitDefault && s == param.Format(d.Default) {
+			delete(out, d.Name)
+		}
+	}
+	return out
+}
+
 func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 	m := t.Method
+	var decls []param.Decl
+	if p, err := methods.Lookup(m.Name); err == nil {
+		decls = p.Params
+	}
 	var grid any
 	if t.Point >= 0 {
-		grid = Canonical(m.Grid[t.Point])
+		grid = KeyParams(m.Grid[t.Point], decls)
 	} else {
 		choices := t.Choices()
 		g := make([]map[string]string, len(choices))
 		for i, c := range choices {
-			g[i] = Canonical(m.Grid[c])
+			g[i] = KeyParams(m.Grid[c], decls)
 		}
 		grid = g
 	}

@@ -126,7 +126,7 @@ type Params struct {
 	Groups      map[string]string `param:"groups" default:"{}" doc:"feature groups: name → comma-separated column names"`
 	GroupOrder  []string          `param:"group_order" default:"[]" doc:"order of the groups (declared and categorical); default: categorical in column order, then declared by name"`
 	Classes     []string          `param:"classes" default:"[]" doc:"keep only rows of these classes, in this class order"`
-	TestFile    string            `param:"test_file" default:"" doc:"optional second table of the same columns whose rows form the test part of the given split"`
+	TestFile    string            `param:"test_file,omitdefault" default:"" doc:"optional second table of the same columns whose rows form the test part of the given split"`
 }
 
 // Options returns the Options of p.
