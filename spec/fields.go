@@ -47,8 +47,10 @@ import (
 // is Decl.Doc, a paragraph "Default: …" is Decl.DefaultDoc (the default in
 // words, when it is not a constant), other paragraphs are about the Go
 // field alone. (Not a doc tag, as plugins' one-line docs are: the spec's
-// are paragraphs of Markdown whose code spans no raw struct tag can hold.) fieldDocs holds them, generated from the source by `go
-// test ./spec -run TestFieldDocs -update` (which fails when they differ).
+// are paragraphs of Markdown whose code spans no raw struct tag can
+// hold.) fieldDocs holds them, generated from the source by
+// `go test ./spec -run TestFieldDocs -update` (which fails when they
+// differ).
 // A malformed tag is a programming error: sectionOf panics, naming the
 // type and the field, and every test that reads a spec fails.
 

@@ -186,8 +186,7 @@ func NewDots(A, B matrix.Matrix) *Dots {
 				row[j] = mergeDot(ai, av, bc.Ind[bc.Ptr[j]:bc.Ptr[j+1]], bc.Val[bc.Ptr[j]:bc.Ptr[j+1]])
 			}
 		}
-	} else if ad, ok := A.(*matrix.Dense); ok && bDense(B) != nil {
-		bd := bDense(B)
+	} else if ad, bd := asDense(A), asDense(B); ad != nil && bd != nil {
 		for i := 0; i < ra; i++ {
 			j0 := 0
 			if same {
@@ -220,9 +219,9 @@ func NewDots(A, B matrix.Matrix) *Dots {
 	return d
 }
 
-// bDense returns B as a *matrix.Dense, or nil.
-func bDense(B matrix.Matrix) *matrix.Dense {
-	d, _ := B.(*matrix.Dense)
+// asDense returns m as a *matrix.Dense, or nil.
+func asDense(m matrix.Matrix) *matrix.Dense {
+	d, _ := m.(*matrix.Dense)
 	return d
 }
 
