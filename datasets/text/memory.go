@@ -30,9 +30,9 @@ const (
 // or a directory of text files) in env's data directory, by its size
 // uncompressed; 0 when it cannot be read (Load then says why).
 func archiveMemory(env datasets.Env, file string) int64 {
-	p := file
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(env.DataDir, file)
+	p, err := env.Path(file, "")
+	if err != nil {
+		return 0
 	}
 	st, err := os.Stat(p)
 	if err != nil {
