@@ -76,6 +76,24 @@ func Measure(f func()) (total, peak int64) {
 	return int64(after.TotalAlloc - before.TotalAlloc), m - base
 }
 
+// LeastPeak measures f as Measure does, and again, up to runs
+// measurements in all, while the least live peak so far is above limit
+// (the estimate under test); it returns the first measurement's total and
+// the least peak. Measure's error is one-sided: an object allocated while
+// the collector marks is counted live in that cycle, so on a loaded
+// machine, where marking takes longer, a solver that allocates afresh at
+// every step shows garbage as live (hp's fit, 0.3–1.0 MB when idle,
+// measured at 2.8 MB with six busy loops beside it). The least of several
+// measurements is the nearest to f's peak.
+func LeastPeak(f func(), limit int64, runs int) (total, peak int64) {
+	total, peak = Measure(f)
+	for i := 1; i < runs && peak > limit; i++ {
+		_, p := Measure(f)
+		peak = min(peak, p)
+	}
+	return total, peak
+}
+
 // CheckPeak fails t unless the estimate est of what, in bytes, is at
 // least the live peak peak (Measure), so that what the estimate lets
 // through does not exhaust memory, and at most Ratio times it.
