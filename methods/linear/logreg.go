@@ -83,8 +83,12 @@ func (m *logRegL2) Fit(ctx context.Context, train *datasets.Dataset, env *method
 		if K == 2 {
 			kind = binaryScores
 		}
+		var norms []float64 // X's squared column norms, the same for every one-vs-rest task
 		model, err = fitOVR(train.X, train.Y, K, func(X matrix.Matrix, y, start []float64) ([]float64, float64, methods.Info, error) {
-			return m.fitBinary(ctx, X, y, start)
+			if norms == nil && m.Solver != "newton" {
+				norms = matrix.ColumnNorms2(X)
+			}
+			return m.fitBinary(ctx, X, y, start, norms)
 		}, warmModel(env, key, kind, d, K, nil))
 	}
 	if err != nil {
@@ -103,13 +107,13 @@ func (m *logRegL2) settings() optim.Settings {
 // Newton's method (fitL2Newton) with solver: newton. On badly scaled
 // columns (badlyScaled) L-BFGS and TRON are diagonally preconditioned, and
 // solver: auto takes TRON when there are few columns (autoTRONMaxCols);
-// otherwise L-BFGS.
-func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start []float64) ([]float64, float64, methods.Info, error) {
+// otherwise L-BFGS. norms are X's squared column norms
+// (matrix.ColumnNorms2), computed once for all one-vs-rest tasks.
+func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start, norms []float64) ([]float64, float64, methods.Info, error) {
 	n, d := X.Dims()
 	if m.Solver == "newton" {
 		return fitL2Newton(ctx, X, y, m.C, m.Intercept, m.MaxIter, m.Tol, start)
 	}
-	norms := matrix.ColumnNorms2(X)
 	scaled := badlyScaled(norms)
 	if m.Solver == "tron" || m.Solver == "auto" && scaled && d <= autoTRONMaxCols {
 		return fitL2TRON(ctx, X, y, m.C, m.Intercept, m.MaxIter, m.Tol, start, scaled)
