@@ -34,10 +34,16 @@ type modelGram struct {
 	idx []int     // position → coordinate
 	h   []float64 // m×m, row-major, symmetric
 	hd  []float64 // H·δ over the positions
-	// scratch for one row
-	rp  []int32
-	rv  []float64
-	tmp []float64 // dense columns: D∘x of one column
+	// The marked columns by rows (sparse X): row i's active non-zeros
+	// are at positions aPos[aPtr[i]:aPtr[i+1]] with values aVal[…];
+	// cnt[i] counts them (counted: for the current marks).
+	cnt     []int32
+	counted bool
+	aPtr    []int
+	next    []int // fill pointers
+	aPos    []int32
+	aVal    []float64
+	tmp     []float64 // dense columns: D∘x of one column
 	// scratch for subspaceStep
 	sPos []int32
 	sys  []float64
@@ -54,6 +60,7 @@ func newModelGram(d int) *modelGram {
 
 // reset clears the positions of the previous active set.
 func (g *modelGram) reset() {
+	g.counted = false
 	for _, j := range g.idx {
 		g.pos[j] = -1
 	}
@@ -61,28 +68,36 @@ func (g *modelGram) reset() {
 	g.m = 0
 }
 
-// gramCost returns Σᵢ kᵢ²/2, kᵢ the non-zeros of row i in the columns
-// marked in pos (≥ 0): the multiply-adds of building their Gram matrix.
-// It stops counting above limit.
-func gramCost(c *colMajor, pos []int32, m int, limit int) int {
+// cost returns Σᵢ kᵢ(kᵢ+1)/2, kᵢ the non-zeros of row i in the marked
+// columns: the multiply-adds of building their Gram matrix. It counts
+// them from the marked columns alone (count), which late in a fit on text
+// hold a fifth of X's non-zeros, where a scan of the rows reads them all.
+func (g *modelGram) cost(c *colMajor) int {
 	if c.dense != nil {
-		return c.n * m * m / 2
+		return c.n * g.m * g.m / 2
 	}
-	r := c.rows
+	g.count(c)
 	total := 0
-	for i := 0; i < r.R; i++ {
-		k := 0
-		for _, j := range r.Ind[r.Ptr[i]:r.Ptr[i+1]] {
-			if pos[j] >= 0 {
-				k++
-			}
-		}
-		total += k * (k + 1) / 2
-		if total > limit {
-			return total
-		}
+	for _, k := range g.cnt {
+		total += int(k) * int(k+1) / 2
 	}
 	return total
+}
+
+// count sets cnt to the non-zeros of each row in the marked columns.
+func (g *modelGram) count(c *colMajor) {
+	if cap(g.cnt) < c.n {
+		g.cnt = make([]int32, c.n)
+	}
+	g.cnt = g.cnt[:c.n]
+	clear(g.cnt)
+	for _, j := range g.idx {
+		ind, _ := c.col(j)
+		for _, i := range ind {
+			g.cnt[i]++
+		}
+	}
+	g.counted = true
 }
 
 // mark sets the active set to the coordinates in act other than skip
@@ -135,28 +150,55 @@ func (g *modelGram) build(c *colMajor, D []float64) {
 		}
 		return
 	}
-	r := c.rows
-	for i := 0; i < r.R; i++ {
+	// The marked columns by rows: each row's entries in increasing
+	// position (the columns are taken in position order), with X's values,
+	// so that every entry of the Hessian sums the same products in the
+	// same order (rows increasing) as a scan of X's rows would.
+	if !g.counted {
+		g.count(c)
+	}
+	n := c.n
+	if cap(g.aPtr) < n+1 {
+		g.aPtr = make([]int, n+1)
+	}
+	ptr := g.aPtr[:n+1]
+	ptr[0] = 0
+	for i, k := range g.cnt {
+		ptr[i+1] = ptr[i] + int(k)
+	}
+	nnz := ptr[n]
+	if cap(g.aPos) < nnz {
+		g.aPos = make([]int32, nnz)
+		g.aVal = make([]float64, nnz)
+	}
+	aPos, aVal := g.aPos[:nnz], g.aVal[:nnz]
+	if cap(g.next) < n {
+		g.next = make([]int, n)
+	}
+	next := g.next[:n]
+	copy(next, ptr[:n])
+	for a, j := range g.idx {
+		ind, val := c.col(j)
+		for k, i := range ind {
+			at := next[i]
+			aPos[at], aVal[at] = int32(a), val[k]
+			next[i]++
+		}
+	}
+	for i := 0; i < n; i++ {
 		di := D[i]
 		if di == 0 {
 			continue
 		}
-		g.rp, g.rv = g.rp[:0], g.rv[:0]
-		lo, hi := r.Ptr[i], r.Ptr[i+1]
-		for k, j := range r.Ind[lo:hi] {
-			if p := g.pos[j]; p >= 0 {
-				g.rp = append(g.rp, p)
-				g.rv = append(g.rv, r.Val[lo+k])
-			}
-		}
-		// Positions increase along the row (mark keeps the coordinates'
-		// order), so this fills the upper triangle.
-		for a, pa := range g.rp {
-			va := di * g.rv[a]
+		rp, rv := aPos[ptr[i]:ptr[i+1]], aVal[ptr[i]:ptr[i+1]]
+		// Positions increase along the row, so this fills the upper
+		// triangle.
+		for a, pa := range rp {
+			va := di * rv[a]
 			row := g.h[int(pa)*m : int(pa+1)*m]
-			rv := g.rv[a:]
-			for b, pb := range g.rp[a:] {
-				row[pb] += va * rv[b]
+			rb := rv[a:]
+			for b, pb := range rp[a:] {
+				row[pb] += va * rb[b]
 			}
 		}
 	}

@@ -176,7 +176,7 @@ func useModelGram(mode gramMode, g *modelGram, c *colMajor, active []int, bj, nn
 	if mode == gramAlways {
 		return true
 	}
-	return gramCost(c, g.pos, m, saving) < saving
+	return g.cost(c) < saving
 }
 
 // l1Trace, when set (by tests), is called after every inner solve.

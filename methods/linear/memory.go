@@ -55,8 +55,8 @@ func memLogRegL2Fit(s methods.Shape, p logRegL2) int64 {
 
 // memLogRegL1: the column-major copy of X (a CSR transpose, or a dense
 // transpose), newGLMNET's vectors over the coordinates and the rows, the
-// explicit model Hessian of at most gramDim active coordinates, one
-// weight vector per task.
+// explicit model Hessian of at most gramDim active coordinates (and, on
+// sparse X, its active columns by rows), one weight vector per task.
 func memLogRegL1(s methods.Shape, _ l1Params) int64 {
 	s, compact := s.CompactShape()
 	n, d := s.Rows, s.Cols
@@ -66,6 +66,11 @@ func memLogRegL1(s methods.Shape, _ l1Params) int64 {
 	}
 	g := gramDim(n, d)
 	cols = methods.Bytes(cols, methods.Floats(g+2, g), methods.Floats(n), int64(d)*4)
+	if !s.Dense {
+		// The active columns by rows for the Hessian's build: positions
+		// and values, row pointers, counts and fill pointers.
+		cols = methods.Bytes(cols, int64(s.NNZ)*12, methods.Floats(2, n+1), int64(n)*4)
+	}
 	return methods.Bytes(compact, cols, methods.Floats(8, d+1), methods.Floats(9, n),
 		methods.Floats(max(s.Classes, 1), d+1), methods.Floats(2, s.TestRows(), max(s.Classes, 2)))
 }
