@@ -74,7 +74,7 @@ func printShards(w io.Writer, dir string, plan *spec.Plan, recs []results.Result
 // failed and missing, and for an incomplete shard how to rerun it alone.
 func printShardStatus(w io.Writer, dir string, plan *spec.Plan, n int, recs []results.Result) {
 	complete := 0
-	for _, st := range results.ShardStatuses(plan, n, recs) {
+	for _, st := range spec.ShardStatuses(plan, n, recs) {
 		if st.Finished == st.Trials {
 			complete++
 			fmt.Fprintf(w, "shard %s: %d of %d trials finished\n", st.Shard, st.Finished, st.Trials)

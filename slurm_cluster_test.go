@@ -79,7 +79,7 @@ func merged(t *testing.T, dir string) []results.Result {
 	for _, w := range warns {
 		t.Logf("warning: %v", w)
 	}
-	out := results.ForPlan(plan, results.Latest(rs))
+	out := spec.ForPlan(plan, results.Latest(rs))
 	for i := range out {
 		out[i].FitSeconds, out[i].SelectSeconds = 0, 0
 	}

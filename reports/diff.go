@@ -173,7 +173,7 @@ type trialID struct {
 // pairs both runs finished with a paired test (DiffOptions.Test). The trials of one index
 // train on the same sample when the runs have the same seed and sampling
 // (spec.Derive). The results are those of each run's own spec
-// (results.ForPlan); rows follow the old spec's order of datasets and
+// (spec.ForPlan); rows follow the old spec's order of datasets and
 // series. The fields that differ between the specs are in Diff.Changes;
 // what makes the comparison fail is in Diff.Failures.
 func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec, newResults []results.Result, opts DiffOptions) (*Diff, error) {
@@ -221,7 +221,7 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 		}
 	}
 	newBy := map[string]*results.Result{}
-	for _, r := range results.ForPlan(newPlan, results.Latest(newResults)) {
+	for _, r := range spec.ForPlan(newPlan, results.Latest(newResults)) {
 		newBy[r.Key] = &r
 	}
 	oldTrial := map[string]*spec.Trial{}
@@ -272,7 +272,7 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 			p[1] = append(p[1], nv)
 		}
 	}
-	for _, or := range results.ForPlan(oldPlan, results.Latest(oldResults)) {
+	for _, or := range spec.ForPlan(oldPlan, results.Latest(oldResults)) {
 		id := idOf(oldTrial[or.Key])
 		oldHas[id] = true
 		g := series{id.dataset, id.series}

@@ -9,8 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/repro-ml/repro/spec"
 )
 
 // ShardDir is the directory of an output directory that holds the
@@ -192,40 +190,4 @@ func ReadAllResults(dir string) (results []Result, warns []error, found bool, er
 		results, warns = preferFinished(append(results, rs...)), append(warns, ws...)
 	}
 	return results, warns, statErr == nil || n > 0, nil
-}
-
-// ShardStatus counts the trials of one shard by their state in the
-// stored results.
-type ShardStatus struct {
-	Shard
-	// Trials is the number of trials of the shard; Finished, Failed and
-	// Missing (no result stored) add up to it.
-	Trials, Finished, Failed, Missing int
-}
-
-// ShardStatuses returns the state of each of the n shards of plan p,
-// given the results of every file (a trial stored by another shard, or
-// by a local run, counts).
-func ShardStatuses(p *spec.Plan, n int, stored []Result) []ShardStatus {
-	latest := map[string]*Result{}
-	for i := range stored {
-		latest[stored[i].Key] = &stored[i]
-	}
-	out := make([]ShardStatus, n)
-	for s := range out {
-		out[s].Shard = Shard{I: s, N: n}
-	}
-	for i, s := range p.Shards(n) {
-		st := &out[s]
-		st.Trials++
-		switch r := latest[p.Trials[i].Key]; {
-		case r == nil:
-			st.Missing++
-		case r.Finished(p.Spec.Metrics):
-			st.Finished++
-		default:
-			st.Failed++
-		}
-	}
-	return out
 }

@@ -341,7 +341,7 @@ func Run(ctx context.Context, sp *spec.Spec, opts Options) (*Summary, error) {
 		return nil, err
 	}
 	sum.Interrupted = outer.Err() != nil && sum.Ran < len(pending)
-	sum.Results = results.ForPlan(plan, existing)
+	sum.Results = spec.ForPlan(plan, existing)
 	for _, r := range sum.Results {
 		if r.Failed() {
 			sum.Failed++

@@ -339,7 +339,7 @@ func TestForPlanTypesChosenFromGrid(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := results.Result{Key: plan.Trials[0].Key, Chosen: map[string]any{"at": float64(-2)}}
-	got := results.ForPlan(plan, []results.Result{r})
+	got := spec.ForPlan(plan, []results.Result{r})
 	if len(got) != 1 || got[0].Chosen["at"] != -2 || got[0].Method != "f" || got[0].Dataset != "blobs" {
 		t.Errorf("ForPlan gave %+v", got)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // TestShardRuns runs the plan as three shards, then checks that their
@@ -38,12 +39,12 @@ func TestShardRuns(t *testing.T) {
 		if err != nil || len(warns) > 0 || !found {
 			t.Fatal(err, warns, found)
 		}
-		return results.ForPlan(local.Plan, results.Latest(rs))
+		return spec.ForPlan(local.Plan, results.Latest(rs))
 	}
 	if got := merged(); !reflect.DeepEqual(strip(got), strip(local.Results)) {
 		t.Fatalf("the union of %d shards differs from a local run: %d vs %d results", n, len(got), len(local.Results))
 	}
-	if st := results.ShardStatuses(local.Plan, n, merged()); st[0].Missing != 0 || st[0].Finished != st[0].Trials {
+	if st := spec.ShardStatuses(local.Plan, n, merged()); st[0].Missing != 0 || st[0].Finished != st[0].Trials {
 		t.Errorf("status after every shard: %+v", st)
 	}
 
@@ -66,7 +67,7 @@ func TestShardRuns(t *testing.T) {
 	if err := os.WriteFile(path, data[:cut+10], 0o644); err != nil { // and a torn line
 		t.Fatal(err)
 	}
-	st := results.ShardStatuses(local.Plan, n, merged0(t, dir))
+	st := spec.ShardStatuses(local.Plan, n, merged0(t, dir))
 	if st[1].Missing != len(own)-keep || st[0].Missing != 0 || st[2].Missing != 0 {
 		t.Errorf("after the loss: %+v; want %d missing in shard 1 only", st, len(own)-keep)
 	}
@@ -166,7 +167,7 @@ func TestLocalAfterShards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := results.ForPlan(ref.Plan, results.Latest(rs)); !reflect.DeepEqual(strip(got), strip(ref.Results)) {
+	if got := spec.ForPlan(ref.Plan, results.Latest(rs)); !reflect.DeepEqual(strip(got), strip(ref.Results)) {
 		t.Error("ReadAllResults: merged results differ from a local run")
 	}
 	if sum := runSpec(t, blobsSpec(), dir, 2, nil); sum.Ran != 0 {

@@ -1,8 +1,8 @@
-package results
+package spec
 
 import (
 	"github.com/repro-ml/repro/param"
-	"github.com/repro-ml/repro/spec"
+	"github.com/repro-ml/repro/results"
 )
 
 // ForPlan returns the latest result of each trial of plan, in plan order,
@@ -14,12 +14,12 @@ import (
 // grid's Go types: a stored result keeps its key when, say, a value is
 // added to a one-value grid, but its series then gains a variant, and a
 // value read back from JSON is a float64 where the grid holds an int.
-func ForPlan(p *spec.Plan, stored []Result) []Result {
-	byKey := map[string]Result{}
+func ForPlan(p *Plan, stored []results.Result) []results.Result {
+	byKey := map[string]results.Result{}
 	for _, r := range stored {
 		byKey[r.Key] = r
 	}
-	var out []Result
+	var out []results.Result
 	for _, t := range p.Trials {
 		r, ok := byKey[t.Key]
 		if !ok {
@@ -44,6 +44,42 @@ func ForPlan(p *spec.Plan, stored []Result) []Result {
 			r.Chosen = chosen
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+// ShardStatus counts the trials of one shard by their state in the
+// stored results.
+type ShardStatus struct {
+	results.Shard
+	// Trials is the number of trials of the shard; Finished, Failed and
+	// Missing (no result stored) add up to it.
+	Trials, Finished, Failed, Missing int
+}
+
+// ShardStatuses returns the state of each of the n shards of plan p,
+// given the results of every file (a trial stored by another shard, or
+// by a local run, counts).
+func ShardStatuses(p *Plan, n int, stored []results.Result) []ShardStatus {
+	latest := map[string]*results.Result{}
+	for i := range stored {
+		latest[stored[i].Key] = &stored[i]
+	}
+	out := make([]ShardStatus, n)
+	for s := range out {
+		out[s].Shard = results.Shard{I: s, N: n}
+	}
+	for i, s := range p.Shards(n) {
+		st := &out[s]
+		st.Trials++
+		switch r := latest[p.Trials[i].Key]; {
+		case r == nil:
+			st.Missing++
+		case r.Finished(p.Spec.Metrics):
+			st.Finished++
+		default:
+			st.Failed++
+		}
 	}
 	return out
 }
