@@ -25,7 +25,9 @@ test), an empty results file, and —
 unless the --allow flag named in its FAIL line accepts it — a dataset,
 series, size or metric of OLD_DIR that NEW_DIR's spec lacks, trials
 OLD_DIR finished and NEW_DIR did not, another seed or experiment name,
-an unreadable result line.
+an unreadable result line (a torn last line, what a kill leaves, is
+dropped with a warning as run does: its trial counts as not finished),
+a metric that is finite in OLD_DIR and NaN or ±Inf in NEW_DIR.
 `
 
 // cmdDiff compares two runs of one experiment trial by trial, as
@@ -135,17 +137,21 @@ func compareDirs(stderr io.Writer, oldDir, newDir string, opts reports.DiffOptio
 // loadResults warns of it), no result of the spec's trials.
 func diffResults(stderr io.Writer, dir string, sp *spec.Spec, allowCorrupt bool) ([]results.Result, error) {
 	all, warns, found, err := results.ReadAllResults(dir)
+	// A torn last line (a killed run) is dropped as run, report and
+	// check drop it: its trial has no result, which the comparison
+	// counts (Diff.Fewer). A corrupt line elsewhere fails.
+	_, corrupt := results.Damaged(warns)
 	switch {
 	case err != nil:
 		return nil, err
 	case !found:
 		return nil, fmt.Errorf("%s: no %s: the run has not started", dir, results.ResultsFile)
-	case len(warns) > 0 && !allowCorrupt:
+	case len(corrupt) > 0 && !allowCorrupt:
 		var b strings.Builder
-		for _, w := range warns {
+		for _, w := range corrupt {
 			fmt.Fprintf(&b, "\n\t%v", w)
 		}
-		return nil, fmt.Errorf("%s: %d unreadable result lines (--allow-corrupt skips them):%s", dir, len(warns), b.String())
+		return nil, fmt.Errorf("%s: %d unreadable result lines (--allow-corrupt skips them):%s", dir, len(corrupt), b.String())
 	case len(all) == 0:
 		return nil, fmt.Errorf("%s: %s holds no results: nothing to compare", dir, results.ResultsFile)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -237,7 +238,7 @@ func TestDiffGate(t *testing.T) {
 		{name: "empty old", old: filepath.Join(tmp, "empty"), new: old, code: exitFailed,
 			out: "repro diff: old run: " + filepath.Join(tmp, "empty") + ": results.jsonl holds no results: nothing to compare"},
 		{name: "garbage", old: old, new: copyOf("garbage", setResults("not json\n{\"key\": 3}\n\x00\x01")), code: exitFailed,
-			out: "garbage: 3 unreadable result lines (--allow-corrupt skips them):\n\t" + filepath.Join(tmp, "garbage", "results.jsonl") + ":1: corrupt result line"},
+			out: "garbage: 2 unreadable result lines (--allow-corrupt skips them):\n\t" + filepath.Join(tmp, "garbage", "results.jsonl") + ":1: corrupt result line"},
 		{name: "one corrupt line", old: old, new: copyOf("corrupt", setResults(firstLines(3)+"{oops\n"+string(lines)[len(firstLines(3)):])), code: exitFailed,
 			out: "corrupt: 1 unreadable result lines (--allow-corrupt skips them)", flag: "--allow-corrupt"},
 		{name: "no results file", old: old, new: copyOf("unstarted", func(dir string) { os.Remove(filepath.Join(dir, results.ResultsFile)) }), code: exitFailed,
@@ -300,4 +301,75 @@ func cliOK(t *testing.T, args ...string) (stdout, stderr string) {
 		t.Fatalf("repro %s: exit %d\n%s%s", strings.Join(args, " "), code, stdout, stderr)
 	}
 	return stdout, stderr
+}
+
+// TestDiffNonFinite is issue 43's case: a metric that becomes +Inf, or
+// NaN in every new trial, is a regression (WORSE, exit 1) whatever the
+// tolerance; a null metric reads as NaN as docs/spec.md says; a torn
+// last line is dropped as run drops it (its trial is then one the new
+// run did not finish), not an unreadable file.
+func TestDiffNonFinite(t *testing.T) {
+	tmp := t.TempDir()
+	old := filepath.Join(tmp, "old")
+	mustCLI(t, exitOK, "run", irisSpec, "-o", old, "-q", "-j", "2")
+	edited := func(name string, v float64) string {
+		dir := filepath.Join(tmp, name)
+		copyDir(t, old, dir)
+		editResults(t, dir, func(r *results.Result) {
+			if spec.SeriesName(r.Method, r.Variant) == "LR (C=10)" && r.Size == 45 {
+				r.Metrics["accuracy"] = v
+			}
+		})
+		return dir
+	}
+	for _, tt := range []struct {
+		name string
+		dir  string
+		want []string
+	}{
+		{"inf", edited("inf", math.Inf(1)), []string{"| 97.50 |  +Inf |   +Inf |   n/a |     0 | WORSE   |", "FAIL: LR (C=10) on iris: accuracy at size 45 is NaN or ±Inf in 2 trials of the new run where the old run's is finite\n"}},
+		{"nan", edited("nan", math.NaN()), []string{"| 97.50 |     — |      — |   n/a |     0 | WORSE   |", "1 regressions", "FAIL: LR (C=10) on iris: accuracy at size 45 is NaN or ±Inf in 2 trials"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, _ := mustCLI(t, exitFailed, "diff", old, tt.dir, "--tolerance", "1000")
+			for _, w := range tt.want {
+				if !strings.Contains(stdout, w) {
+					t.Errorf("no %q in\n%s", w, stdout)
+				}
+			}
+			if strings.Contains(stdout, "++") {
+				t.Errorf("a doubled sign:\n%s", stdout)
+			}
+			// check fails the expectation on the infinite or NaN values.
+			out, _ := mustCLI(t, exitFailed, "check", tt.dir)
+			if !strings.Contains(out, "FAIL") {
+				t.Errorf("check passes:\n%s", out)
+			}
+		})
+	}
+
+	// null reads back as NaN: the same verdict as "NaN", no corrupt line.
+	nullDir := filepath.Join(tmp, "null")
+	copyDir(t, filepath.Join(tmp, "nan"), nullDir)
+	path := filepath.Join(nullDir, results.ResultsFile)
+	b, _ := os.ReadFile(path)
+	writeFile(t, path, strings.ReplaceAll(string(b), `"accuracy":"NaN"`, `"accuracy":null`))
+	stdout, stderr := mustCLI(t, exitFailed, "diff", old, nullDir)
+	if !strings.Contains(stdout, "| WORSE") || strings.Contains(stderr, "unreadable") || strings.Contains(stderr, "corrupt") {
+		t.Errorf("null metric:\n%s%s", stdout, stderr)
+	}
+
+	// A torn last line: dropped with a warning, the trial not finished.
+	torn := filepath.Join(tmp, "torn")
+	copyDir(t, old, torn)
+	path = filepath.Join(torn, results.ResultsFile)
+	b, _ = os.ReadFile(path)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	last := lines[len(lines)-1]
+	writeFile(t, path, strings.Join(lines[:len(lines)-1], "")+last[:len(last)/2])
+	stdout, stderr = mustCLI(t, exitFailed, "diff", old, torn)
+	if !strings.Contains(stderr, "torn last line") || !strings.Contains(stdout, "FAIL: the new run did not finish 1 of the 8 trials") || strings.Contains(stderr, "unreadable") {
+		t.Errorf("torn line:\n%s%s", stdout, stderr)
+	}
+	mustCLI(t, exitOK, "diff", old, torn, "--allow-fewer")
 }

@@ -308,6 +308,11 @@ func (m *model) checkOn(d *dataSet, e *spec.Expectation, base CheckRow) []CheckR
 		for _, s := range ss {
 			vals, _ := s.cells[x].values(e.Metric)
 			st := summarize(vals)
+			if inf := countInf(vals); inf > 0 && missing == "" {
+				// An infinite mean passes a bound on one side and fails
+				// no relation's direction: a diverged metric is a failure.
+				missing = fmt.Sprintf("%s infinite (±Inf) in %d of %d trials of %s at size %s", e.Metric, inf, len(vals), s.name, fmtX(x))
+			}
 			if st.N == 0 && missing == "" && len(vals) > 0 {
 				missing = fmt.Sprintf("%s undefined (NaN) in all %d trials of %s at size %s", e.Metric, len(vals), s.name, fmtX(x))
 			}
@@ -352,6 +357,17 @@ func (m *model) checkOn(d *dataSet, e *spec.Expectation, base CheckRow) []CheckR
 		rows = append(rows, r)
 	}
 	return rows
+}
+
+// countInf counts the infinite values of vs.
+func countInf(vs []float64) int {
+	n := 0
+	for _, v := range vs {
+		if math.IsInf(v, 0) {
+			n++
+		}
+	}
+	return n
 }
 
 // relate decides the verdict of relation e at one x value from the
@@ -498,7 +514,7 @@ func signed(m *model, name string, v float64) string {
 	for d := m.digits(name) + 1; d <= m.digits(name)+3 && v != 0 && !math.IsNaN(v) && strings.Trim(s, "-+0.") == ""; d++ {
 		s = strconv.FormatFloat(v, 'f', d, 64)
 	}
-	if v >= 0 && s[0] != '-' {
+	if v >= 0 && s[0] != '-' && s[0] != '+' {
 		s = "+" + s
 	}
 	return s

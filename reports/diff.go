@@ -64,7 +64,14 @@ type DiffRow struct {
 	// Significant reports P < alpha; Better and Worse the direction of a
 	// significant change for a metric whose direction is known.
 	Significant, Better, Worse bool
-	// Regression marks a significant worsening beyond the tolerance.
+	// NonFinite counts the pairs whose old value is finite and whose new
+	// one is NaN or ±Inf: a metric that became undefined or infinite (a
+	// learner that diverged, a program that printed inf). Such a row is
+	// a regression whatever the test and tolerance say, and its paired
+	// test runs on the pairs finite in both runs.
+	NonFinite int
+	// Regression marks a significant worsening beyond the tolerance, or
+	// a metric that became non-finite (NonFinite > 0).
 	Regression bool
 }
 
@@ -404,9 +411,26 @@ func metricBefore(order []string, a, b string) bool {
 // row compares the paired values of one cell with test, on trials of
 // nTrain training and nTest test rows.
 func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64, test string, nTrain, nTest int) DiffRow {
-	r := DiffRow{Dataset: dataset, Series: series, Metric: mn, X: x,
-		Old: summarize(old).Mean, New: summarize(new).Mean}
-	t := PairedTest(test, new, old, nTrain, nTest)
+	r := DiffRow{Dataset: dataset, Series: series, Metric: mn, X: x}
+	// The means and the test are over the pairs finite in both runs; a
+	// pair finite only in the old run is a regression of its own.
+	var fo, fn []float64
+	for i := range old {
+		finOld, finNew := isFinite(old[i]), isFinite(new[i])
+		switch {
+		case finOld && finNew:
+			fo, fn = append(fo, old[i]), append(fn, new[i])
+		case finOld:
+			r.NonFinite++
+		}
+	}
+	if r.NonFinite > 0 && len(fo) == 0 {
+		// Nothing left to average: show what the new run holds.
+		r.Old, r.New = summarize(old).Mean, nonFiniteMean(new)
+	} else {
+		r.Old, r.New = summarize(fo).Mean, summarize(fn).Mean
+	}
+	t := PairedTest(test, fn, fo, nTrain, nTest)
 	r.Pairs, r.P, r.Test = t.N, t.P, t.Test
 	r.Change = r.New - r.Old
 	r.Significant = !math.IsNaN(t.P) && t.P < d.opts.Alpha
@@ -423,7 +447,32 @@ func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64, te
 		}
 		r.Regression = math.Abs(r.Change) > tol*(1+1e-12)
 	}
+	if r.NonFinite > 0 {
+		r.Worse, r.Better, r.Regression = true, false, true
+	}
 	return r
+}
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// nonFiniteMean is what to show as the mean of values none of which
+// pairs with a finite old value: +Inf or -Inf if every non-NaN value is
+// that, else NaN.
+func nonFiniteMean(vs []float64) float64 {
+	m := math.NaN()
+	for _, v := range vs {
+		switch {
+		case math.IsNaN(v):
+		case math.IsNaN(m):
+			m = v
+		case m != v:
+			return math.NaN()
+		}
+	}
+	if isFinite(m) {
+		return math.NaN()
+	}
+	return m
 }
 
 // DiffTestReports is the DiffOptions.Test that runs, in each cell, the
@@ -482,7 +531,7 @@ func (d *Diff) Failures() []DiffFailure {
 	metrics := map[series][]string{}
 	sizes := map[series]map[string][]string{}
 	for _, r := range d.Rows {
-		if !r.Regression {
+		if !r.Regression || r.NonFinite > 0 {
 			continue
 		}
 		g := series{r.Dataset, r.Series}
@@ -501,6 +550,11 @@ func (d *Diff) Failures() []DiffFailure {
 			at = append(at, mn+" at size "+strings.Join(sizes[g][mn], ", "))
 		}
 		add("", false, "%s on %s is significantly worse beyond the tolerance: %s", g.series, g.dataset, strings.Join(at, "; "))
+	}
+	for _, r := range d.Rows {
+		if r.NonFinite > 0 {
+			add("", false, "%s on %s: %s at size %s is NaN or ±Inf in %s of the new run where the old run's is finite", r.Series, r.Dataset, r.Metric, fmtX(r.X), plural(r.NonFinite, "trial"))
+		}
 	}
 	if d.NewlyFailed > 0 {
 		add("", false, "%s finished in the old run and failed in the new one", plural(d.NewlyFailed, "trial"))

@@ -3,7 +3,6 @@ package results
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -164,7 +163,8 @@ func writeValue(b *bytes.Buffer, v float64) error {
 }
 
 // UnmarshalJSON reads numbers and the strings "NaN", "+Inf", "Inf" and
-// "-Inf"; a null value is an error (repro never writes one).
+// "-Inf"; a null value reads as NaN (docs/spec.md: what another tool
+// writes for an undefined value).
 func (m *Metrics) UnmarshalJSON(data []byte) error {
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(data, &raw); err != nil {
@@ -189,9 +189,9 @@ func (m *Metrics) UnmarshalJSON(data []byte) error {
 func metricValue(r json.RawMessage) (float64, error) {
 	r = bytes.TrimSpace(r)
 	if string(r) == "null" {
-		// repro writes an undefined value as "NaN"; a null is a damaged or
-		// hand-edited line, and its trial runs again.
-		return 0, errors.New(`null; want a number, "NaN", "+Inf" or "-Inf"`)
+		// repro writes an undefined value as "NaN"; a null (what most
+		// JSON writers make of NaN) reads as the same undefined value.
+		return math.NaN(), nil
 	}
 	if len(r) > 0 && r[0] == '"' {
 		var s string

@@ -42,6 +42,23 @@ func (e *LineError) Error() string {
 	return fmt.Sprintf("%s:%d: corrupt result line, ignored (its trial will run again): %v", e.File, e.Line, e.Err)
 }
 
+// Damaged splits the errors ReadResults returns into the lines every
+// reader drops alike — a torn last line, what a kill leaves, whose trial
+// then has no result — and the corrupt lines in the middle of a file,
+// which a reader that must not compare less than it was given (diff)
+// refuses.
+func Damaged(warns []error) (torn, corrupt []error) {
+	for _, w := range warns {
+		var le *LineError
+		if errors.As(w, &le) && le.Torn {
+			torn = append(torn, w)
+		} else {
+			corrupt = append(corrupt, w)
+		}
+	}
+	return torn, corrupt
+}
+
 // ReadResults reads the results file at path. It returns the results of
 // every well-formed line in file order, and one *LineError for each line
 // that is not: a corrupt line in the middle, or a torn last line. A
