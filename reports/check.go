@@ -176,6 +176,12 @@ func (m *model) check() *Checked {
 		}
 		for _, d := range sets {
 			base.Dataset = d.id
+			if e.Metric == "" || e.Best != "" || e.Trend.Shape != "" || e.Area {
+				r := base
+				r.Measured = "not evaluated yet: this form of expect lands in reports next"
+				out.Rows = append(out.Rows, r)
+				continue
+			}
 			if e.WTL.Series != "" {
 				out.Rows = append(out.Rows, m.checkWTL(d, e, base))
 				continue

@@ -34,28 +34,9 @@ expect:
 			}},
 	}
 	for _, tc := range good {
-		t.Run(tc.name, func(t *testing.T) {
-			s, err := spec.Parse("t.yaml", []byte(head+"  - "+tc.entry+"\n"), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !tc.check(s.Expect[0]) {
-				t.Errorf("decoded %+v", s.Expect[0])
-			}
-			// spec.yaml writes it back to the same expectation (losses: 0
-			// included).
-			b, err := s.Marshal()
-			if err != nil {
-				t.Fatal(err)
-			}
-			s2, err := spec.Parse("spec.yaml", b, nil)
-			if err != nil {
-				t.Fatalf("%v\n%s", err, b)
-			}
-			if !tc.check(s2.Expect[0]) {
-				t.Errorf("read back %+v from\n%s", s2.Expect[0], b)
-			}
-		})
+		// spec.yaml writes it back to the same expectation (losses: 0
+		// included).
+		t.Run(tc.name, func(t *testing.T) { expectRoundTrip(t, head+"  - "+tc.entry+"\n", tc.check) })
 	}
 
 	bad := []struct{ name, entry, want string }{
@@ -92,5 +73,29 @@ expect:
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) { oneParseError(t, head+"  - "+tc.entry+"\n", tc.want) })
+	}
+}
+
+// expectRoundTrip parses src and checks its first expectation with check,
+// as decoded and as read back from the resolved spec (spec.yaml).
+func expectRoundTrip(t *testing.T, src string, check func(spec.Expectation) bool) {
+	t.Helper()
+	s, err := spec.Parse("t.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !check(s.Expect[0]) {
+		t.Errorf("decoded %+v", s.Expect[0])
+	}
+	b, err := s.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := spec.Parse("spec.yaml", b, nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if !check(s2.Expect[0]) {
+		t.Errorf("read back %+v from\n%s", s2.Expect[0], b)
 	}
 }

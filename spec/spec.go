@@ -486,12 +486,47 @@ func (r *ReportSpec) check(d *decoder, f *fields, path string) bool {
 
 // Expectation is one entry of `expect:`: a value check (Value, or
 // Min/Max), a relation (Better/Than: on the means, Significant, AtPar or
-// Within alone) or a Win/Tie/Loss count (WTL, Slack).
+// Within alone), a Win/Tie/Loss count (WTL, Slack), a trend (Trend) or a
+// check of a dataset fact (Fact) — of a metric, an extra a method
+// records (Extra) or a measure of an artifact (Artifact), of each series
+// or of the best of a grid (Best), at each x or over the whole curve
+// (Area).
 type Expectation struct {
 	// A dataset id; may be omitted when the spec has one dataset.
 	Dataset string `yaml:"dataset,omitempty" spec:"optional"`
-	// One of the spec's `metrics:`.
-	Metric string `yaml:"metric" elem:"metric" want:"the metric the expectation is about" hook:"metric"`
+	// What is checked, one of `metric`, `extra`, `fact` and `artifact`: one
+	// of the spec's `metrics:`.
+	Metric string `yaml:"metric,omitempty" spec:"optional" elem:"metric" hook:"metric"`
+	// Instead of `metric`: a value the method records in each trial's line
+	// of results.jsonl besides its metrics — an extra (`components` of
+	// DDR/EE, `pc_x`, `pair_train_error`, `full/auc`), a field of the result
+	// (`iterations`, `fit_seconds`, `select_seconds`, `train_rows`,
+	// `test_rows`, `select_score`) or `chosen.P`, the value of grid param
+	// P a cv or test rule chose — in every form a metric takes: `{method:
+	// EE (k=30), extra: components, min: 100}`, `{better: EE (k=30), than:
+	// DDR (k=30), extra: components}` (EE records more; see `direction`).
+	Extra string `yaml:"extra,omitempty" spec:"optional"`
+	// Instead of `metric`: a fact of the dataset from datasets.json —
+	// `rows`, `cols`, `classes` (their number) or a key of its `stats` —
+	// checked with `value` (and `tol`/`rtol`), `min` or `max`, without
+	// `method`: `{dataset: 20news-5grams, fact: cols, min: 1000000}`.
+	// With `over_dataset`, the ratio of this dataset's fact to the other's:
+	// `{dataset: 20news-5grams, over_dataset: 20news-compressed, fact: cols,
+	// min: 100}` ("two orders of magnitude fewer features").
+	Fact string `yaml:"fact,omitempty" spec:"optional"`
+	// With `fact`: the dataset id whose fact divides this dataset's.
+	OverDataset string `yaml:"over_dataset,omitempty" spec:"optional"`
+	// Instead of `metric`: a measure of a table the method saves per trial
+	// in artifacts/KEY/NAME.json (below), in every form a metric takes,
+	// the per-trial measures standing for the metric's values: `{method:
+	// "MED rho=1e-4", artifact: {name: weights, measure: zeros, eps: 0.01},
+	// min: 0.8}`. With measure `table`, each listed row against the
+	// paper's table within `tol`/`rtol` instead.
+	//
+	// Default: none
+	//
+	// Artifact is a check when its Name is set.
+	Artifact ArtifactCheck `yaml:"artifact,omitempty" spec:"optional"`
 	// The training sizes (as resolved row counts) to check; empty means
 	// every size.
 	Sizes []int `yaml:"sizes,omitempty" spec:"optional" range:"[1, 2147483647]" elem:"size"`
@@ -574,11 +609,104 @@ type Expectation struct {
 	// then name the same method as `better`.
 	ThanDataset string `yaml:"than_dataset,omitempty" spec:"optional"`
 
+	// With a value check or a relation: `grid`, each named label stands
+	// for the best of its grid points (its series `"label (p=v)"`) at each
+	// x, by the mean — "up to 96 %" over a grid of c and ρ: `{method: MED,
+	// best: grid, metric: accuracy, value: 96, tol: 1}`, or best against
+	// best: `{better: shared, than: independent, best: grid, metric:
+	// error}`; `x`, each series stands for its best x value (the best point
+	// of a curve: one row); `both`, the best over both. The row names the
+	// point chosen. The choice is made on the test means (an oracle): the
+	// check says what the best point reaches, not what a tuned method
+	// would.
+	Best string `yaml:"best,omitempty" spec:"optional" enum:"grid|x|both"`
+	// A trend, with `method` (its means) or with `better` and `than` (the
+	// gap of the means, in the metric's direction): monotone along the x
+	// values or a grid param (below), instead of a value or relation
+	// verdict. "The gap increased with k": `{better: DDR, than: EE,
+	// metric: auc, area: true, trend: {shape: increasing, along: k, at:
+	// [10, 30]}}`.
+	//
+	// Default: none
+	//
+	// Trend is a check when its Shape is set.
+	Trend TrendSpec `yaml:"trend,omitempty" spec:"optional"`
+	// Over the whole curve: each trial's values at the checked x values
+	// (`sizes`, else all) become one, the area under its curve divided by
+	// the x range (the trapezoidal mean; the value itself at one x), and
+	// the check runs once on those: a value check on their mean, a
+	// relation with one paired test over trials (`significant: true`: the
+	// learning curves differ as a whole), a trend on their gaps. `{better:
+	// DDR, than: PCA-L1, metric: auc, area: true, significant: true}`. A
+	// trial without every x is incomplete.
+	//
+	// Default: `false`
+	Area bool `yaml:"area,omitempty" spec:"optional"`
+	// With `extra` or `artifact`: which way is better, `higher` or `lower`
+	// (`better` has the higher or lower value; `best` takes the highest or
+	// lowest). A metric's is its own.
+	//
+	// Default: `higher`
+	Direction string `yaml:"direction,omitempty" spec:"optional" enum:"higher|lower"`
+
 	// Where the paper's figure comes from: "Szafranski 2007, Table 1".
 	Source string `yaml:"source,omitempty" spec:"optional"`
 	// Why the result may differ.
 	Note string `yaml:"note,omitempty" spec:"optional"`
 	Pos  Pos    `yaml:"-"`
+}
+
+// ArtifactCheck is an expectation's `artifact:`: a measure of a table
+// artifact a method saves per trial (the trial's last point's), over the
+// cells of Column (all columns when empty) and Rows (all rows when
+// empty); cells the runner stored as null (NaN) are left out.
+type ArtifactCheck struct {
+	// The artifact's name: artifacts/KEY/NAME.json (`weights`, `switches`,
+	// `coefficients`, `bandwidths`); a table, not a plot.
+	Name string `yaml:"name,omitempty" spec:"optional"`
+	// The table's column; all of them when absent, except for `cell` and
+	// `table`, which need one when the table has several.
+	Column string `yaml:"column,omitempty" spec:"optional"`
+	// The table's rows measured, by name (`h=0.3162`, `size/length`); all
+	// when absent. `table` needs them, `cell` exactly one.
+	Rows []string `yaml:"rows,omitempty" spec:"optional" elem:"row"`
+	// `zeros`, the fraction of the cells with |v| ≤ `eps` (exact zeros at
+	// eps 0) — `{name: weights, measure: zeros, eps: 0.01}`; `nonzero`,
+	// the number of cells with |v| > `eps`; `all_zero`, 1 when every cell
+	// of `rows` is within `eps` of zero, else 0, so that its mean is the
+	// fraction of trials — "h2, h6, h7 always zero": `{name: bandwidths,
+	// column: hp_norm, rows: [h=0.3162, h=31.62, h=100], measure:
+	// all_zero}` with `min: 1`; `cell`, the value of one cell; `table`,
+	// each of `rows` against the paper's value in `values`, one row of the
+	// check each (`tol`/`rtol` on the mean over trials).
+	Measure string `yaml:"measure,omitempty" spec:"optional" enum:"zeros|nonzero|all_zero|cell|table"`
+	// With `zeros`, `nonzero` and `all_zero`: the largest |v| counted as
+	// zero.
+	//
+	// Default: `0`
+	Eps float64 `yaml:"eps,omitempty" spec:"optional" range:"[0, +inf)"`
+	// With `table`: the paper's value of each of `rows`, in order.
+	Values []float64 `yaml:"values,omitempty" spec:"optional"`
+}
+
+// TrendSpec is an expectation's `trend:`: the means (or gaps) are
+// monotone along the x values or a grid param.
+type TrendSpec struct {
+	// `increasing` or `decreasing` (strictly), `nondecreasing` or
+	// `nonincreasing`, in the values' own sense (not the metric's
+	// direction: a falling error is `decreasing`).
+	Shape string `yaml:"shape,omitempty" spec:"optional" enum:"increasing|decreasing|nondecreasing|nonincreasing"`
+	// `size`, the x values (training sizes, active-learning batches), or a
+	// param the named methods' grids vary under rule `fixed` (`k`, `nu`):
+	// then the series `"label (p=v)"` in the order of v, at each x (one row
+	// per x, or one with `area`), the other params of a grid held equal. A
+	// `than` whose method does not vary it is the same series at each v.
+	//
+	// Default: `size`
+	Along string `yaml:"along,omitempty" spec:"optional"`
+	// The values of `along` compared, in order (a gap at k = 30 larger
+	// than at k = 10: `at: [10, 30]`); all, ascending, when absent.
+	At []float64 `yaml:"at,omitempty" spec:"optional"`
 }
 
 // DefaultAlpha is the significance level of an expectation without alpha

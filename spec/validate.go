@@ -193,101 +193,6 @@ func (ts *TransformSpec) check(d *decoder, f *fields, path string) bool {
 	return true
 }
 
-// check relates the fields of an expectation: a value check, a relation
-// or a Win/Tie/Loss count, each with what it needs and nothing of the
-// others.
-func (x *Expectation) check(d *decoder, f *fields, path string) bool {
-	has := func(k string) bool { return f.get(d, k) != nil }
-	isValue := has("method") || has("value") || has("min") || has("max")
-	isRel := has("better") || has("than")
-	isWTL := has("wtl")
-	// not reports the keys of f that belong to another form.
-	not := func(form, with string, keys ...string) {
-		for _, k := range keys {
-			switch {
-			case !has(k):
-			case with == "":
-				d.errorf(f.get(d, k), Sub(path, k), "%s belongs to %s; want no %s", k, form, k)
-			default:
-				d.errorf(f.get(d, k), Sub(path, k), "%s belongs to %s; want %s with it, or no %s", k, form, with, k)
-			}
-		}
-	}
-	switch {
-	case isValue && isRel || isValue && isWTL || isRel && isWTL:
-		d.errorf(f.node, path, "more than one of a value check (method, value, min, max), a relation (better, than) and a Win/Tie/Loss count (wtl); want one of them per entry")
-	case !isValue && !isRel && !isWTL:
-		d.errorf(f.node, path, "neither a value check, a relation nor a Win/Tie/Loss count; want method with value (and tol or rtol), min or max, or better with than, or wtl")
-	case isValue:
-		if !has("method") {
-			d.errorf(f.node, Sub(path, "method"), "missing; want the method label the value is about")
-		}
-		if !has("value") && !has("min") && !has("max") {
-			d.errorf(f.node, path, "no value, min or max; want what the method's metric should be")
-		}
-		if has("value") && !has("tol") && !has("rtol") {
-			d.errorf(f.get(d, "value"), Sub(path, "value"), "no tolerance; want tol (absolute) or rtol (relative) beside value")
-		}
-		if !has("value") {
-			for _, k := range []string{"tol", "rtol"} {
-				if has(k) {
-					d.errorf(f.get(d, k), Sub(path, k), "a tolerance without a value; want value beside %s", k)
-				}
-			}
-		}
-		if x.Min != nil && x.Max != nil && *x.Min > *x.Max {
-			d.errorf(f.get(d, "min"), Sub(path, "min"), "min %s is above max %s; want min ≤ max", param.Format(*x.Min), param.Format(*x.Max))
-		}
-		not("a relation", "better and than", "by", "within", "than_dataset", "significant", "at_par", "alpha")
-		not("a Win/Tie/Loss count", "wtl", "slack")
-	case isRel:
-		if !has("better") {
-			d.errorf(f.node, Sub(path, "better"), "missing; want the method label that should win")
-		}
-		if !has("than") {
-			d.errorf(f.node, Sub(path, "than"), "missing; want the method label it should beat")
-		}
-		if has("than_dataset") && x.ThanDataset == x.Dataset {
-			d.errorf(f.get(d, "than_dataset"), Sub(path, "than_dataset"), "%q is the expectation's own dataset; want another dataset id, or no than_dataset", x.ThanDataset)
-		}
-		switch {
-		case x.AtPar && has("by"):
-			d.errorf(f.get(d, "by"), Sub(path, "by"), "a margin to win by in a parity claim (at_par); want within (the largest gap) with at_par, or by without it")
-		case x.AtPar && x.Significant:
-			d.errorf(f.get(d, "significant"), Sub(path, "significant"), "a significant win and a parity claim (at_par) at once; want one of them")
-		case x.Significant && has("within"):
-			d.errorf(f.get(d, "within"), Sub(path, "within"), "a significant win with a margin to trail by; want by (the margin to win by) with significant, or within with at_par")
-		case has("by") && has("within"):
-			d.errorf(f.get(d, "within"), Sub(path, "within"), "both by (Better wins by a margin) and within (Better trails by at most a margin); want one of them")
-		}
-		if has("alpha") && !x.Significant && !x.AtPar {
-			d.errorf(f.get(d, "alpha"), Sub(path, "alpha"), "a significance level without a test; want significant: true or at_par: true beside it, or no alpha")
-		}
-		if x.Better != "" && x.Better == x.Than && (x.ThanDataset == "" || x.ThanDataset == x.Dataset) {
-			d.errorf(f.get(d, "than"), Sub(path, "than"), "%s is compared with itself; want two different methods", param.Quote(x.Than))
-		}
-		not("a Win/Tie/Loss count", "wtl", "slack")
-	case isWTL:
-		w := f.sub("wtl")
-		at := f.get(d, "wtl")
-		for _, k := range []string{"series", "than"} {
-			if w != nil && w.get(d, k) == nil {
-				d.errorf(at, Sub(Sub(path, "wtl"), k), "missing; want the %s", map[string]string{"series": "label or series name whose wins are counted", "than": "label or series name it is compared with"}[k])
-			}
-		}
-		for _, k := range []string{"wins", "ties", "losses"} {
-			if w != nil && w.get(d, k) == nil {
-				d.errorf(at, Sub(Sub(path, "wtl"), k), "missing; want the paper's count of %s (0 if none)", k)
-			}
-		}
-		if x.WTL.Series != "" && x.WTL.Series == x.WTL.Than {
-			d.errorf(w.get(d, "than"), Sub(Sub(path, "wtl"), "than"), "%s is compared with itself; want two different series", param.Quote(x.WTL.Than))
-		}
-		not("a relation, not a Win/Tie/Loss count", "", "by", "within", "than_dataset", "significant", "at_par")
-	}
-	return true
-}
-
 // checkProtocol relates the protocol, curve and the datasets' splits: a
 // per-size protocol needs curve.sizes and any other forbids them; a split
 // that defines its own trials (kfold: folds × repeats) allows
@@ -452,6 +357,12 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 		}
 		if x.ThanDataset != "" && datasetsOK && !contains(targets, x.ThanDataset) {
 			d.errorf(node("than_dataset"), Sub(path, "than_dataset"), "%s", unknownDataset(x.ThanDataset, targets))
+		}
+		if x.OverDataset != "" && datasetsOK && !contains(targets, x.OverDataset) {
+			d.errorf(node("over_dataset"), Sub(path, "over_dataset"), "%s", unknownDataset(x.OverDataset, targets))
+		}
+		if x.Trend.AlongOr() != "size" && methodsOK && !d.methodsSet() && !d.resolved {
+			d.checkAlong(s, x, d.at(f, "expect", strconv.Itoa(i), "trend", "along"), Sub(Sub(path, "trend"), "along"))
 		}
 		if x.Metric != "" && len(s.Metrics) > 0 && !metrics[x.Metric] {
 			d.errorf(node("metric"), Sub(path, "metric"), "%s is not computed by this experiment; want one of metrics: %s", param.Quote(x.Metric), strings.Join(s.Metrics, ", "))
