@@ -156,3 +156,28 @@ metrics: [accuracy]
 	t.Setenv("REPRO_DATA", "")
 	mustCLI(t, exitOK, "validate", filepath.Join(hostileDir, "34-expect-size-data.yaml"))
 }
+
+// TestHostileActiveBudget is issue 43's case: budget: 100000 on a pool
+// of 100 rows was capped in silence, although initial over the pool is
+// an error. validate --data refuses it at the field; a run fails the
+// trial with the same numbers.
+func TestHostileActiveBudget(t *testing.T) {
+	spec := writeFile(t, filepath.Join(t.TempDir(), "budget.yaml"), `name: budget
+datasets:
+  - {name: iris, split: {kind: holdout, test: 50}}
+methods:
+  - name: logreg-l2
+protocol: {name: active, initial: 4, batch: 4, budget: 100000, strategy: random}
+curve: {trials: 1}
+metrics: [accuracy]
+`)
+	_, stderr := mustCLI(t, exitUsage, "validate", "--data", t.TempDir(), spec)
+	if !strings.Contains(stderr, spec+":6:") || !strings.Contains(stderr, "protocol.budget: a budget of 100000 labels, but ") || !strings.Contains(stderr, "want at most 100") {
+		t.Errorf("validate --data:\n%s", stderr)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	_, stderr = mustCLI(t, exitUsage, "run", "-q", "-o", dir, spec)
+	if !strings.Contains(stderr, spec+":6:56: protocol.budget: a budget of 100000 labels, but the pool of 100 rows") {
+		t.Errorf("run:\n%s", stderr)
+	}
+}

@@ -92,9 +92,14 @@ func runActive(ctx context.Context, t *runner.TrialRun, p param.Values) ([]resul
 		}
 		budget = b
 	}
-	budget = min(budget, len(order))
+	if budget > len(order) {
+		// Capping it would draw a curve that stops short of what the
+		// spec asks, unannounced; initial over the pool is refused alike.
+		return nil, fmt.Errorf("protocol active: a budget of %d labels, but the pool of dataset %s has %d rows; want budget ≤ %d (budgets: {%s: N} sets one dataset's)",
+			budget, t.Trial.Dataset.ID, len(order), len(order), t.Trial.Dataset.ID)
+	}
 	if initial > budget {
-		return nil, fmt.Errorf("protocol active: initial %d exceeds the budget %d (or the pool of %d rows)", initial, budget, len(order))
+		return nil, fmt.Errorf("protocol active: initial %d exceeds the budget %d", initial, budget)
 	}
 	// The query randomness comes from the trial's sample seed, not the
 	// method's: random queries give every method the same labelled sets.
@@ -192,7 +197,7 @@ func isOracle(rule string) bool {
 type activeParams struct {
 	Initial  int               `param:"initial" range:"[1, +inf)" default:"10" doc:"labelled rows at the start, the first of the pool's sampling order (curve.sampling)"`
 	Batch    int               `param:"batch" range:"[1, +inf)" default:"10" doc:"labels bought per query"`
-	Budget   int               `param:"budget" range:"[1, +inf)" default:"200" doc:"labelled rows at the end (capped by the pool)"`
+	Budget   int               `param:"budget" range:"[1, +inf)" default:"200" doc:"labelled rows at the end (at most the pool's rows)"`
 	Strategy string            `param:"strategy" default:"random" check:"KnownStrategy" doc:"the query strategy (repro list strategies)"`
 	Budgets  map[string]string `param:"budgets" default:"{}" check:"PositiveCounts" doc:"budgets of single datasets by dataset id, over budget (Bilgic: {cora: 400})"`
 	Full     []string          `param:"full" default:"[]" doc:"labels of the methods (all: every method) also fitted on the whole pool once, after the last batch, their metrics recorded as extras full_<metric> of the last observation: the full-pool score reports measure the labels needed against"`
@@ -374,16 +379,29 @@ func checkPicked(picked []int, q *Query) error {
 // checkPool checks that the initial labelled rows of the protocol and of
 // each method's own protocol params fit in the pool of dataset entry ds.
 func checkPool(sp *spec.Spec, ds *spec.DatasetSpec, pool int, where string, fail func(path, format string, args ...any)) {
-	if initial := param.DecodeValid[activeParams](sp.Protocol.Params).Initial; initial > pool {
-		fail(spec.Sub("protocol", "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
+	// check reports the values of p over the pool whose key own accepts
+	// (a method's: those it sets itself; the protocol's are reported once).
+	check := func(p param.Values, path func(key string) string, own func(key string) bool) {
+		x := param.DecodeValid[activeParams](p)
+		if x.Initial > pool && own("initial") {
+			fail(path("initial"), "%d initial labelled rows, but %s; want at most %d", x.Initial, where, pool)
+		}
+		if b, ok := x.Budgets[ds.ID]; ok {
+			if n, err := strconv.Atoi(b); err == nil && n > pool && own("budgets") {
+				fail(spec.Sub(path("budgets"), ds.ID), "a budget of %d labels, but %s; want at most %d", n, where, pool)
+			}
+		} else if x.Budget > pool && own("budget") {
+			fail(path("budget"), "a budget of %d labels, but %s; want at most %d (budgets: {%s: N} sets one dataset's)", x.Budget, where, pool, ds.ID)
+		}
 	}
+	check(sp.Protocol.Params, func(key string) string { return spec.Sub("protocol", key) }, func(string) bool { return true })
 	for k := range sp.Methods {
 		m := &sp.Methods[k]
-		if !m.Protocol.Has("initial") || !m.RunsOn(ds.ID) {
+		if !m.RunsOn(ds.ID) || !(m.Protocol.Has("initial") || m.Protocol.Has("budget") || m.Protocol.Has("budgets")) {
 			continue
 		}
-		if initial := param.DecodeValid[activeParams](sp.ProtocolParams(m)).Initial; initial > pool {
-			fail(spec.Sub(spec.Sub(spec.Index("methods", k), "protocol"), "initial"), "%d initial labelled rows, but %s; want at most %d", initial, where, pool)
-		}
+		check(sp.ProtocolParams(m), func(key string) string {
+			return spec.Sub(spec.Sub(spec.Index("methods", k), "protocol"), key)
+		}, m.Protocol.Has)
 	}
 }
