@@ -224,6 +224,23 @@ func Predict(m Model, X matrix.Matrix) (*Prediction, error) {
 	return p, nil
 }
 
+// SetPredictor is implemented by models that read more of the rows to
+// predict than their features: the documents of a text dataset
+// (Dataset.Text), which an external program tokenizes itself. PredictSet
+// calls it instead of PredictErr or Predict.
+type SetPredictor interface {
+	PredictSet(set *datasets.Dataset) (*Prediction, error)
+}
+
+// PredictSet returns m's prediction on the rows of set: m.PredictSet(set)
+// when m is a SetPredictor, else Predict(m, set.X).
+func PredictSet(m Model, set *datasets.Dataset) (*Prediction, error) {
+	if sp, ok := m.(SetPredictor); ok {
+		return sp.PredictSet(set)
+	}
+	return Predict(m, set.X)
+}
+
 // FitTimer is implemented by models that measure their own fit time: an
 // external program's wall time, without the time repro spends writing
 // its input. The runner records FitSeconds as the fit's time instead of

@@ -258,7 +258,7 @@ func (t *TrialRun) Predict(model methods.Model, set *datasets.Dataset) (*methods
 // predict is Predict without the bookkeeping of the fitted model's
 // iterations: for the models a select rule scores on its folds.
 func (t *TrialRun) predict(model methods.Model, set *datasets.Dataset) (*methods.Prediction, error) {
-	p, err := methods.Predict(model, set.X)
+	p, err := methods.PredictSet(model, set)
 	if err != nil {
 		return nil, fmt.Errorf("method %q: %w", t.Trial.Method.Label, err)
 	}
@@ -397,11 +397,17 @@ func (m *ovrModel) Predict(X matrix.Matrix) *methods.Prediction {
 // PredictErr is Predict, with the error of a task's model that failed to
 // predict (methods.ErrPredictor).
 func (m *ovrModel) PredictErr(X matrix.Matrix) (*methods.Prediction, error) {
-	n, _ := X.Dims()
+	return m.PredictSet(&datasets.Dataset{X: X})
+}
+
+// PredictSet is PredictErr on the rows of set, whose documents reach a
+// task's model that reads them (methods.SetPredictor).
+func (m *ovrModel) PredictSet(set *datasets.Dataset) (*methods.Prediction, error) {
+	n, _ := set.X.Dims()
 	k := len(m.models)
 	scores := make([]float64, n*k)
 	for c, model := range m.models {
-		p, err := methods.Predict(model, X)
+		p, err := methods.PredictSet(model, set)
 		if err != nil {
 			return nil, fmt.Errorf("task %q vs rest: %w", m.classes[c], err)
 		}

@@ -41,8 +41,9 @@
 // # Formats
 //
 // Rows are written as LIBSVM/SVMlight (format: libsvm: "label
-// index:value …", 1-based indices, non-zeros only) or CSV (format: csv: a
-// header "label,x1,…,xd", then every value of a row). Predictions are read
+// index:value …", 1-based indices, non-zeros only), CSV (format: csv: a
+// header "label,x1,…,xd", then every value of a row) or, for a text
+// dataset, as the documents themselves (format: jsonl, below). Predictions are read
 // as liblinear's and libsvm's predict output (output: labels: one label per
 // line; with a first line "labels l1 … lm", from -b 1, each label followed
 // by the probabilities of l1 … lm, which become the scores, so that auc is
@@ -53,20 +54,75 @@
 // # Running
 //
 // Each fit and each prediction runs in a fresh temporary directory (under
-// $TMPDIR), removed afterwards; the model file is kept in memory between
-// them. The program's environment holds only PATH (as repro's: the program
-// was looked up on it), TMPDIR (the temporary directory) and the entries
-// of env: NAME passes repro's value on, NAME=VALUE sets one
-// (OMP_NUM_THREADS=1). Its standard input is empty (the null device), its
-// standard output and error are captured. A program that exits with a non-zero status, or
-// outlives its timeout (it is killed with the processes it started), fails
-// the trial with a *ProgramError quoting the last lines of its standard
-// error; the run goes on with the other trials. A fit's recorded time is
-// the train program's wall time (methods.FitTimer).
+// $TMPDIR, named repro-cmd-PID-… for the repro that made it), removed
+// afterwards; a run's first program removes the directories that runs no
+// longer alive left (a run killed with kill -9). The model file is kept
+// in memory between fit and prediction. The program's environment holds
+// only PATH (as repro's: the program was looked up on it), TMPDIR (the
+// temporary directory) and the entries of env: NAME passes repro's value
+// on, NAME=VALUE sets one (OMP_NUM_THREADS=1). Its standard input is
+// empty (the null device), its standard error is captured (its end).
+//
+// A program cannot outlive its run. On Linux it runs under a guard (repro's
+// own executable) that dies with repro (a parent-death signal, so kill -9
+// of repro included), is a child subreaper (a process the program starts
+// stays in its tree even after setsid or a double fork), and kills every
+// process left in that tree when the program exits, times out or is
+// cancelled. A program is judged on its own exit: exit status 0 succeeds
+// even if a child it left held its pipes. Elsewhere the program runs in a
+// process group of its own, killed at the timeout. A program that exits
+// with a non-zero status (128+N when signal N killed it), or outlives its
+// timeout, fails the trial with a *ProgramError quoting the last lines of
+// its standard error; the run goes on with the other trials. A fit's
+// recorded time is the train program's wall time (methods.FitTimer).
+//
+// Nothing a program writes is read without a bound. The model file and
+// the predictions file must be regular files (not a link, a FIFO or a
+// device). The predictions (a file or standard output) may take at most
+// 32 bytes per number — (rows+2) × (classes+1) × 32 bytes plus 4 KB — and
+// a predict program writing more on standard output is stopped by a broken
+// pipe. The model file may take a quarter of memory_mb, or without it 32
+// bytes per stored entry and row of the training set and 128 bytes per
+// weight, plus 1 MB. Every prediction must be a finite decimal number:
+// Inf, NaN, a hexadecimal float or a number beyond float64 fails the
+// trial, naming the line and field.
 //
 // The memory a fit needs, which `repro run --mem-limit` checks before it
 // starts, is memory_mb when given, else an estimate of liblinear's: 16
-// bytes per stored entry and per row, and four copies of the weights.
+// bytes per stored entry and per row, and four copies of the weights;
+// both add repro's own: the model file's bound (without memory_mb) and
+// twice the predictions' bound.
+//
+// # Documents
+//
+// With format: jsonl a program receives the raw documents of a text
+// dataset (the text plugin, or 20news and imdb, with keep_text: true)
+// instead of repro's feature matrix, one JSON object a line: a training
+// row {"label": k, "class": "sci.med", "text": "…"} (label the class
+// index, class its name; a regression's label is its target), a row to
+// predict {"text": "…"}. The same samples, folds and test rows as every
+// other method's: a scikit-learn TfidfVectorizer pipeline runs as a
+// series beside repro's own vectorizer (experiments/peers/sklearn_text.py).
+//
+// # Serving many fits from one process
+//
+// An interpreter's start-up (about a second for Python with scikit-learn)
+// paid at every fit makes a grid with inner cross-validation slow. With
+// serve, an argument vector, repro starts that program once and sends it
+// every fit and prediction instead of running train and predict: one line
+// on its standard input per request, the expanded train or predict
+// argument vector as a JSON array of strings (exactly the command that
+// would have run, its files named by absolute paths), answered by one
+// line on its standard output, "ok" or "error: MESSAGE" (the trial fails
+// with MESSAGE). Its own messages go to standard error; it exits when its
+// standard input closes. It serves one request at a time, each as a fresh
+// process would (the seed is in the arguments), so results are those of
+// the same experiment without serve. Serve programs are shared by the
+// fits of every grid point, fold and trial of the method (one per fit
+// running at once), and stopped once idle for 5 s; one that times out,
+// exits or answers anything else is killed and replaced. The serve
+// argument vector takes only {workdir} and {dir} (its own temporary
+// directory); predict must write {predictions}.
 //
 // # Security
 //
@@ -77,9 +133,12 @@
 package command
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -97,13 +156,18 @@ func init() {
 	methods.RegisterTyped("command", methods.Typed[params]{
 		Doc: "an external learner run as a series: train and predict argument vectors (no shell) with placeholders " +
 			"{train} {test} {model} {predictions} {dir} {seed} {workdir} and {NAME} for any grid name; rows written as " +
-			"LIBSVM or CSV, predictions read as liblinear/libsvm labels (with -b 1 probabilities) or scores; " +
-			"each run in a temporary directory, environment PATH, TMPDIR and env only",
+			"LIBSVM, CSV or a text dataset's documents (JSON Lines), predictions read as liblinear/libsvm labels (with -b 1 probabilities) or scores; " +
+			"each run in a temporary directory, environment PATH, TMPDIR and env only; serve: one process for every fit",
 		Kinds:    methods.Classification | methods.Regression,
 		New:      newMethod,
 		Validate: validate,
 		Memory:   memory,
-		Programs: func(p params) [][]string { return [][]string{p.Train, p.Predict} },
+		Programs: func(p params) [][]string {
+			if len(p.Serve) > 0 {
+				return [][]string{p.Serve}
+			}
+			return [][]string{p.Train, p.Predict}
+		},
 	})
 }
 
@@ -111,11 +175,12 @@ func init() {
 type params struct {
 	Train    []string `param:"train,nonempty" doc:"the training program and its arguments, run without a shell; placeholders {train} {model} {dir} {seed} {workdir} and {NAME} for a grid name"`
 	Predict  []string `param:"predict,nonempty" doc:"the prediction program and its arguments; placeholders {test} {model} {predictions} (else its standard output is read) {dir} {seed} {workdir} and {NAME}"`
-	Format   string   `param:"format" enum:"libsvm|csv" default:"libsvm" doc:"the rows written: libsvm (SVMlight: label index:value …, 1-based, non-zeros) or csv (header label,x1,…,xd, every value); classes as indices 0 … K−1"`
+	Format   string   `param:"format" enum:"libsvm|csv|jsonl" default:"libsvm" doc:"the rows written: libsvm (SVMlight: label index:value …, 1-based, non-zeros), csv (header label,x1,…,xd, every value) or jsonl (the raw documents of a text dataset: {\"label\": k, \"class\": name, \"text\": …} a line, rows to predict {\"text\": …}); classes as indices 0 … K−1"`
 	Output   string   `param:"output" enum:"labels|scores" default:"labels" doc:"the predictions read: labels (liblinear/libsvm predict output: a label per line, with -b 1 a \"labels …\" header and probabilities) or scores (K numbers per line, one for two classes or regression, comma or space separated)"`
 	Timeout  float64  `param:"timeout" range:"(0, +inf)" default:"3600" doc:"seconds a program may run before it is killed (with the processes it started), failing its trial"`
 	Env      []string `param:"env,unique" default:"[]" doc:"environment besides PATH and TMPDIR: NAME passes repro's value on, NAME=VALUE sets one"`
-	MemoryMB float64  `param:"memory_mb" range:"[0, +inf)" default:"0" doc:"the program's peak memory in MB, for --mem-limit; 0: estimated as liblinear's (16 bytes per stored entry and row, 4 copies of the weights)"`
+	MemoryMB float64  `param:"memory_mb" range:"[0, +inf)" default:"0" doc:"the memory of a fit in MB, for --mem-limit: the program's peak and the model file repro keeps, at most a quarter of it; 0: estimated as liblinear's (16 bytes per stored entry and row, 4 copies of the weights), a model file of at most 32 bytes per stored entry and row"`
+	Serve    []string `param:"serve,omitdefault" default:"[]" doc:"a program serving every fit and prediction in one process: it reads train's and predict's expanded argument vectors, one JSON array a line, on its standard input and answers each with a line ok or error: MESSAGE (placeholders {workdir} {dir}; predict then needs {predictions})"`
 	// Vars holds the values of the grid names: every parameter besides
 	// the declared ones, passed to the programs as {NAME}.
 	Vars map[string]string `param:",free" doc:"a grid value, passed to the programs as the placeholder {NAME}"`
@@ -131,6 +196,8 @@ type method struct {
 	timeout        time.Duration
 	env            []string
 	vars           map[string]string // the grid names' values
+	memoryMB       float64
+	serve          []string // the serve program's argument vector, nil to run each program
 }
 
 func newMethod(p params) (methods.Method, error) {
@@ -140,9 +207,13 @@ func newMethod(p params) (methods.Method, error) {
 	m := &method{
 		train: p.Train, predict: p.Predict,
 		format: p.Format, output: p.Output,
-		timeout: time.Duration(p.Timeout * float64(time.Second)),
-		env:     p.Env,
-		vars:    map[string]string{},
+		timeout:  time.Duration(p.Timeout * float64(time.Second)),
+		env:      p.Env,
+		vars:     map[string]string{},
+		memoryMB: p.MemoryMB,
+	}
+	if len(p.Serve) > 0 {
+		m.serve = p.Serve
 	}
 	for name, v := range p.Vars {
 		m.vars[name] = v
@@ -170,10 +241,13 @@ func validate(p params) error {
 		known[n] = true
 	}
 	used := map[string]bool{}
-	for _, phase := range []string{"train", "predict"} {
+	for _, phase := range []string{"train", "predict", "serve"} {
 		argv := p.Train
-		if phase == "predict" {
+		switch phase {
+		case "predict":
 			argv = p.Predict
+		case "serve":
+			argv = p.Serve
 		}
 		if len(argv) == 0 {
 			continue // the declaration reports it
@@ -193,6 +267,12 @@ func validate(p params) error {
 				if pc.name == "" {
 					continue
 				}
+				if phase == "serve" {
+					if pc.name != phWorkdir && pc.name != phDir {
+						errs = append(errs, param.InvalidElem(phase, i, "{%s}: the serve program starts once for many fits; want only {workdir} and {dir} (the fits' files and grid values reach it in train's and predict's arguments)", pc.name))
+					}
+					continue
+				}
 				used[pc.name] = true
 				if only, ok := phaseOnly[pc.name]; ok && only != phase {
 					errs = append(errs, param.InvalidElem(phase, i, "{%s} is a placeholder of %s only; want it there", pc.name, only))
@@ -210,6 +290,9 @@ func validate(p params) error {
 			}
 			if tr := p.Train; placeholders(argv)[phModel] && len(tr) > 0 && !placeholders(tr)[phModel] {
 				errs = append(errs, param.Invalid(phase, "reads {model}, which train does not write; want {model} in train's arguments too"))
+			}
+			if len(p.Serve) > 0 && !placeholders(argv)[phPredictions] {
+				errs = append(errs, param.Invalid(phase, "no {predictions}, with serve: the serve program's standard output answers repro; want {predictions} in an argument, the file the predictions are written to"))
 			}
 		}
 	}
@@ -273,13 +356,17 @@ func unknownPlaceholder(name, phase string, free []string) string {
 
 // memory is the plugin's Memory estimate.
 func memory(s methods.Shape, p params) int64 {
-	// repro's side: the scores read and kept, a dense row for CSV, the
-	// buffers of the files and of the program's stderr.
-	own := methods.Bytes(methods.Floats(s.TestRows(), max(s.Classes, 1), 2), methods.Floats(s.Cols), 2*stderrKeep)
+	// repro's side: the scores read and kept, the predictions read (twice:
+	// the bytes and their lines), the model file kept, a dense row for
+	// CSV, the program's stderr.
+	// memory_mb covers the model file (bounded by a quarter of it).
+	preds := predictionBound(s.TestRows(), s.Classes)
+	own := methods.Bytes(methods.Floats(s.TestRows(), max(s.Classes, 1), 2), 2*preds, methods.Floats(s.Cols), 2*stderrKeep)
 	if mb := p.MemoryMB; mb > 0 {
 		return methods.Bytes(int64(mb*1e6), own)
 	}
-	return methods.Bytes(methods.Floats(s.NNZ+s.Rows, 2), methods.Floats(s.Cols+1, s.Tasks(), 4), own)
+	model := modelBound(0, s.NNZ, s.Rows, s.Cols, s.Tasks())
+	return methods.Bytes(methods.Floats(s.NNZ+s.Rows, 2), methods.Floats(s.Cols+1, s.Tasks(), 4), model, own)
 }
 
 // ext is the extension of the row files of format.
@@ -297,9 +384,19 @@ func (m *method) baseVars(dir string, seed uint64) map[string]string {
 	return vars
 }
 
+// exec runs argv, the expanded train or predict argument vector, in dir:
+// as a program of its own, or as a request to the serve program. It
+// returns the wall time.
+func (m *method) exec(ctx context.Context, phase string, argv []string, dir string, stdout io.Writer) (float64, error) {
+	if m.serve != nil {
+		return m.request(ctx, phase, argv)
+	}
+	return run(ctx, phase, argv, dir, environment(m.env, dir), m.timeout, stdout)
+}
+
 // Fit writes train's rows and runs the train program on them.
 func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
-	dir, err := os.MkdirTemp("", "repro-command-")
+	dir, err := tempDir()
 	if err != nil {
 		return nil, fmt.Errorf("command: %w", err)
 	}
@@ -310,14 +407,14 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 	}
 	vars := m.baseVars(dir, seed)
 	vars[phTrain] = filepath.Join(dir, "train"+ext(m.format))
-	if err := writeRows(vars[phTrain], m.format, train.X, train.Y); err != nil {
+	if err := writeRows(vars[phTrain], m.format, rows{X: train.X, Y: train.Y, Text: train.Text, Classes: train.Classes}); err != nil {
 		return nil, fmt.Errorf("command: writing the training rows: %w", err)
 	}
 	argv, err := expand(m.train, vars)
 	if err != nil {
 		return nil, fmt.Errorf("command: train: %w", err)
 	}
-	secs, err := run(ctx, "train", argv, dir, environment(m.env, dir), m.timeout, "train.stdout")
+	secs, err := m.exec(ctx, "train", argv, dir, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -326,8 +423,16 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 		mod.classes = len(train.Classes)
 	}
 	if placeholders(m.train)[phModel] {
-		if mod.file, err = os.ReadFile(vars[phModel]); err != nil {
-			return nil, fmt.Errorf("train program %s wrote no model file {model}: %w", argv[0], err)
+		tasks := 1
+		if mod.classes > 2 {
+			tasks = mod.classes
+		}
+		bound := modelBound(m.memoryMB, train.X.NNZ(), train.Rows(), train.Cols(), tasks)
+		if mod.file, err = readRegular(vars[phModel], "model file {model}", bound); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("train program %s wrote no model file {model}: %w", argv[0], err)
+			}
+			return nil, fmt.Errorf("train program %s: %w", argv[0], err)
 		}
 	}
 	return mod, nil
@@ -353,11 +458,18 @@ func (mod *model) Predict(X matrix.Matrix) *methods.Prediction {
 	return p
 }
 
-// PredictErr writes the rows of X and the model file, runs the predict
-// program and reads its predictions (methods.ErrPredictor).
+// PredictErr predicts the rows of X (methods.ErrPredictor): format jsonl,
+// which needs the documents, fails here; PredictSet passes them.
 func (mod *model) PredictErr(X matrix.Matrix) (*methods.Prediction, error) {
+	return mod.PredictSet(&datasets.Dataset{X: X})
+}
+
+// PredictSet writes the rows of set (and its documents, for format
+// jsonl) and the model file, runs the predict program and reads its
+// predictions (methods.SetPredictor).
+func (mod *model) PredictSet(set *datasets.Dataset) (*methods.Prediction, error) {
 	m := mod.m
-	dir, err := os.MkdirTemp("", "repro-command-")
+	dir, err := tempDir()
 	if err != nil {
 		return nil, fmt.Errorf("command: %w", err)
 	}
@@ -365,8 +477,8 @@ func (mod *model) PredictErr(X matrix.Matrix) (*methods.Prediction, error) {
 	vars := m.baseVars(dir, mod.seed)
 	vars[phTest] = filepath.Join(dir, "test"+ext(m.format))
 	vars[phPredictions] = filepath.Join(dir, "predictions")
-	n, _ := X.Dims()
-	if err := writeRows(vars[phTest], m.format, X, make([]float64, n)); err != nil {
+	n, _ := set.X.Dims()
+	if err := writeRows(vars[phTest], m.format, rows{X: set.X, Text: set.Text}); err != nil {
 		return nil, fmt.Errorf("command: writing the rows to predict: %w", err)
 	}
 	if mod.file != nil {
@@ -382,25 +494,43 @@ func (mod *model) PredictErr(X matrix.Matrix) (*methods.Prediction, error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if _, err := run(ctx, "predict", argv, dir, environment(m.env, dir), m.timeout, "predict.stdout"); err != nil {
+	bound := predictionBound(n, mod.classes)
+	fromFile := placeholders(m.predict)[phPredictions]
+	var out *capped
+	var stdout io.Writer
+	if !fromFile {
+		out = &capped{max: bound}
+		stdout = out
+	}
+	if _, err := m.exec(ctx, "predict", argv, dir, stdout); err != nil {
+		if out != nil && out.total > out.max { // killed by its broken pipe
+			return nil, fmt.Errorf("predict program %s wrote %w", argv[0], out.over(fmt.Sprintf("its predictions on standard output for %d rows", n)))
+		}
 		return nil, err
 	}
-	from := vars[phPredictions]
-	if !placeholders(m.predict)[phPredictions] {
-		from = filepath.Join(dir, "predict.stdout")
+	var b []byte
+	where := "standard output"
+	if fromFile {
+		where = "predictions file {predictions}"
+		if b, err = readRegular(vars[phPredictions], where, bound); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("predict program %s wrote no predictions: %w", argv[0], err)
+			}
+			return nil, fmt.Errorf("predict program %s: %w", argv[0], err)
+		}
+	} else {
+		if err := out.over(fmt.Sprintf("its predictions on standard output for %d rows", n)); err != nil {
+			return nil, fmt.Errorf("predict program %s wrote %w", argv[0], err)
+		}
+		b = out.buf
 	}
-	f, err := os.Open(from)
-	if err != nil {
-		return nil, fmt.Errorf("predict program %s wrote no predictions: %w", argv[0], err)
-	}
-	defer f.Close()
 	read := readLabels
 	if m.output == outputScores {
 		read = readScores
 	}
-	p, err := read(f, n, mod.classes)
+	p, err := read(bytes.NewReader(b), n, mod.classes)
 	if err != nil {
-		return nil, fmt.Errorf("predict program %s: predictions (output: %s): %w", argv[0], m.output, err)
+		return nil, fmt.Errorf("predict program %s: %s (output: %s): %w", argv[0], where, m.output, err)
 	}
 	return p, nil
 }

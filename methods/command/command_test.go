@@ -180,7 +180,7 @@ func TestEnvironment(t *testing.T) {
 			t.Errorf("%s=%q in the program's environment; want %q", k, env[k], want)
 		}
 	}
-	if !strings.Contains(env["TMPDIR"], "repro-command-") {
+	if !strings.Contains(env["TMPDIR"], tempPrefix) {
 		t.Errorf("TMPDIR=%q; want the fit's directory", env["TMPDIR"])
 	}
 	for _, k := range []string{"REPRO_TEST_SECRET", "REPRO_TEST_UNSET", "HOME"} {

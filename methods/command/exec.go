@@ -5,9 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 )
@@ -34,6 +34,7 @@ type ProgramError struct {
 	TimedOut bool
 	Stderr   string // the last lines of its stderr
 	Err      error  // why it did not start or was stopped, if so
+	answered bool   // a serve program answered the request with an error
 }
 
 func (e *ProgramError) Error() string {
@@ -91,47 +92,44 @@ func lastLines(b []byte, k int) string {
 	return strings.Join(keep, "\n")
 }
 
-// run runs argv in dir with the environment env, stdin closed, stdout to
-// the file stdout in dir and stderr kept in memory (its end), and kills
-// it (and the processes it started) at the timeout or when ctx is
-// cancelled. It returns the program's wall time.
-func run(ctx context.Context, phase string, argv []string, dir string, env []string, timeout time.Duration, stdout string) (float64, error) {
-	fail := func(status int, timedOut bool, stderr []byte, err error) *ProgramError {
-		return &ProgramError{Phase: phase, Argv: argv, Status: status, Timeout: timeout, TimedOut: timedOut, Stderr: lastLines(stderr, stderrLines), Err: err}
+// run runs argv in dir with the environment env, stdin closed, its
+// standard output written to stdout and its standard error kept in memory
+// (its end), and kills it with every process it started at the timeout
+// or when ctx is cancelled. It returns the program's wall time. A program
+// is judged on its own exit: once it has exited with status 0, a child
+// still holding its pipes does not fail it (on Linux the guard has killed
+// that child anyway).
+func run(ctx context.Context, phase string, argv []string, dir string, env []string, timeout time.Duration, stdout io.Writer) (float64, error) {
+	errs := &tail{max: stderrKeep}
+	fail := func(status int, timedOut bool, err error) *ProgramError {
+		return &ProgramError{Phase: phase, Argv: argv, Status: status, Timeout: timeout, TimedOut: timedOut, Stderr: lastLines(errs.buf, stderrLines), Err: err}
 	}
-	out, err := os.Create(filepath.Join(dir, stdout))
-	if err != nil {
-		return 0, fmt.Errorf("%s program %s: %w", phase, argv[0], err)
-	}
-	defer out.Close()
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, argv[0], argv[1:]...)
 	if cmd.Err != nil {
-		return 0, fail(-1, false, nil, cmd.Err)
+		return 0, fail(-1, false, cmd.Err)
 	}
-	cmd.Dir, cmd.Env, cmd.Stdin, cmd.Stdout = dir, env, nil, out
-	errs := &tail{max: stderrKeep}
-	cmd.Stderr = errs
+	cmd.Dir, cmd.Env, cmd.Stdin, cmd.Stdout, cmd.Stderr = dir, env, nil, stdout, errs
 	cmd.WaitDelay = waitDelay
-	ownGroup(cmd)
+	guard(cmd)
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	secs := time.Since(start).Seconds()
-	if err == nil {
+	if err == nil || errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success() {
 		return secs, nil
 	}
 	if ctx.Err() != nil {
 		return secs, ctx.Err()
 	}
 	if errors.Is(tctx.Err(), context.DeadlineExceeded) {
-		return secs, fail(-1, true, errs.buf, tctx.Err())
+		return secs, fail(-1, true, tctx.Err())
 	}
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.Exited() {
-		return secs, fail(exit.ExitCode(), false, errs.buf, nil)
+		return secs, fail(exit.ExitCode(), false, nil)
 	}
-	return secs, fail(-1, false, errs.buf, err)
+	return secs, fail(-1, false, err)
 }
 
 // environment returns the environment of a program: PATH as repro has

@@ -2,6 +2,7 @@ package command
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -18,6 +19,7 @@ import (
 const (
 	formatLibSVM = "libsvm" // label index:value …, 1-based indices, non-zeros only (SVMlight)
 	formatCSV    = "csv"    // a header label,x1,…,xd, then label and every value of a row
+	formatJSONL  = "jsonl"  // a JSON object per row: the document and its label
 )
 
 // The formats of the predictions read back.
@@ -26,8 +28,18 @@ const (
 	outputScores = "scores" // K numbers per line (one for two classes or regression), comma or space separated
 )
 
-// writeRows writes the rows of X with targets y to path in format.
-func writeRows(path, format string, X matrix.Matrix, y []float64) (err error) {
+// rows is what a program is given of a set of rows: their features, the
+// documents of a text dataset, and the targets of the training rows (nil
+// for the rows to predict, which a program sees without labels).
+type rows struct {
+	X       matrix.Matrix
+	Y       []float64 // nil: the rows to predict
+	Text    []string  // the documents, nil if the dataset keeps none
+	Classes []string  // the class names, nil for regression
+}
+
+// writeRows writes r to path in format.
+func writeRows(path, format string, r rows) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -37,10 +49,56 @@ func writeRows(path, format string, X matrix.Matrix, y []float64) (err error) {
 			err = cerr
 		}
 	}()
-	if format == formatLibSVM {
-		return libsvm.Write(f, X, y)
+	y := r.Y
+	if y == nil {
+		n, _ := r.X.Dims()
+		y = make([]float64, n)
 	}
-	return writeCSV(f, X, y)
+	switch format {
+	case formatLibSVM:
+		return libsvm.Write(f, r.X, y)
+	case formatJSONL:
+		return writeJSONL(f, r)
+	}
+	return writeCSV(f, r.X, y)
+}
+
+// writeJSONL writes one JSON object per row: {"label": 2, "class":
+// "sci.med", "text": "…"} for a training row of a classification (label
+// the class index, class its name), {"label": 3.5, "text": "…"} for a
+// regression, {"text": "…"} for a row to predict. Text that is not valid
+// UTF-8 is written with U+FFFD in place of each invalid byte.
+func writeJSONL(w io.Writer, r rows) error {
+	n, _ := r.X.Dims()
+	if len(r.Text) != n {
+		return fmt.Errorf("format %s needs the documents of a text dataset (the text plugin with keep_text: true, 20news or imdb with keep_text: true); this dataset keeps none", formatJSONL)
+	}
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	type labelled struct {
+		Label float64 `json:"label"`
+		Class string  `json:"class,omitempty"`
+		Text  string  `json:"text"`
+	}
+	type unlabelled struct {
+		Text string `json:"text"`
+	}
+	for i, t := range r.Text {
+		var err error
+		switch {
+		case r.Y == nil:
+			err = enc.Encode(unlabelled{t})
+		case r.Classes != nil:
+			err = enc.Encode(labelled{r.Y[i], r.Classes[int(r.Y[i])], t})
+		default:
+			err = enc.Encode(labelled{Label: r.Y[i], Text: t})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
 }
 
 // writeCSV writes a header label,x1,…,xd, then one line per row: its
@@ -94,11 +152,30 @@ func fields(l string) []string {
 
 // classIndex reads a label as repro wrote it: a class index in [0, k).
 func classIndex(s string, k int) (int, error) {
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := number(s)
 	if err != nil || v != math.Trunc(v) || v < 0 || v >= float64(k) {
 		return 0, fmt.Errorf("label %q is not a class index; want 0 … %d, the labels repro wrote", s, k-1)
 	}
 	return int(v), nil
+}
+
+// number reads a number a program wrote: a finite decimal number
+// (123, -0.5, 1e-3). Inf, NaN, a hexadecimal float (0x1p3), underscores
+// and a number beyond the float64 range are errors: a prediction that is
+// not a finite number is a failed fit, never a stored score.
+func number(s string) (float64, error) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case '0' <= c && c <= '9', c == '.', c == 'e', c == 'E', c == '+', c == '-':
+		default:
+			return 0, fmt.Errorf("%q is not a finite decimal number", s)
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0, fmt.Errorf("%q is not a finite decimal number", s)
+	}
+	return v, nil
 }
 
 // readLabels reads n rows of liblinear's or libsvm's predict output: one
@@ -134,9 +211,12 @@ func readLabels(r io.Reader, n, k int) (*methods.Prediction, error) {
 	for i, l := range ls {
 		fs := fields(l)
 		if k == 0 {
-			v, err := strconv.ParseFloat(fs[0], 64)
-			if err != nil || len(fs) != 1 {
+			if len(fs) != 1 {
 				return nil, fmt.Errorf("line %d: %q; want one predicted value", nums[i], l)
+			}
+			v, err := number(fs[0])
+			if err != nil {
+				return nil, fmt.Errorf("line %d: predicted value %v", nums[i], err)
 			}
 			p.Values[i] = v
 			continue
@@ -157,9 +237,9 @@ func readLabels(r io.Reader, n, k int) (*methods.Prediction, error) {
 			return nil, fmt.Errorf("line %d: %d fields; want a label and %d probabilities (the \"labels\" header's)", nums[i], len(fs), len(header))
 		}
 		for j, f := range fs[1:] {
-			v, err := strconv.ParseFloat(f, 64)
+			v, err := number(f)
 			if err != nil {
-				return nil, fmt.Errorf("line %d: probability %q is not a number", nums[i], f)
+				return nil, fmt.Errorf("line %d, field %d: probability %v", nums[i], j+2, err)
 			}
 			row[header[j]] = v
 		}
@@ -212,8 +292,8 @@ func readScores(r io.Reader, n, k int) (*methods.Prediction, error) {
 		}
 		vs := make([]float64, len(fs))
 		for j, f := range fs {
-			if vs[j], err = strconv.ParseFloat(f, 64); err != nil {
-				return nil, fmt.Errorf("line %d: score %q is not a number", nums[i], f)
+			if vs[j], err = number(f); err != nil {
+				return nil, fmt.Errorf("line %d, field %d: score %v", nums[i], j+1, err)
 			}
 		}
 		switch {

@@ -4,5 +4,5 @@ package command
 
 import "os/exec"
 
-// ownGroup leaves cmd as it is: cancellation kills the program alone.
-func ownGroup(cmd *exec.Cmd) {}
+// guard leaves cmd as it is: cancellation kills the program alone.
+func guard(cmd *exec.Cmd) {}

@@ -9,6 +9,11 @@
 #   env MODEL                 MODEL gets the environment, one VAR=value a line
 #   dir MODEL                 MODEL gets the directory it runs in and the files there
 #   args MODEL ARG...         MODEL gets the arguments, one a line
+#   serve STARTS              serves requests (the serve protocol): appends a line to STARTS,
+#                             then runs each request's mode (its third argument on) and
+#                             answers ok, or error: with the status (paths without spaces)
+#   serve-junk                answers every request with "hello"
+#   serve-exit                exits with status 4 at the first request
 set -eu
 mode=$1; shift
 case $mode in
@@ -36,6 +41,17 @@ dir)
 args)
 	out=$1; shift
 	for a in "$@"; do echo "$a"; done >"$out" ;;
+serve)
+	echo start >>"$1"
+	while IFS= read -r line; do
+		set -- $(printf '%s\n' "$line" | tr -d '[]"' | tr ',' ' ')
+		shift 2
+		if /bin/sh "$0" "$@" >&2; then echo ok; else echo "error: $1 exited with status $?"; fi
+	done ;;
+serve-junk)
+	while IFS= read -r line; do echo hello; done ;;
+serve-exit)
+	read -r line; echo "dying" >&2; exit 4 ;;
 *)
 	echo "fake-learner: unknown mode $mode" >&2; exit 2 ;;
 esac
