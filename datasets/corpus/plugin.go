@@ -74,7 +74,7 @@ func load(ctx context.Context, env datasets.Env, p params) (*datasets.Dataset, e
 	if err != nil {
 		return nil, err
 	}
-	f := Fields{Text: p.Text, Labels: p.Label, Split: p.Split, Encoding: p.Encoding}
+	f := Fields{Text: p.Text, Labels: p.Label, Split: p.Split, Encoding: p.Encoding, Warn: env.Warn}
 	docs, err := Read(ctx, path, format, f)
 	if err != nil {
 		return nil, err
@@ -92,8 +92,17 @@ func load(ctx context.Context, env datasets.Env, p params) (*datasets.Dataset, e
 }
 
 // Read reads the documents of path in format (jsonl, csv, tsv or
-// folders).
+// folders). Two classes that differ only in case or white space are an
+// error.
 func Read(ctx context.Context, path, format string, f Fields) ([]Doc, error) {
+	docs, err := read(ctx, path, format, f)
+	if err != nil {
+		return nil, err
+	}
+	return docs, variants(docs)
+}
+
+func read(ctx context.Context, path, format string, f Fields) ([]Doc, error) {
 	if format == FormatFolders {
 		if f.Split != "" {
 			return nil, param.Invalid("split", "%q: a folder corpus takes its split from train/ and test/ folders; want no split field", f.Split)
@@ -181,6 +190,37 @@ func Build(docs []Doc, opt text.Options, keepText bool) (*datasets.Dataset, erro
 	}
 	out.Notes = []string{note}
 	return out, out.Validate()
+}
+
+// variants returns an error naming two classes that differ only in case
+// or in white space ("pos", "Pos", "pos "): a misspelt class that would
+// otherwise become a class of its own.
+func variants(docs []Doc) error {
+	var classes []string
+	seen := map[string]bool{}
+	for _, d := range docs {
+		if !seen[d.Label] {
+			seen[d.Label] = true
+			classes = append(classes, d.Label)
+		}
+	}
+	fold := map[string]string{}
+	for _, c := range classes {
+		k := strings.ToLower(strings.Join(strings.Fields(c), " "))
+		if o, ok := fold[k]; ok {
+			where := func(c string) string {
+				for _, d := range docs {
+					if d.Label == c {
+						return d.Where
+					}
+				}
+				return ""
+			}
+			return fmt.Errorf("%s: class %q and %s: class %q differ only in case or white space; want one spelling of a class", where(c), c, where(o), o)
+		}
+		fold[k] = c
+	}
+	return nil
 }
 
 // sortClasses sorts class names, numerically when all are integers.

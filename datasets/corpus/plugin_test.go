@@ -84,6 +84,8 @@ func TestPluginRefusals(t *testing.T) {
 		"mixed.jsonl": `{"text": "a cat", "label": "x", "s": "train"}` + "\n" + `{"text": "a dog", "label": "y"}` + "\n",
 		"c.txt":       "text,label\n",
 		"f/pets/1":    "cat",
+		"case.jsonl":  `{"text": "a cat", "label": "pos"}` + "\n" + `{"text": "a dog", "label": "neg"}` + "\n" + `{"text": "a cow", "label": "Pos"}` + "\n",
+		"case.csv":    "text,label\na cat,neg\na dog,\"very  good\"\na cow,Very Good\n",
 	})
 	for _, tc := range []struct {
 		name string
@@ -93,6 +95,8 @@ func TestPluginRefusals(t *testing.T) {
 		{"one class", map[string]any{"file": "one.jsonl"}, filepath.Join(dir, "one.jsonl") + `: every row has class "pets"; a classification dataset needs rows of at least two classes`},
 		{"one class folder", map[string]any{"file": "f"}, filepath.Join(dir, "f") + `: every row has class "pets"; a classification dataset needs rows of at least two classes`},
 		{"unknown extension", map[string]any{"file": "c.txt"}, "format: auto cannot tell the format of " + filepath.Join(dir, "c.txt") + " from its name; want format: jsonl, csv, tsv or folders"},
+		{"case variants", map[string]any{"file": "case.jsonl"}, filepath.Join(dir, "case.jsonl") + `:3: class "Pos" and ` + filepath.Join(dir, "case.jsonl") + `:1: class "pos" differ only in case or white space; want one spelling of a class`},
+		{"case and space variants", map[string]any{"file": "case.csv"}, filepath.Join(dir, "case.csv") + `:4: class "Very Good" and ` + filepath.Join(dir, "case.csv") + `:3: class "very  good" differ only in case or white space; want one spelling of a class`},
 		{"split field on folders", map[string]any{"file": "f", "split": "s"}, `split: "s": a folder corpus takes its split from train/ and test/ folders; want no split field`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

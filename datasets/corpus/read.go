@@ -45,6 +45,9 @@ type Fields struct {
 	Split string
 	// Encoding is UTF8 (or "") or Latin1.
 	Encoding string
+	// Warn, if not nil, receives what a reader accepted but the user
+	// should hear of: documents in folders nested in a class folder.
+	Warn func(error)
 }
 
 // Doc is one labelled document.
@@ -108,6 +111,10 @@ func ReadJSONL(r io.Reader, file string, f Fields) ([]Doc, error) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	var docs []Doc
+	// The first document of each label value, to refuse 1 beside "1":
+	// one class written as two JSON types.
+	first := map[string]int{}
+	kinds := map[string]string{}
 	err := tabio.Lines(r, file, func(line int, raw string) error {
 		if strings.TrimSpace(raw) == "" {
 			return nil
@@ -116,11 +123,20 @@ func ReadJSONL(r io.Reader, file string, f Fields) ([]Doc, error) {
 		if err != nil {
 			return tabio.Errorf(file, line, "%v", err)
 		}
-		doc, err := f.fromJSON(text)
+		doc, kind, err := f.fromJSON(text)
 		if err != nil {
 			return tabio.Errorf(file, line, "%v", err)
 		}
 		doc.Where = fmt.Sprintf("%s:%d", file, line)
+		if k, ok := first[doc.Label]; len(f.Labels) > 1 {
+			// flags: 1 and true are both a set flag
+		} else if !ok {
+			first[doc.Label] = len(docs)
+			kinds[doc.Label] = kind
+		} else if kinds[doc.Label] != kind {
+			return tabio.Errorf(file, line, "label field %q: %s, but %s has %s; want one JSON type for a class (the two would be one class)",
+				f.Labels[0], jsonValue(kind, doc.Label), docs[k].Where, jsonValue(kinds[doc.Label], doc.Label))
+		}
 		docs = append(docs, doc)
 		return nil
 	})
@@ -133,23 +149,27 @@ func ReadJSONL(r io.Reader, file string, f Fields) ([]Doc, error) {
 	return docs, nil
 }
 
-// fromJSON reads one record.
-func (f Fields) fromJSON(line string) (Doc, error) {
+// fromJSON reads one record, and returns the JSON type of its label
+// value (string, number or bool; of the last label field).
+func (f Fields) fromJSON(line string) (doc Doc, kind string, err error) {
 	dec := json.NewDecoder(strings.NewReader(line))
 	dec.UseNumber()
 	var rec map[string]any
 	if err := dec.Decode(&rec); err != nil {
 		var ute *json.UnmarshalTypeError
 		if errors.As(err, &ute) {
-			return Doc{}, fmt.Errorf("a JSON %s; want one JSON object per line", ute.Value)
+			return Doc{}, "", fmt.Errorf("a JSON %s; want one JSON object per line", ute.Value)
 		}
-		return Doc{}, fmt.Errorf("not JSON: %v; want one JSON object per line", err)
+		return Doc{}, "", fmt.Errorf("not JSON: %v; want one JSON object per line", err)
 	}
 	if rec == nil {
-		return Doc{}, errors.New("a JSON null; want one JSON object per line")
+		return Doc{}, "", errors.New("a JSON null; want one JSON object per line")
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return Doc{}, errors.New("text after the JSON object; want one object per line")
+		return Doc{}, "", errors.New("text after the JSON object; want one object per line")
+	}
+	if k := duplicateKey(line); k != "" {
+		return Doc{}, "", fmt.Errorf("field %q appears twice in the object; want each field once (readers differ on which value counts)", k)
 	}
 	get := func(name string) (any, error) {
 		v, ok := rec[name]
@@ -163,50 +183,92 @@ func (f Fields) fromJSON(line string) (Doc, error) {
 		}
 		return v, nil
 	}
-	var doc Doc
 	v, err := get(f.Text)
 	if err != nil {
-		return doc, err
+		return doc, kind, err
 	}
 	s, ok := v.(string)
 	if !ok {
-		return doc, fmt.Errorf("field %q: %s; want the document as a string", f.Text, describe(v))
+		return doc, kind, fmt.Errorf("field %q: %s; want the document as a string", f.Text, describe(v))
 	}
 	doc.Text = s
 	vals := make([]string, len(f.Labels))
 	for i, name := range f.Labels {
 		v, err := get(name)
 		if err != nil {
-			return doc, err
+			return doc, kind, err
 		}
 		switch x := v.(type) {
 		case string:
 			vals[i] = x
+			kind = "string"
+			if len(f.Labels) == 1 && x != "" && strings.TrimSpace(x) != x {
+				return doc, kind, fmt.Errorf("label field %q: %s has white space at its start or end; want the class name without it", name, describe(v))
+			}
 		case bool:
 			vals[i] = strconv.FormatBool(x)
+			kind = "bool"
 		case json.Number:
 			if _, err := strconv.ParseInt(string(x), 10, 64); err != nil {
-				return doc, fmt.Errorf("label field %q: %s; want a string, an integer or true/false", name, describe(v))
+				return doc, kind, fmt.Errorf("label field %q: %s; want a string, an integer or true/false", name, describe(v))
 			}
 			vals[i] = string(x)
+			kind = "number"
 		default:
-			return doc, fmt.Errorf("label field %q: %s; want a string, an integer or true/false", name, describe(v))
+			return doc, kind, fmt.Errorf("label field %q: %s; want a string, an integer or true/false", name, describe(v))
 		}
 	}
 	if doc.Label, err = f.label(vals); err != nil {
-		return doc, err
+		return doc, kind, err
 	}
 	if f.Split != "" {
 		v, err := get(f.Split)
 		if err != nil {
-			return doc, err
+			return doc, kind, err
 		}
 		s, _ := v.(string)
 		if doc.Split, err = splitOf(f.Split, s, v); err != nil {
-			return doc, err
+			return doc, kind, err
 		}
 	}
-	return doc, nil
+	return doc, kind, nil
+}
+
+// jsonValue names a label value of a JSON type in a message.
+func jsonValue(kind, label string) string {
+	switch kind {
+	case "string":
+		return fmt.Sprintf("the string %q", label)
+	case "number":
+		return "the number " + label
+	}
+	return label
+}
+
+// duplicateKey returns a key that appears twice at the top level of the
+// JSON object line, or "". (encoding/json keeps the last value.)
+func duplicateKey(line string) string {
+	dec := json.NewDecoder(strings.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return ""
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return ""
+		}
+		k, _ := t.(string)
+		if seen[k] {
+			return k
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return ""
+		}
+	}
+	return ""
 }
 
 // describe names a JSON value in a message.
@@ -393,9 +455,12 @@ func (l latin1Reader) Read(p []byte) (int, error) {
 // holds only train/ and test/ folders, dir/{train,test}/<class>/<file>
 // with the split given by the folder. Every regular file under a class
 // folder, at any depth, is one document (files ending in .gz are
-// gunzipped); names starting with "." are skipped, and so are files
-// directly in dir or in train/ and test/ (a README). Docs come train
-// before test, by class, then by path.
+// gunzipped); documents in nested folders are counted into the class
+// and reported to f.Warn. A symbolic link to a file is read as the file;
+// a link to a folder, a broken link, a FIFO or a device is an error.
+// Names starting with "." are skipped, and so are files directly in dir
+// or in train/ and test/ (a README). Docs come train before test, by
+// class, then by path.
 func ReadFolders(ctx context.Context, dir string, f Fields) ([]Doc, error) {
 	if f.Encoding != "" && f.Encoding != UTF8 && f.Encoding != Latin1 {
 		return nil, fmt.Errorf("%s: encoding %q: want %s or %s", dir, f.Encoding, UTF8, Latin1)
@@ -430,7 +495,9 @@ func ReadFolders(ctx context.Context, dir string, f Fields) ([]Doc, error) {
 				return nil, fmt.Errorf("%s: class folder: %v", root.dir, err)
 			}
 			var paths []string
-			err := filepath.WalkDir(filepath.Join(root.dir, class), func(p string, e fs.DirEntry, err error) error {
+			var nested []string
+			classDir := filepath.Join(root.dir, class)
+			err := filepath.WalkDir(classDir, func(p string, e fs.DirEntry, err error) error {
 				if err != nil {
 					return err
 				}
@@ -443,13 +510,35 @@ func ReadFolders(ctx context.Context, dir string, f Fields) ([]Doc, error) {
 					}
 					return nil
 				}
-				if e.Type().IsRegular() {
-					paths = append(paths, p)
+				switch t := e.Type(); {
+				case t.IsDir():
+					return nil
+				case t&fs.ModeSymlink != 0:
+					// A link to a file is read as the file; any other
+					// link is an error rather than a document skipped.
+					st, err := os.Stat(p)
+					if err != nil {
+						return fmt.Errorf("%s: a symbolic link to nothing readable (%v); want a document file", p, err)
+					}
+					if !st.Mode().IsRegular() {
+						return fmt.Errorf("%s: a symbolic link to a %s; want a document file (links to folders are not followed)", p, kindOf(st.Mode()))
+					}
+				case !t.IsRegular():
+					return fmt.Errorf("%s: a %s; want a document file", p, kindOf(t))
 				}
+				if filepath.Dir(p) != classDir {
+					nested = append(nested, p)
+				}
+				paths = append(paths, p)
 				return nil
 			})
 			if err != nil {
 				return nil, err
+			}
+			if len(nested) > 0 && f.Warn != nil {
+				sort.Strings(nested)
+				f.Warn(fmt.Errorf("%s: %d documents in folders nested in class folder %q (first %s) are counted into class %q; want the class's documents directly in its folder, or the nested folders as classes of their own",
+					classDir, len(nested), class, nested[0], class))
 			}
 			sort.Strings(paths)
 			for _, p := range paths {
@@ -514,7 +603,8 @@ func readFile(p string) ([]byte, error) {
 }
 
 // subdirs returns the names of the folders in dir not starting with ".",
-// sorted.
+// sorted. A symbolic link to a folder is an error: it would be skipped
+// silently, its documents missing.
 func subdirs(dir string) ([]string, error) {
 	es, err := os.ReadDir(dir)
 	if err != nil {
@@ -522,9 +612,35 @@ func subdirs(dir string) ([]string, error) {
 	}
 	var out []string
 	for _, e := range es {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+		if strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		if e.IsDir() {
 			out = append(out, e.Name())
+			continue
+		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			if st, err := os.Stat(filepath.Join(dir, e.Name())); err == nil && st.IsDir() {
+				return nil, fmt.Errorf("%s: a symbolic link to a folder; want the class folder itself (links to folders are not followed)", filepath.Join(dir, e.Name()))
+			}
 		}
 	}
 	return out, nil
+}
+
+// kindOf names the kind of a file that is not a regular one.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "special file"
 }

@@ -99,6 +99,17 @@ func TestReadJSONLRefusals(t *testing.T) {
 		{"label field twice", `{"text": "a", "label": "x"}`, Fields{Text: "text", Labels: []string{"a", "a"}}, `t.jsonl: label field "a" listed twice`},
 		{"label is the text", `{"text": "a", "label": "x"}`, Fields{Text: "text", Labels: []string{"text"}}, `t.jsonl: field "text" is both a label and the text or split field`},
 		{"unknown encoding", `{"text": "a", "label": "x"}`, Fields{Text: "text", Labels: []string{"label"}, Encoding: "cp1252"}, `t.jsonl: encoding "cp1252": want utf-8 or latin-1`},
+		// Issue 43: accepted silently before.
+		{"label 1 and \"1\"", `{"text": "a", "label": 1}` + "\n" + `{"text": "b", "label": "2"}` + "\n" + `{"text": "c", "label": "1"}`, jsonFields,
+			`t.jsonl:3: label field "label": the string "1", but t.jsonl:1 has the number 1; want one JSON type for a class (the two would be one class)`},
+		{"label \"true\" and true", `{"text": "a", "label": "true"}` + "\n" + `{"text": "b", "label": true}`, jsonFields,
+			`t.jsonl:2: label field "label": true, but t.jsonl:1 has the string "true"; want one JSON type for a class (the two would be one class)`},
+		{"duplicate key", `{"text": "a", "label": "x", "label": "y"}`, jsonFields,
+			`t.jsonl:1: field "label" appears twice in the object; want each field once (readers differ on which value counts)`},
+		{"duplicate text key", `{"text": "a", "label": "x", "text": {"b": 1}}`, jsonFields,
+			`t.jsonl:1: field "text" appears twice in the object; want each field once (readers differ on which value counts)`},
+		{"label with a trailing space", `{"text": "a", "label": "pos"}` + "\n" + `{"text": "b", "label": "pos "}`, jsonFields,
+			`t.jsonl:2: label field "label": the string "pos " has white space at its start or end; want the class name without it`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			docs, err := ReadJSONL(strings.NewReader(tc.in), "t.jsonl", tc.f)
@@ -221,6 +232,48 @@ func TestReadFolders(t *testing.T) {
 	if want := filepath.Join(bad, "pos", "1.txt") + `:2: byte 13 ("line two caf\xe9") is not valid UTF-8 (declare the corpus's encoding with encoding: latin-1, or convert it to UTF-8)`; err == nil || err.Error() != want {
 		t.Errorf("not UTF-8: %v\nwant %s", err, want)
 	}
+	// Issue 43: nested folders are reported, a link to a file is read,
+	// a link to a folder or to nothing is an error.
+	nested := t.TempDir()
+	writeTree(t, nested, map[string]string{"pos/1.txt": "good", "pos/sub/2.txt": "fine", "pos/sub/deeper/3.txt": "ok", "neg/1.txt": "bad"})
+	var warned []string
+	fw := jsonFields
+	fw.Warn = func(err error) { warned = append(warned, err.Error()) }
+	if docs, err := ReadFolders(context.Background(), nested, fw); err != nil || len(docs) != 4 {
+		t.Errorf("nested: %d docs, %v; want 4", len(docs), err)
+	}
+	if want := []string{filepath.Join(nested, "pos") + `: 2 documents in folders nested in class folder "pos" (first ` + filepath.Join(nested, "pos/sub/2.txt") +
+		`) are counted into class "pos"; want the class's documents directly in its folder, or the nested folders as classes of their own`}; !reflect.DeepEqual(warned, want) {
+		t.Errorf("nested: warnings %q\nwant %q", warned, want)
+	}
+	links := t.TempDir()
+	elsewhere := t.TempDir()
+	writeTree(t, links, map[string]string{"pos/1.txt": "good", "neg/1.txt": "bad"})
+	writeTree(t, elsewhere, map[string]string{"x.txt": "linked"})
+	if err := os.Symlink(filepath.Join(elsewhere, "x.txt"), filepath.Join(links, "neg/2.txt")); err != nil {
+		t.Skip(err)
+	}
+	docs, err = ReadFolders(context.Background(), links, jsonFields)
+	if err != nil || len(docs) != 3 || docs[1].Text != "linked" {
+		t.Errorf("a link to a file: %q, %v; want it read as a document", docs, err)
+	}
+	for name, tc := range map[string]struct{ target, want string }{
+		"neg/dir":     {elsewhere, "neg/dir: a symbolic link to a folder; want a document file (links to folders are not followed)"},
+		"neg/broken":  {filepath.Join(links, "nothing"), "neg/broken: a symbolic link to nothing readable"},
+		"neg/devzero": {"/dev/zero", "neg/devzero: a symbolic link to a device; want a document file"},
+		"linked":      {elsewhere, "linked: a symbolic link to a folder; want the class folder itself (links to folders are not followed)"},
+	} {
+		link := filepath.Join(links, name)
+		if err := os.Symlink(tc.target, link); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadFolders(context.Background(), links, jsonFields)
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(links, tc.want)) {
+			t.Errorf("%s: %v\nwant %s", name, err, filepath.Join(links, tc.want))
+		}
+		os.Remove(link)
+	}
+
 	empty := t.TempDir()
 	_, err = ReadFolders(context.Background(), empty, jsonFields)
 	if want := empty + ": no class folders (want " + empty + "/<class>/<file>, or train/<class>/ and test/<class>/)"; err == nil || err.Error() != want {

@@ -82,8 +82,8 @@
 // 32 bytes per number — (rows+2) × (classes+1) × 32 bytes plus 4 KB — and
 // a predict program writing more on standard output is stopped by a broken
 // pipe. The model file may take a quarter of memory_mb, or without it 32
-// bytes per stored entry and row of the training set and 128 bytes per
-// weight, plus 1 MB. Every prediction must be a finite decimal number:
+// bytes per stored entry of the training set, per row and task, and per
+// weight, plus 64 KB. Every prediction must be a finite decimal number:
 // Inf, NaN, a hexadecimal float or a number beyond float64 fails the
 // trial, naming the line and field.
 //
@@ -179,7 +179,7 @@ type params struct {
 	Output   string   `param:"output" enum:"labels|scores" default:"labels" doc:"the predictions read: labels (liblinear/libsvm predict output: a label per line, with -b 1 a \"labels …\" header and probabilities) or scores (K numbers per line, one for two classes or regression, comma or space separated)"`
 	Timeout  float64  `param:"timeout" range:"(0, +inf)" default:"3600" doc:"seconds a program may run before it is killed (with the processes it started), failing its trial"`
 	Env      []string `param:"env,unique" default:"[]" doc:"environment besides PATH and TMPDIR: NAME passes repro's value on, NAME=VALUE sets one"`
-	MemoryMB float64  `param:"memory_mb" range:"[0, +inf)" default:"0" doc:"the memory of a fit in MB, for --mem-limit: the program's peak and the model file repro keeps, at most a quarter of it; 0: estimated as liblinear's (16 bytes per stored entry and row, 4 copies of the weights), a model file of at most 32 bytes per stored entry and row"`
+	MemoryMB float64  `param:"memory_mb" range:"[0, +inf)" default:"0" doc:"the memory of a fit in MB, for --mem-limit: the program's peak and the model file repro keeps, at most a quarter of it; 0: estimated as liblinear's (16 bytes per stored entry and row, 4 copies of the weights), a model file of at most 32 bytes per stored entry, row and weight"`
 	Serve    []string `param:"serve,omitdefault" default:"[]" doc:"a program serving every fit and prediction in one process: it reads train's and predict's expanded argument vectors, one JSON array a line, on its standard input and answers each with a line ok or error: MESSAGE (placeholders {workdir} {dir}; predict then needs {predictions})"`
 	// Vars holds the values of the grid names: every parameter besides
 	// the declared ones, passed to the programs as {NAME}.

@@ -24,14 +24,15 @@ func predictionBound(n, k int) int64 {
 
 // modelBound returns the largest model file a fit may leave: a quarter
 // of memory_mb when given (which covers both the program and the model
-// repro keeps for predict), else 32 bytes per stored entry and row of
-// the training set (a kernel model keeps its support vectors as text)
-// and four numbers per weight, plus 1 MB.
+// repro keeps for predict), else 32 bytes per stored entry of the
+// training set and per row and task (a kernel model keeps its support
+// vectors and their coefficients as text), 32 bytes per weight (a
+// column's per task, as liblinear's "%.17g"), plus 64 KB.
 func modelBound(memoryMB float64, nnz, rows, cols, tasks int) int64 {
 	if memoryMB > 0 {
 		return int64(memoryMB * 1e6 / 4)
 	}
-	return (int64(nnz)+int64(rows))*32 + (int64(cols)+1)*int64(tasks)*4*numberBytes + 1<<20
+	return (int64(nnz)+int64(rows)*int64(tasks))*numberBytes + (int64(cols)+1)*int64(tasks)*numberBytes + 64<<10
 }
 
 // readRegular reads the file at path, which a program wrote: it must be

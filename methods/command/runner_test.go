@@ -2,10 +2,12 @@ package command_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/methods/command"
 	_ "github.com/repro-ml/repro/plugins"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/runner"
@@ -171,5 +173,74 @@ func TestRunFailingPredict(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// format: jsonl hands the program the documents of a text dataset, for
+// the fits and the predictions of the runner (methods.PredictSet), also
+// through one-vs-rest; with serve, one process serves them all with the
+// same results.
+func TestRunJSONL(t *testing.T) {
+	fake, err := filepath.Abs("testdata/fake-learner.sh")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := filepath.Abs("../../docs/examples/austen")
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := filepath.Join(t.TempDir(), "starts")
+	for _, tc := range []struct{ name, extra string }{
+		{"programs", ""},
+		{"one-vs-rest", ""},
+		{"serve", `
+      serve: [/bin/sh, FAKE, serve, STARTS]`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tasks := ""
+			if tc.name == "one-vs-rest" {
+				tasks = "\n    tasks: one-vs-rest"
+			}
+			src := strings.NewReplacer("FAKE", fake, "STARTS", starts).Replace(`name: jsonl-test
+seed: 1
+datasets:
+  - name: text
+    id: austen
+    params: {file: austen.jsonl, label: book, split: split}
+    split: {kind: given}` + tasks + `
+methods:
+  - name: command
+    label: peer
+    params:
+      format: jsonl
+      train: [/bin/sh, FAKE, train, "{train}", "{model}"]
+      predict: [/bin/sh, FAKE, predict, "{test}", "{model}", "{predictions}"]` + tc.extra + `
+curve: {sizes: [40, 60], trials: 2, sampling: stratified}
+metrics: [accuracy]
+`)
+			s, err := spec.Parse("jsonl.yaml", []byte(src), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum, err := runner.Run(context.Background(), s, runner.Options{Dir: t.TempDir(), Workers: 2, DataDir: data})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(sum.Results) != 4 {
+				t.Fatalf("%d results; want 4", len(sum.Results))
+			}
+			for _, r := range sum.Results {
+				// Stratified training sets of two balanced classes: the
+				// majority is the first class, and the given test split
+				// holds 60 paragraphs of each book.
+				if r.Failed() || r.Metrics["accuracy"] != 50 {
+					t.Errorf("trial %d: accuracy %v, error %q; want 50 (the majority class of the documents' labels)", r.Trial, r.Metrics["accuracy"], r.Error)
+				}
+			}
+		})
+	}
+	command.CloseServers()
+	if b, _ := os.ReadFile(starts); strings.Count(string(b), "start") > 2 {
+		t.Errorf("the serve program started %d times for 4 trials on 2 workers; want at most 2", strings.Count(string(b), "start"))
 	}
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # A fake external learner for the tests of methods/command, in POSIX sh and
 # awk, so that the tests need no peer installed. Modes:
-#   train FILE MODEL          MODEL gets the most frequent label of FILE (LIBSVM or CSV)
+#   train FILE MODEL          MODEL gets the most frequent label of FILE (LIBSVM, CSV or JSON Lines)
 #   predict FILE MODEL [OUT]  OUT (or stdout) gets MODEL's label once per row of FILE
 #   proba FILE MODEL OUT      as predict, with liblinear's "labels 0 1" header and probabilities
 #   fail N                    writes 12 lines to stderr and exits with status N
@@ -19,6 +19,7 @@ mode=$1; shift
 case $mode in
 train)
 	awk -F'[ ,]' 'NR == 1 && $1 == "label" { next }
+		/^{/ { match($0, /"label":[^,}]*/); n[substr($0, RSTART + 8, RLENGTH - 8)]++; next }
 		{ n[$1]++ } END { best = ""; for (l in n) if (best == "" || n[l] > n[best] || n[l] == n[best] && l + 0 < best + 0) best = l; print best }' "$1" >"$2" ;;
 predict)
 	label=$(cat "$2")

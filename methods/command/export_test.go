@@ -1,0 +1,5 @@
+package command
+
+// CloseServers stops the idle serve programs, for the tests of package
+// command_test.
+var CloseServers = closeServers
