@@ -235,7 +235,8 @@ func cmdDataFetch(ctx context.Context, stdout, stderr io.Writer, args []string) 
 		return exitUsage
 	}
 	files, _ := dataFiles(sp)
-	client := &fetch.Client{Mirror: *mirror, Progress: newFetchProgress(stderr)}
+	client := &fetch.Client{Mirror: *mirror, Progress: newFetchProgress(stderr),
+		Notice: func(msg string) { fmt.Fprintf(stderr, "repro data fetch: %s\n", msg) }}
 	failed, fetched := 0, 0
 	var done []*fetch.Source
 	for _, f := range files {

@@ -29,8 +29,10 @@ func ExampleClient_Fetch() {
 		Name:   "iris.csv",
 		URLs:   []string{"https://example.org/data/iris.csv"},
 		SHA256: sum,
+		// The size bounds the download: a server cannot send more.
+		Size: int64(len(content)),
 		// Stored gzip-compressed; the checksum is of the content.
-		Files: []fetch.File{{Path: "iris/iris.csv.gz", Gzip: true, SHA256: sum}},
+		Files: []fetch.File{{Path: "iris/iris.csv.gz", Gzip: true, SHA256: sum, Size: int64(len(content))}},
 	}
 
 	dir, _ := os.MkdirTemp("", "data")

@@ -3,6 +3,7 @@ package fetch
 import (
 	"archive/tar"
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -19,6 +20,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -62,9 +64,44 @@ type Client struct {
 	// attempt is given up as failed (transient: the next resumes); 0
 	// means 1 minute.
 	Idle time.Duration
+	// MinRate is the fewest bytes a second a download must average over
+	// each RateWindow, or the attempt fails (transient: the next resumes);
+	// 0 means 1 KiB/s. RateWindow 0 means 30 s.
+	MinRate    int64
+	RateWindow time.Duration
+	// Deadline bounds a whole Fetch, attempts and waits included; what
+	// arrived stays for the next Fetch to resume. 0 means 2 minutes plus
+	// the time the download's bound (Source.Limit) takes at 32 KiB/s.
+	Deadline time.Duration
 	// Progress, if set, receives the progress of each download.
 	Progress Progress
+	// Notice, if set, receives what Fetch did besides downloading: a
+	// partial download it discarded, and why.
+	Notice func(msg string)
 }
+
+// SizeError is a download or an archive member larger than declared;
+// nothing of it is kept.
+type SizeError struct {
+	What      string
+	Got, Want int64
+	// AtLeast marks Got as a lower bound: the download was stopped there.
+	AtLeast bool
+}
+
+func (e *SizeError) Error() string {
+	more := ""
+	if e.AtLeast {
+		more = "at least "
+	}
+	return fmt.Sprintf("%s: %s%d bytes, more than the %d declared (not kept)", e.What, more, e.Got, e.Want)
+}
+
+// errDeadline is a Fetch that ran past Client.Deadline.
+var errDeadline = errors.New("deadline exceeded")
+
+// errSlow is a server sending less than Client.MinRate.
+var errSlow = errors.New("too slow")
 
 // HTTPError is an HTTP response that is not the file.
 type HTTPError struct {
@@ -125,19 +162,48 @@ func (c *Client) Fetch(ctx context.Context, dir string, src *Source) error {
 	if len(src.URLs) == 0 {
 		return fmt.Errorf("%s: no download declared (%s)", src.Name, src.Note)
 	}
+	limit := src.Limit()
+	if limit <= 0 {
+		return fmt.Errorf("%s: no declared size: the download cannot be bounded", src.Name)
+	}
 	part := PartialPath(dir, src)
+	if why := unusable(part, limit); why != "" {
+		discard(part)
+		c.notice(fmt.Sprintf("%s: discarded the partial download %s: %s; starting over", src.Name, part, why))
+	}
 	if err := os.MkdirAll(filepath.Dir(part), 0o755); err != nil {
 		return err
 	}
+	deadline := c.Deadline
+	if deadline <= 0 {
+		deadline = 2*time.Minute + time.Duration(limit/(32<<10))*time.Second
+	}
+	parent := ctx
+	ctx, cancel := context.WithTimeoutCause(ctx, deadline, errDeadline)
+	defer cancel()
 	var err error
 	for _, u := range src.URLs {
-		if err = c.download(ctx, u, part, src); err == nil || ctx.Err() != nil {
+		if err = c.download(ctx, u, part, src, limit); err == nil || ctx.Err() != nil {
 			break
 		}
 	}
 	if err != nil {
-		if fi, serr := os.Stat(part); serr == nil && fi.Size() == 0 {
+		var se *SizeError
+		var kept int64
+		if fi, serr := os.Stat(part); serr == nil {
+			kept = fi.Size()
+		}
+		switch {
+		case errors.As(err, &se):
 			discard(part)
+		case kept == 0:
+			discard(part)
+		}
+		if parent.Err() == nil && context.Cause(ctx) == errDeadline {
+			err = fmt.Errorf("%w: the download took longer than %v in all", errDeadline, deadline)
+			if kept > 0 {
+				err = fmt.Errorf("%w (the %d bytes received are kept in %s; the next fetch resumes)", err, kept, part)
+			}
 		}
 		return fmt.Errorf("%s: %w", src.Name, err)
 	}
@@ -146,14 +212,59 @@ func (c *Client) Fetch(ctx context.Context, dir string, src *Source) error {
 		return err
 	}
 	if err := place(ctx, dir, part, src); err != nil {
-		var ce *ChecksumError
-		if errors.As(err, &ce) {
+		if parent.Err() == nil && ctx.Err() == nil {
+			// The download is whole: what fails to unpack (an HTML page or
+			// a short answer for an archive without a checksum) is no
+			// prefix to resume from.
 			discard(part)
+			var ce *ChecksumError
+			var se *SizeError
+			if !errors.As(err, &ce) && !errors.As(err, &se) {
+				err = fmt.Errorf("%w (the download was discarded: the next fetch starts over)", err)
+			}
 		}
 		return err
 	}
 	discard(part)
 	return nil
+}
+
+func (c *Client) notice(msg string) {
+	if c.Notice != nil {
+		c.Notice(msg)
+	}
+}
+
+// unusable says why the partial download at part cannot be resumed: it
+// is larger than the download's bound, or it is an HTML page (a portal's
+// or a proxy's error answer kept by an earlier version). "" if it can
+// be, or there is none.
+func unusable(part string, limit int64) string {
+	f, err := os.Open(part)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return "not a regular file"
+	}
+	if fi.Size() > limit {
+		return fmt.Sprintf("%d bytes, more than the download's bound of %d", fi.Size(), limit)
+	}
+	head := make([]byte, 512)
+	n, _ := io.ReadFull(f, head)
+	if isHTML(head[:n]) {
+		return "it is an HTML page, not the file"
+	}
+	return ""
+}
+
+// isHTML reports whether b starts like an HTML document.
+func isHTML(b []byte) bool {
+	b = bytes.TrimLeft(b, " \t\r\n\ufeff")
+	l := bytes.ToLower(b[:min(len(b), 14)])
+	return bytes.HasPrefix(l, []byte("<!doctype html")) || bytes.HasPrefix(l, []byte("<html")) || bytes.HasPrefix(l, []byte("<head")) || bytes.HasPrefix(l, []byte("<body"))
 }
 
 // discard removes the partial download part, and its directory if empty.
@@ -187,7 +298,7 @@ func checkDownload(part string, src *Source) error {
 
 // download completes part from u, retrying transient failures with
 // backoff; each attempt resumes where the last stopped.
-func (c *Client) download(ctx context.Context, u, part string, src *Source) error {
+func (c *Client) download(ctx context.Context, u, part string, src *Source, limit int64) error {
 	mu, err := MirrorURL(u, c.mirror())
 	if err != nil {
 		return err
@@ -200,7 +311,7 @@ func (c *Client) download(ctx context.Context, u, part string, src *Source) erro
 		wait = time.Second
 	}
 	for a := 1; ; a++ {
-		err = c.get(ctx, mu, part, src)
+		err = c.get(ctx, mu, part, src, limit)
 		if err == nil || ctx.Err() != nil || !transient(err) || a == attempts {
 			if err != nil && a > 1 {
 				err = fmt.Errorf("%w (after %d attempts)", err, a)
@@ -232,24 +343,27 @@ var errRestart = errors.New("the partial download was discarded; starting over")
 // errIdle is a server that sent nothing for Client.Idle.
 var errIdle = errors.New("nothing received")
 
-// idleReader restarts timer, which fails the attempt, at each read.
+// idleReader restarts timer, which fails the attempt, at each read, and
+// counts the bytes read in got.
 type idleReader struct {
 	r     io.Reader
 	timer *time.Timer
 	idle  time.Duration
+	got   *atomic.Int64
 }
 
 func (r idleReader) Read(b []byte) (int, error) {
 	n, err := r.r.Read(b)
 	if n > 0 {
 		r.timer.Reset(r.idle)
+		r.got.Add(int64(n))
 	}
 	return n, err
 }
 
 // transient reports a failure worth another attempt.
 func transient(err error) bool {
-	if errors.Is(err, errRestart) || errors.Is(err, errIdle) {
+	if errors.Is(err, errRestart) || errors.Is(err, errIdle) || errors.Is(err, errSlow) {
 		return true
 	}
 	var he *HTTPError
@@ -263,8 +377,9 @@ func transient(err error) bool {
 }
 
 // get appends the rest of u to part: a Range request from part's size,
-// or the whole file again if the server ignores it.
-func (c *Client) get(ctx context.Context, u, part string, src *Source) (err error) {
+// or the whole file again if the server ignores it. It writes at most
+// limit bytes to part.
+func (c *Client) get(ctx context.Context, u, part string, src *Source, limit int64) (err error) {
 	size := src.Size
 	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
@@ -297,6 +412,44 @@ func (c *Client) get(ctx context.Context, u, part string, src *Source) (err erro
 	defer cancel(nil)
 	timer := time.AfterFunc(idle, func() { cancel(errIdle) })
 	defer timer.Stop()
+	// A server that sends, but less than MinRate over a window, too.
+	minRate, window := c.MinRate, c.RateWindow
+	if minRate <= 0 {
+		minRate = 1 << 10
+	}
+	if window <= 0 {
+		window = 30 * time.Second
+	}
+	var got atomic.Int64
+	watch := make(chan struct{})
+	defer close(watch)
+	go func() {
+		t := time.NewTicker(window)
+		defer t.Stop()
+		for {
+			select {
+			case <-watch:
+				return
+			case <-t.C:
+				if n := got.Swap(0); float64(n) < float64(minRate)*window.Seconds() {
+					cancel(errSlow)
+					return
+				}
+			}
+		}
+	}()
+	cutShort := func(err error) error {
+		if ctx.Err() != nil {
+			return err
+		}
+		switch context.Cause(actx) {
+		case errIdle:
+			return fmt.Errorf("%w after %v", errIdle, idle)
+		case errSlow:
+			return fmt.Errorf("%w: less than %d bytes/s over %v", errSlow, minRate, window)
+		}
+		return err
+	}
 	req, err := http.NewRequestWithContext(actx, http.MethodGet, u, nil)
 	if err != nil {
 		return err
@@ -310,18 +463,38 @@ func (c *Client) get(ctx context.Context, u, part string, src *Source) (err erro
 	}
 	resp, err := hc.Do(req)
 	if err != nil {
-		if ctx.Err() == nil && context.Cause(actx) == errIdle {
-			return fmt.Errorf("GET %s: %w after %v", u, errIdle, idle)
+		if e := cutShort(err); e != err {
+			return fmt.Errorf("GET %s: %w", u, e)
 		}
 		return err
 	}
 	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); resp.StatusCode/100 == 2 && strings.HasPrefix(strings.ToLower(ct), "text/html") &&
+		!strings.HasSuffix(src.Name, ".html") && !strings.HasSuffix(src.Name, ".htm") {
+		// A portal's or a proxy's page, not the file.
+		return &HTTPError{URL: u, Status: resp.Status + " with an HTML page (Content-Type " + ct + "), not the file", Code: resp.StatusCode}
+	}
 	total := int64(-1)
 	switch {
 	case resp.StatusCode == http.StatusPartialContent && have > 0:
 		start, t, ok := contentRange(resp.Header.Get("Content-Range"))
-		if !ok || start != have {
-			return fmt.Errorf("GET %s: Content-Range %q does not continue the %d bytes already here", u, resp.Header.Get("Content-Range"), have)
+		switch {
+		case ok && start == have:
+		case ok && start == 0:
+			// The whole file after all: start over from it.
+			if err := f.Truncate(0); err != nil {
+				return err
+			}
+			if _, err := f.Seek(0, io.SeekStart); err != nil {
+				return err
+			}
+			have = 0
+		default:
+			// Not a continuation of what is here: discard it.
+			if err := f.Truncate(0); err != nil {
+				return err
+			}
+			return fmt.Errorf("GET %s: Content-Range %q does not continue the %d bytes already here: %w", u, resp.Header.Get("Content-Range"), have, errRestart)
 		}
 		total = t
 	case resp.StatusCode == http.StatusRequestedRangeNotSatisfiable && have > 0:
@@ -344,6 +517,12 @@ func (c *Client) get(ctx context.Context, u, part string, src *Source) (err erro
 	default:
 		return &HTTPError{URL: u, Status: resp.Status, Code: resp.StatusCode}
 	}
+	if total > limit {
+		if err := f.Truncate(0); err != nil {
+			return err
+		}
+		return &SizeError{What: "GET " + u + ": the server announces", Got: total, Want: limit}
+	}
 	if total < 0 && size > 0 {
 		total = size
 	}
@@ -354,9 +533,18 @@ func (c *Client) get(ctx context.Context, u, part string, src *Source) (err erro
 	if c.Progress != nil {
 		w = progressWriter{f, c.Progress}
 	}
-	_, err = io.Copy(w, idleReader{resp.Body, timer, idle})
-	if err != nil && ctx.Err() == nil && context.Cause(actx) == errIdle {
-		err = fmt.Errorf("%w after %v", errIdle, idle)
+	body := idleReader{r: resp.Body, timer: timer, idle: idle, got: &got}
+	var n int64
+	n, err = io.Copy(w, io.LimitReader(body, limit-have))
+	if err == nil {
+		// One byte more than the bound is not written: it fails the file.
+		var one [1]byte
+		if m, _ := io.ReadFull(body, one[:]); m > 0 {
+			err = &SizeError{What: "GET " + u, Got: have + n + 1, Want: limit, AtLeast: true}
+		}
+	}
+	if err != nil {
+		err = cutShort(err)
 	}
 	if err == nil {
 		err = f.Sync()
@@ -490,6 +678,10 @@ func untar(src *Source, in io.Reader, write func(*File, io.Reader) error) error 
 			continue
 		}
 		delete(want, name)
+		if f.Size > 0 && h.Size != f.Size {
+			// Before a byte of it is written: the header says its size.
+			return &SizeError{What: fmt.Sprintf("%s: archive member %s", src.Name, h.Name), Got: h.Size, Want: f.Size}
+		}
 		if err := write(f, tr); err != nil {
 			return err
 		}
@@ -524,9 +716,17 @@ func writeChecked(ctx context.Context, dst string, f *File, r io.Reader) (tmpNam
 		zw = gzip.NewWriter(tmp)
 		w = zw
 	}
+	if f.Size > 0 {
+		// At most one byte past the declared size is written (and then
+		// removed): a gzip or an archive member cannot fill the disk.
+		r = io.LimitReader(r, f.Size+1)
+	}
 	n, err := io.Copy(io.MultiWriter(w, h), ctxReader{ctx, r})
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", dst, err)
+	}
+	if f.Size > 0 && n > f.Size {
+		return "", &SizeError{What: f.Path, Got: n, Want: f.Size, AtLeast: true}
 	}
 	if zw != nil {
 		if err = zw.Close(); err != nil {

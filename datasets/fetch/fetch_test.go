@@ -293,8 +293,8 @@ func TestFetchUntarCorruptMember(t *testing.T) {
 	tgz := tarGz(t, map[string][]byte{"x/a.txt": a, "x/b.txt": []byte("beta c0ntent\n")})
 	srv := newServer(t, map[string][]byte{"/x.tgz": tgz})
 	src := &Source{Name: "x.tgz", URLs: []string{srv.URL + "/x.tgz"}, Unpack: Untar, Files: []File{
-		{Path: "x/a.txt", Member: "x/a.txt", SHA256: sum(a)},
-		{Path: "x/b.txt", Member: "x/b.txt", SHA256: sum(b)},
+		{Path: "x/a.txt", Member: "x/a.txt", SHA256: sum(a), Size: int64(len(a))},
+		{Path: "x/b.txt", Member: "x/b.txt", SHA256: sum(b), Size: int64(len(b))},
 	}}
 	dir := t.TempDir()
 	err := quick().Fetch(context.Background(), dir, src)
@@ -318,7 +318,7 @@ func TestFetchUntar(t *testing.T) {
 	srv := newServer(t, map[string][]byte{"/lbc/cora.tgz": tgz})
 	src := &Source{Name: "cora.tgz", URLs: []string{"https://example.org/lbc/cora.tgz"}, Unpack: Untar, Files: []File{
 		{Path: "cora/cora.content.gz", Member: "cora/cora.content", Gzip: true, SHA256: sum(a), Size: int64(len(a))},
-		{Path: "cora/cora.cites", Member: "cora/cora.cites", SHA256: sum(b)},
+		{Path: "cora/cora.cites", Member: "cora/cora.cites", SHA256: sum(b), Size: int64(len(b))},
 	}}
 	dir := t.TempDir()
 	c := quick()

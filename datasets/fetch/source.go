@@ -58,6 +58,10 @@ type Source struct {
 	SHA256 string
 	// Size is the download's size in bytes, 0 if not known.
 	Size int64
+	// MaxSize bounds the download where Size is not known (an archive
+	// whose checksum is not published); 0: the files' sizes bound it
+	// (Limit).
+	MaxSize int64
 	// Unpack is how the download becomes Files.
 	Unpack Unpack
 	// Files are the files the download becomes, in the data directory.
@@ -135,7 +139,13 @@ func (s *Source) check() error {
 	if !validHex(s.SHA256, true) {
 		return fmt.Errorf("source %s: sha256 %q is not 64 hex digits", s.Name, s.SHA256)
 	}
+	if len(s.URLs) > 0 && s.Limit() <= 0 {
+		return fmt.Errorf("source %s: no size, max size or file sizes: the download cannot be bounded", s.Name)
+	}
 	for _, f := range s.Files {
+		if s.Unpack != Keep && f.Size <= 0 {
+			return fmt.Errorf("source %s: %s: no size; a file unpacked from a download needs one, its bound", s.Name, f.Path)
+		}
 		if !validPath(f.Path) {
 			return fmt.Errorf("source %s: path %q: want a clean relative slash-separated path", s.Name, f.Path)
 		}
@@ -153,6 +163,31 @@ func (s *Source) check() error {
 	}
 	return nil
 }
+
+// Limit returns the most bytes a download of s may be: Size if known,
+// else MaxSize, else the sum of its files' sizes and a margin (a
+// compressed archive of them is smaller; the margin leaves room for
+// members not declared, such as a README), or 0 if nothing bounds it.
+func (s *Source) Limit() int64 {
+	switch {
+	case s.Size > 0:
+		return s.Size
+	case s.MaxSize > 0:
+		return s.MaxSize
+	}
+	var sum int64
+	for _, f := range s.Files {
+		if f.Size <= 0 {
+			return 0
+		}
+		sum += f.Size
+	}
+	return sum + sum/8 + limitMargin
+}
+
+// limitMargin is the bytes a download without a declared size may exceed
+// its files' sizes by.
+const limitMargin = 1 << 20
 
 func validHex(s string, empty bool) bool {
 	if s == "" {

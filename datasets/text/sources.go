@@ -25,6 +25,9 @@ func init() {
 		URLs: []string{"http://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz", "https://ndownloader.figshare.com/files/5975967"},
 		// scikit-learn's checksum of the original archive (its figshare copy).
 		SHA256: newsSHA256,
+		// Its size is not published with the checksum: a bound (the
+		// archive is 14.5 MB), so a server cannot fill the disk.
+		MaxSize: 20 << 20,
 		Files: []fetch.File{{Path: "20news-bydate.tar.gz", SHA256: newsSHA256, Known: []fetch.Copy{{
 			SHA256: "8ab7185c9693a72ad71f35a6221d303d33c50a3252a8904f48f55ee9a3930d4d", Size: 14496015,
 			Note: "../shared/data/paper's re-tar of the same 18,846 messages (YunomiXavia/20news-bydate @ 2298b3e), not the original archive"}}}},
@@ -36,7 +39,9 @@ func init() {
 		Name:   "aclImdb_v1.tar.gz",
 		URLs:   []string{"https://ai.stanford.edu/~amaas/data/sentiment/aclImdb_v1.tar.gz"},
 		SHA256: imdbSHA256,
-		Files:  []fetch.File{{Path: "imdb/aclImdb_v1.tar.gz", SHA256: imdbSHA256}},
+		// A bound, not the size (the archive is 84 MB).
+		MaxSize: 100 << 20,
+		Files:   []fetch.File{{Path: "imdb/aclImdb_v1.tar.gz", SHA256: imdbSHA256}},
 		// The loader reads the labelled reviews of the full archive too.
 		License:  "none stated; the authors ask that the paper be cited",
 		Citation: "A. Maas et al., Learning Word Vectors for Sentiment Analysis, ACL 2011",
