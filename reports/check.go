@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/repro-ml/repro/metric"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
 )
@@ -28,8 +27,12 @@ type CheckRow struct {
 	What string
 	// X is the x value of the observations checked: the training size,
 	// or the label budget of an active-learning trial (0 when the check
-	// failed before one was known).
+	// failed before one was known, or spans several: Span).
 	X float64
+	// Span, when set, is what the row covers instead of one x value: "area
+	// 10–400" (the whole curve), "10 → 30" (a trend along the sizes),
+	// "k 10 → 30" (along a param).
+	Span string
 	// Expected is the paper value with its tolerance, an interval, or a
 	// relation ("≥ ridge LR + 4").
 	Expected string
@@ -81,7 +84,7 @@ func (r *CheckRow) Verdict() string {
 func (c *Checked) MeansOnly() int {
 	n := 0
 	for _, r := range c.Rows {
-		if r.Pass && r.Test != "" && !r.Demanded {
+		if r.Pass && !r.Demanded && (r.Qualifier == "direction only" || r.Qualifier == "non-inferior by mean") {
 			n++
 		}
 	}
@@ -130,7 +133,7 @@ func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 // Without the dataset sizes (see CheckDir) the pools the default test
 // depends on are estimated from the split and the trials (PoolRows).
 func Check(sp *spec.Spec, recs []results.Result) *Checked {
-	return build(sp, recs).check()
+	return build(sp, recs).check("", nil)
 }
 
 // CheckDir is Check on the results of the output directory dir, whose
@@ -141,10 +144,14 @@ func CheckDir(dir string, sp *spec.Spec, recs []results.Result) *Checked {
 	m := build(sp, recs)
 	infos, _ := results.ReadDatasetInfo(dir)
 	m.rows = datasetRows(infos)
-	return m.check()
+	return m.check(dir, infos)
 }
 
-func (m *model) check() *Checked {
+// check evaluates the expectations on the results of the output
+// directory dir ("" when unknown: no artifacts to read) whose
+// datasets.json holds infos (nil when unread: no dataset facts).
+func (m *model) check(dir string, infos map[string]results.DatasetInfo) *Checked {
+	c := &checker{model: m, dir: dir, infos: infos, arts: map[string]*artifactFile{}}
 	out := &Checked{}
 	for i := range m.spec.Expect {
 		e := &m.spec.Expect[i]
@@ -158,50 +165,86 @@ func (m *model) check() *Checked {
 				}
 			}
 		}
-		base := CheckRow{Expect: i, Dataset: e.Dataset, Source: e.Source, Note: e.Note, P: math.NaN()}
-		switch {
-		case e.WTL.Series != "":
-			base.What = e.WTL.Series + " vs " + e.WTL.Than + " " + e.Metric + " W/T/L"
-		case e.Better != "":
-			base.What = e.Better + " vs " + thanName(e) + " " + e.Metric
-		default:
-			base.What = e.Method + " " + e.Metric
-		}
+		base := CheckRow{Expect: i, Dataset: e.Dataset, Source: e.Source, Note: e.Note, P: math.NaN(), What: what(e)}
 		if len(sets) == 0 {
 			r := base
-			r.Expected = m.expected(e)
+			r.Expected = c.expected(e)
 			r.Measured = fmt.Sprintf("no dataset %q in the experiment", e.Dataset)
 			out.Rows = append(out.Rows, r)
 			continue
 		}
 		for _, d := range sets {
 			base.Dataset = d.id
-			if e.Metric == "" || e.Best != "" || e.Trend.Shape != "" || e.Area {
-				r := base
-				r.Measured = "not evaluated yet: this form of expect lands in reports next"
-				out.Rows = append(out.Rows, r)
-				continue
+			switch {
+			case e.Fact != "":
+				out.Rows = append(out.Rows, c.checkFact(d, e, base))
+			case e.Artifact.Measure == "table":
+				out.Rows = append(out.Rows, c.checkTable(d, e, base)...)
+			case e.Trend.Shape != "":
+				out.Rows = append(out.Rows, c.checkTrend(d, e, base)...)
+			case e.WTL.Series != "":
+				out.Rows = append(out.Rows, c.checkWTL(d, e, base))
+			default:
+				out.Rows = append(out.Rows, c.checkOn(d, e, base)...)
 			}
-			if e.WTL.Series != "" {
-				out.Rows = append(out.Rows, m.checkWTL(d, e, base))
-				continue
-			}
-			out.Rows = append(out.Rows, m.checkOn(d, e, base)...)
 		}
 	}
 	return out
 }
 
+// what says what e checks: "hp mse", "fnr vs ridge LR accuracy", "best
+// of MED accuracy", "DDR vs EE auc (area)", "cols of a / b".
+func what(e *spec.Expectation) string {
+	sub := e.Subject()
+	var s string
+	switch {
+	case e.Fact != "":
+		if e.OverDataset != "" {
+			return sub + " / " + sub + " of " + e.OverDataset
+		}
+		return sub
+	case e.WTL.Series != "":
+		return e.WTL.Series + " vs " + e.WTL.Than + " " + sub + " W/T/L"
+	case e.Better != "":
+		s = e.Better + " vs " + thanName(e) + " " + sub
+	default:
+		s = e.Method + " " + sub
+	}
+	switch e.Best {
+	case "grid":
+		s = "best grid point: " + s
+	case "x", "both":
+		s = "best point: " + s
+	}
+	if e.Trend.Shape != "" {
+		s += " along " + e.Trend.AlongOr()
+		if e.Better != "" {
+			s = "gap " + s
+		}
+	}
+	if e.Area {
+		s += " (area)"
+	}
+	return s
+}
+
 // expected describes what e expects, and for a relation whether it
 // demands a significant test.
-func (m *model) expected(e *spec.Expectation) string {
+func (c *checker) expected(e *spec.Expectation) string {
+	m := c.model
 	alpha := "α=" + num(e.AlphaOr())
 	if e.WTL.Series != "" {
 		return fmt.Sprintf("W/T/L %s ± %d (significant at %s)", wtlOf(e), e.Slack, alpha)
 	}
+	if e.Trend.Shape != "" {
+		return c.expectedTrend(e)
+	}
+	if e.Artifact.Measure == "table" {
+		return "each row: artifact.values" + tolText(e)
+	}
 	if e.Better != "" {
 		dir := "higher"
-		if mt, err := metric.Lookup(e.Metric); err == nil && !mt.HigherIsBetter {
+		if sj, err := c.subjectOf(e); err == nil && !sj.higher {
 			dir = "lower"
 		}
 		switch {
@@ -232,7 +275,7 @@ func (m *model) expected(e *spec.Expectation) string {
 		case e.RTol != nil:
 			s += fmt.Sprintf(" ± %s%%", num(*e.RTol*100))
 		default:
-			s += fmt.Sprintf(" (at %d decimals)", m.digits(e.Metric))
+			s += fmt.Sprintf(" (at %d decimals)", m.digits(e.Subject()))
 		}
 	}
 	if e.Min != nil || e.Max != nil {
@@ -257,82 +300,76 @@ func (m *model) expected(e *spec.Expectation) string {
 // num formats a number from a spec as written: shortest exact form.
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// checkOn evaluates e on one dataset.
-func (m *model) checkOn(d *dataSet, e *spec.Expectation, base CheckRow) []CheckRow {
-	base.Expected = m.expected(e)
-	fail := func(why string) []CheckRow {
-		r := base
-		r.Measured = why
-		return []CheckRow{r}
-	}
-	mt, err := metric.Lookup(e.Metric)
+// checkOn evaluates a value check or a relation e on one dataset: at
+// each x (or once over the curve, with Area; once at the best x, with
+// Best x), each side's point — its series, or with Best grid the best of
+// its label's — and the verdict on their values.
+func (c *checker) checkOn(d *dataSet, e *spec.Expectation, base CheckRow) []CheckRow {
+	base.Expected = c.expected(e)
+	fail := failing(base)
+	sj, err := c.subjectOf(e)
 	if err != nil {
 		return fail(err.Error())
 	}
-	var ss []*series
 	names := []string{e.Method}
 	if e.Better != "" {
 		names = []string{e.Better, e.Than}
 	}
+	var sides [][]*series
 	for i, name := range names {
 		in := d
 		if i == 1 && e.ThanDataset != "" {
-			if in = m.dataset(e.ThanDataset); in == nil {
+			if in = c.dataset(e.ThanDataset); in == nil {
 				return fail(fmt.Sprintf("no dataset %q in the experiment", e.ThanDataset))
 			}
 		}
-		s, err := in.find(name)
+		cands, err := candidates(in, name, e.Best)
 		if err != nil {
 			return fail(err.Error())
 		}
-		ss = append(ss, s)
+		sides = append(sides, cands)
 	}
-	var xs []float64
-	for _, size := range e.Sizes {
-		xs = append(xs, float64(size))
-	}
+	xs := rowXs(d, e, sides)
 	if len(xs) == 0 {
-		seen := map[float64]bool{}
-		for _, x := range d.xs {
-			for _, s := range ss {
-				if len(s.cells[x].obsOrNil()) > 0 && !seen[x] {
-					seen[x] = true
-					xs = append(xs, x)
-				}
-			}
-		}
-		if len(xs) == 0 {
-			return fail(fmt.Sprintf("no successful trials of %s", ss[0].name))
-		}
+		return fail(fmt.Sprintf("no successful trials of %s", sides[0][0].name))
+	}
+	// The rows: one per x, or one over all of them.
+	rowsOf := make([][]float64, len(xs))
+	for i, x := range xs {
+		rowsOf[i] = []float64{x}
+	}
+	if e.Area || e.Best == "x" || e.Best == "both" {
+		rowsOf = [][]float64{xs}
 	}
 	var rows []CheckRow
-	for _, x := range xs {
+	for _, span := range rowsOf {
 		r := base
-		r.X = x
-		var sts []summary
-		missing := ""
-		for _, s := range ss {
-			vals, _ := s.cells[x].values(e.Metric)
-			st := summarize(vals)
-			if inf := countInf(vals); inf > 0 && missing == "" {
-				// An infinite mean passes a bound on one side and fails
-				// no relation's direction: a diverged metric is a failure.
-				missing = fmt.Sprintf("%s infinite (±Inf) in %d of %d trials of %s at size %s", e.Metric, inf, len(vals), s.name, fmtX(x))
-			}
-			if st.N == 0 && missing == "" && len(vals) > 0 {
-				missing = fmt.Sprintf("%s undefined (NaN) in all %d trials of %s at size %s", e.Metric, len(vals), s.name, fmtX(x))
-			}
-			if st.N == 0 && missing == "" {
-				missing = fmt.Sprintf("no results of %s at size %s", s.name, fmtX(x))
-				if f := s.failedAt(x); f > 0 {
-					missing += fmt.Sprintf(" (%d failed trials)", f)
-				}
-			}
-			sts = append(sts, st)
+		if len(span) == 1 {
+			r.X = span[0]
+		} else {
+			r.Span = fmtX(span[0]) + "–" + fmtX(span[len(span)-1])
 		}
-		for _, s := range ss {
-			if n := s.notRun(x); n > 0 && missing == "" {
-				missing = fmt.Sprintf("incomplete: %s of %s at size %s not run yet (finish the run first)", plural(n, "planned trial"), s.name, fmtX(x))
+		if e.Area {
+			r.Span = "area " + r.Span
+			if len(span) == 1 {
+				r.Span = "area " + fmtX(span[0])
+			}
+		}
+		var pts []point
+		missing := ""
+		for _, cands := range sides {
+			p, why := c.pick(sj, cands, span, e.Area)
+			if why != "" && missing == "" {
+				missing = why
+			}
+			pts = append(pts, p)
+		}
+		for _, p := range pts {
+			if p.s == nil || len(span) > 1 || len(sides[0]) > 1 {
+				continue
+			}
+			if n := p.s.notRun(span[0]); n > 0 && missing == "" {
+				missing = fmt.Sprintf("incomplete: %s of %s at size %s not run yet (finish the run first)", plural(n, "planned trial"), p.s.name, fmtX(span[0]))
 			}
 		}
 		if missing != "" {
@@ -340,40 +377,56 @@ func (m *model) checkOn(d *dataSet, e *spec.Expectation, base CheckRow) []CheckR
 			rows = append(rows, r)
 			continue
 		}
+		if !e.Area && len(span) > 1 && pts[0].x != areaX {
+			r.X, r.Span = pts[0].x, ""
+		}
+		chose := e.Best != "" || pts[0].left > 0 || len(pts) > 1 && pts[1].left > 0
 		if e.Better == "" {
-			st := sts[0]
-			r.Measured = m.fmtNum(e.Metric, st.Mean)
-			if st.N > 1 {
-				r.Measured += " ± " + m.fmtNum(e.Metric, st.SD)
+			p := pts[0]
+			r.Measured = c.fmtNum(sj, p.st.Mean)
+			if p.st.N > 1 {
+				r.Measured += " ± " + c.fmtNum(sj, p.st.SD)
 			}
-			r.Measured += fmt.Sprintf(" (n=%d)", st.N)
-			r.Pass = m.valueOK(e, st.Mean)
+			r.Measured += fmt.Sprintf(" (n=%d)", p.st.N)
+			if chose {
+				r.Measured = describe(p, e) + ": " + r.Measured
+			}
+			r.Pass = c.valueOK(e, p.st.Mean)
 		} else {
-			diff := sts[0].Mean - sts[1].Mean
-			if !mt.HigherIsBetter {
+			a, b := pts[0], pts[1]
+			diff := a.st.Mean - b.st.Mean
+			if !sj.higher {
 				diff = -diff
 			}
-			tt := m.compare(d, ss[0].cells[x], ss[1].cells[x], e.Metric)
+			tt := c.compare(d, a.cl, b.cl, sj.name)
 			r.Test, r.P, r.Pairs = tt.Test, tt.P, tt.N
 			r.Demanded = e.Significant || e.AtPar
-			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s %s, %d pairs%s)", m.fmtNum(e.Metric, sts[0].Mean), m.fmtNum(e.Metric, sts[1].Mean),
-				signed(m, e.Metric, diff), tt.Test, fmtP(tt.P), tt.N, m.bootDiff(ss[0].cells[x], ss[1].cells[x], e.Metric, mt.HigherIsBetter))
-			m.relate(&r, e, tt, diff, mt.HigherIsBetter)
+			boot := ""
+			if sj.own && !e.Area {
+				boot = c.bootDiff(a.cl, b.cl, sj.name, sj.higher)
+			}
+			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s %s, %d pairs%s)", c.fmtNum(sj, a.st.Mean), c.fmtNum(sj, b.st.Mean),
+				c.signed(sj, diff), tt.Test, fmtP(tt.P), tt.N, boot)
+			if chose {
+				r.Measured = describe(a, e) + " vs " + describe(b, e) + ": " + r.Measured
+			}
+			c.relate(&r, e, tt, diff, sj.higher)
 		}
 		rows = append(rows, r)
 	}
 	return rows
 }
 
-// countInf counts the infinite values of vs.
-func countInf(vs []float64) int {
-	n := 0
-	for _, v := range vs {
-		if math.IsInf(v, 0) {
-			n++
+// signed formats a difference of the subject with an explicit sign.
+func (c *checker) signed(sj subject, v float64) string {
+	if sj.e != nil && sj.e.Artifact.Name != "" {
+		s := c.fmtNum(sj, v)
+		if v >= 0 && !strings.HasPrefix(s, "-") {
+			s = "+" + s
 		}
+		return s
 	}
-	return n
+	return signed(c.model, sj.name, v)
 }
 
 // relate decides the verdict of relation e at one x value from the
@@ -442,12 +495,17 @@ func wtlOf(e *spec.Expectation) string {
 }
 
 // checkWTL evaluates the Win/Tie/Loss count e on dataset d.
-func (m *model) checkWTL(d *dataSet, e *spec.Expectation, r CheckRow) CheckRow {
-	r.Expected = m.expected(e)
+func (c *checker) checkWTL(d *dataSet, e *spec.Expectation, r CheckRow) CheckRow {
+	m := c.model
+	r.Expected = c.expected(e)
 	r.Demanded = true
-	mt, err := metric.Lookup(e.Metric)
+	sj, err := c.subjectOf(e)
 	if err != nil {
 		r.Measured = err.Error()
+		return r
+	}
+	if !sj.own && e.Extra == "" {
+		r.Measured = "a Win/Tie/Loss count is of a metric or an extra"
 		return r
 	}
 	a, err := d.find(e.WTL.Series)
@@ -475,19 +533,19 @@ func (m *model) checkWTL(d *dataSet, e *spec.Expectation, r CheckRow) CheckRow {
 			}
 		}
 	}
-	c := m.wtl(d, a, b, e.Metric, mt.HigherIsBetter, e.AlphaOr(), xs)
-	r.Test = strings.Join(c.Tests, "+")
+	cnt := m.wtl(d, a, b, sj.name, sj.higher, e.AlphaOr(), xs)
+	r.Test = strings.Join(cnt.Tests, "+")
 	if r.Test == "" && len(xs) > 0 {
 		r.Test, _, _ = m.testOf(d, a.cells[xs[len(xs)-1]])
 	}
-	r.Pairs = c.Win + c.Tie + c.Loss
-	r.Measured = fmt.Sprintf("%s (paper %s) over %s, %s", c, wtlOf(e), plural(r.Pairs, "x value"), r.Test)
-	if c.None > 0 {
-		r.Measured += fmt.Sprintf("; %d with fewer than two pairs not counted", c.None)
+	r.Pairs = cnt.Win + cnt.Tie + cnt.Loss
+	r.Measured = fmt.Sprintf("%s (paper %s) over %s, %s", cnt, wtlOf(e), plural(r.Pairs, "x value"), r.Test)
+	if cnt.None > 0 {
+		r.Measured += fmt.Sprintf("; %d with fewer than two pairs not counted", cnt.None)
 	}
 	paper := [3]*int{e.WTL.Wins, e.WTL.Ties, e.WTL.Losses}
 	r.Pass = true
-	for i, got := range [3]int{c.Win, c.Tie, c.Loss} {
+	for i, got := range [3]int{cnt.Win, cnt.Tie, cnt.Loss} {
 		if paper[i] == nil || abs(got-*paper[i]) > e.Slack {
 			r.Pass = false
 		}
@@ -547,7 +605,7 @@ func (m *model) valueOK(e *spec.Expectation, mean float64) bool {
 		v := *e.Value
 		switch {
 		case e.Tol == nil && e.RTol == nil:
-			ok = m.fmtNum(e.Metric, mean) == m.fmtNum(e.Metric, v)
+			ok = m.fmtNum(e.Subject(), mean) == m.fmtNum(e.Subject(), v)
 		default:
 			within := false
 			if e.Tol != nil && math.Abs(mean-v) <= *e.Tol*(1+1e-12) {
@@ -618,7 +676,10 @@ func writeCheckTable(w io.Writer, c *Checked, notes bool) {
 	var rows [][]string
 	for _, r := range c.Rows {
 		size := "—"
-		if r.X > 0 {
+		switch {
+		case r.Span != "":
+			size = r.Span
+		case r.X > 0:
 			size = fmtX(r.X)
 		}
 		row := []string{r.Dataset, r.What, size, r.Expected, r.Measured, r.Verdict(), r.Source}

@@ -180,7 +180,7 @@ func (m *model) writeMarkdown(w *bytes.Buffer, dir string, infos map[string]resu
 		fmt.Fprintf(w, "%s\n\n", d)
 	}
 	m.writeSetup(w)
-	checked := m.check()
+	checked := m.check(dir, infos)
 	for _, d := range m.datasets {
 		if err := m.writeDataset(w, d, dir, infos, files); err != nil {
 			return err

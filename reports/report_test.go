@@ -167,8 +167,19 @@ func writeArtifacts(t testing.TB, dir string, i, trial int) []string {
 		"Plot": map[string]any{"XLabel": "C", "YLabel": "weight", "LogX": true,
 			"Series": []map[string]any{{"Label": "x1", "X": []float64{0.1, 1, 10}, "Y": []float64{0.1, 0.5, 1 + tr}},
 				{"Label": "x2", "X": []float64{0.1, 1, 10}, "Y": []float64{0, -1, -2}, "Points": true}}}}
+	return saveArtifacts(t, dir, key, table, plot)
+}
+
+// saveArtifacts writes each artifact (the JSON form, named by its
+// "Name") to dir/artifacts/key/ and returns their paths relative to dir,
+// as Result.Artifacts lists them.
+func saveArtifacts(t testing.TB, dir, key string, arts ...map[string]any) []string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, "artifacts", key), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	var rels []string
-	for _, a := range []map[string]any{table, plot} {
+	for _, a := range arts {
 		rel := "artifacts/" + key + "/" + a["Name"].(string) + ".json"
 		b, err := json.Marshal(a)
 		if err != nil {

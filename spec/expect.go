@@ -153,6 +153,9 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 			d.errorf(w.get(d, "than"), Sub(Sub(path, "wtl"), "than"), "%s is compared with itself; want two different series", param.Quote(x.WTL.Than))
 		}
 		not("a relation, not a Win/Tie/Loss count", "", "by", "within", "than_dataset", "significant", "at_par")
+		if has("artifact") {
+			d.errorf(f.get(d, "artifact"), Sub(path, "artifact"), "a Win/Tie/Loss count is of a metric or an extra at each x, and an artifact is saved once per trial; want metric or extra")
+		}
 		not("a value check or a relation, not a Win/Tie/Loss count", "", "best", "area")
 	case isTrend:
 		x.checkTrend(d, f, path)

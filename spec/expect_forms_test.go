@@ -122,6 +122,8 @@ expect:
 			`t.yaml:7:91: expect[0].trend.at: 3 points with significant, which tests the first against the last; want two points, or no significant`},
 		{"trend area along size", `{dataset: a, method: "m (shrink=0)", metric: accuracy, trend: {shape: increasing}, area: true}`,
 			`t.yaml:7:94: expect[0].area: area collapses the sizes a trend along size would compare; want trend.along a grid param with area, or no area`},
+		{"artifact in a wtl", `{dataset: a, artifact: {name: w, measure: zeros}, wtl: {series: m, than: n, wins: 1, ties: 0, losses: 0}}`,
+			`t.yaml:7:28: expect[0].artifact: a Win/Tie/Loss count is of a metric or an extra at each x, and an artifact is saved once per trial; want metric or extra`},
 		{"trend and wtl", `{dataset: a, metric: accuracy, wtl: {series: m, than: n, wins: 1, ties: 0, losses: 0}, trend: {shape: increasing}}`,
 			`t.yaml:7:5: expect[0]: more than one of a Win/Tie/Loss count (wtl), a trend (trend); want one of them per entry`},
 	}
