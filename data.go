@@ -24,7 +24,8 @@ const dataUsage = `usage: repro data list FILE.yaml [--data DIR]
        repro data verify [FILE.yaml] [--data DIR]
 
 list    the data files the experiment reads, where each comes from (URL, checksum,
-        licence, citation) and whether it is present and verified in the data directory
+        licence, citation) and whether it is present and verified in the data directory;
+        exit 1 if one is missing or does not verify
 fetch   download the missing files (resuming a partial download kept in DIR/.partial),
         check each against its checksum and place it; a file present with another
         checksum is left alone and reported
@@ -187,6 +188,10 @@ func cmdDataList(stdout, stderr io.Writer, args []string) int {
 		fmt.Fprintf(stdout, ", %d missing: %s", missing, fetchCommand(arg, dir))
 	}
 	fmt.Fprintln(stdout)
+	if missing > 0 || bad > 0 {
+		// A script's `repro data list X || repro data fetch X` works.
+		return exitFailed
+	}
 	return exitOK
 }
 
@@ -276,7 +281,7 @@ func cmdDataFetch(ctx context.Context, stdout, stderr io.Writer, args []string) 
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			fmt.Fprintf(stderr, "repro data fetch: %v\n", err)
-			return exitFailed
+			return exitError
 		}
 		if err := client.Fetch(ctx, dir, f.src); err != nil {
 			if ctx.Err() != nil {

@@ -66,7 +66,8 @@ func TestDataCommands(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	m := newMirror(t, map[string][]byte{"/repro-test/tiny.csv": tinyCSV})
 
-	out, _ := mustCLI(t, exitOK, "data", "list", dataSpecFile, "--data", dir)
+	// A file missing: list exits 1 (issue 42: it exited 0).
+	out, _ := mustCLI(t, exitFailed, "data", "list", dataSpecFile, "--data", dir)
 	for _, want := range []string{"repro-test/tiny.csv  missing", "https://data.example.org/repro-test/tiny.csv",
 		"0 of 1 verified, 1 missing: repro data fetch " + dataSpecFile + " --data " + dir} {
 		if !strings.Contains(out, want) {
@@ -78,8 +79,8 @@ func TestDataCommands(t *testing.T) {
 	if !strings.Contains(out, "missing   repro-test/tiny.csv") {
 		t.Errorf("verify: %s", out)
 	}
-	// run says how to fetch it.
-	_, stderr := mustCLI(t, exitFailed, "run", dataSpecFile, "--data", t.TempDir(), "-o", t.TempDir(), "-q")
+	// run refuses it as validate --data does (exit 2), saying how to fetch it.
+	_, stderr := mustCLI(t, exitUsage, "run", dataSpecFile, "--data", t.TempDir(), "-o", t.TempDir(), "-q")
 	if !strings.Contains(stderr, "hint: fetch the experiment's data with: repro data fetch "+dataSpecFile+" --data ") {
 		t.Errorf("run on missing data: no fetch hint in\n%s", stderr)
 	}

@@ -81,7 +81,7 @@ metrics: [accuracy]
 	if len(stderr) > 1000 || !strings.Contains(stderr, spec+":3:5: datasets[0]: ") || !strings.Contains(stderr, "characters cut") {
 		t.Errorf("validate: %d bytes of errors: %.600s", len(stderr), stderr)
 	}
-	_, stderr = mustCLI(t, exitFailed, "run", "--data", data, "-o", filepath.Join(t.TempDir(), "out"), "-q", spec)
+	_, stderr = mustCLI(t, exitUsage, "run", "--data", data, "-o", filepath.Join(t.TempDir(), "out"), "-q", spec)
 	if len(stderr) > 1000 || !strings.Contains(stderr, "characters cut") {
 		t.Errorf("run: %d bytes of errors: %.600s", len(stderr), stderr)
 	}
@@ -179,5 +179,42 @@ metrics: [accuracy]
 	_, stderr = mustCLI(t, exitUsage, "run", "-q", "-o", dir, spec)
 	if !strings.Contains(stderr, spec+":6:56: protocol.budget: a budget of 100000 labels, but the pool of 100 rows") {
 		t.Errorf("run:\n%s", stderr)
+	}
+}
+
+// TestExitCodesAgree is issue 43's case: a data error was exit 2 at
+// validate --data and exit 1 at run, and the usage said $REPRO_DATA alone
+// turned the data checks on. One code per kind of failure: a malformed
+// or missing data file is refused input (2) at both; the machine's
+// failures are 3; the table in repro -h says so and $REPRO_DATA alone
+// does not load data.
+func TestExitCodesAgree(t *testing.T) {
+	data := t.TempDir()
+	writeFile(t, filepath.Join(data, "bad.csv"), "a,b,label\n1,2,x\n3,oops,y\n")
+	for _, file := range []string{"bad.csv", "absent.csv"} {
+		spec := writeFile(t, filepath.Join(t.TempDir(), "s.yaml"), `name: codes
+datasets:
+  - name: csv
+    params: {file: `+file+`, label: label}
+    split: {kind: holdout, test: 1}
+methods:
+  - name: logreg-l2
+curve: {sizes: [1], trials: 1}
+metrics: [accuracy]
+`)
+		_, verr := mustCLI(t, exitUsage, "validate", "--data", data, spec)
+		_, rerr := mustCLI(t, exitUsage, "run", "--data", data, "-q", "-o", filepath.Join(t.TempDir(), "out"), spec)
+		if !strings.Contains(verr, file) || !strings.Contains(rerr, file) {
+			t.Errorf("%s: validate said\n%s\nrun said\n%s", file, verr, rerr)
+		}
+	}
+	help, _ := mustCLI(t, exitOK, "-h")
+	for _, want := range []string{"\n  0    success\n", "\n  1    a verdict failed", "\n  2    refused before anything ran", "\n  3    the machine stood in the way", "\n  130  interrupted", "with --data DIR (not $REPRO_DATA alone)"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("repro -h: no %q", want)
+		}
+	}
+	if strings.Contains(help, "with --data or $REPRO_DATA") {
+		t.Error("repro -h says $REPRO_DATA alone turns on the data checks")
 	}
 }

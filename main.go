@@ -12,9 +12,20 @@
 //	repro list [methods|datasets|transforms|metrics]
 //	repro data list|fetch|verify FILE.yaml [--data DIR]
 //
-// Exit codes: 0 success, 1 a failed check, failed trials or another
-// failure (e.g. DIR in use by another run), 2 bad usage or an invalid spec,
-// 130 interrupted (rerun to resume).
+// Exit codes, one per kind of failure and the same at every command:
+//
+//	0    success
+//	1    a verdict failed: failed trials (run), a failed expectation (check,
+//	     run --check), a regression or runs that cannot be compared (diff),
+//	     a data file missing or not verifying (data list, data verify), a
+//	     source not fetched (data fetch)
+//	2    the input was refused before anything ran: bad usage, an invalid
+//	     spec, or data the spec cannot use (a dataset that does not load,
+//	     sizes, folds or columns the data cannot give) — at validate --data
+//	     and at run alike
+//	3    the machine stood in the way: the output directory in use by
+//	     another run, a file that cannot be written, a job not submitted
+//	130  interrupted (rerun to resume)
 package main
 
 import (
@@ -33,9 +44,10 @@ import (
 // Exit codes.
 const (
 	exitOK          = 0
-	exitFailed      = 1
-	exitUsage       = 2
-	exitInterrupted = 130
+	exitFailed      = 1   // a verdict failed
+	exitUsage       = 2   // usage, spec or data refused
+	exitError       = 3   // the machine stood in the way
+	exitInterrupted = 130 // a signal; rerun to resume
 )
 
 func main() {
@@ -72,8 +84,8 @@ Usage:
   repro slurm FILE.yaml --tasks N [--partition P] [--time T] [--cpus-per-task C] [--mem M] [-o DIR] [--submit]
         write DIR/slurm/*.sbatch: a job array of N shards and a report job after it; --submit submits them
   repro validate FILE.yaml [--data DIR] [--set key.path=value ...] [--no-commands]
-        check the spec and print the plan (runs nothing); with --data or $REPRO_DATA, load the
-        datasets (no fits) and check the spec against them: sizes, test sets, folds, columns;
+        check the spec and print the plan (runs nothing); with --data DIR (not $REPRO_DATA alone),
+        load the datasets (no fits) and check the spec against them: sizes, test sets, folds, columns;
         print every external program its command methods would run (--no-commands refuses them,
         as it does for run)
   repro list [methods|datasets|transforms|metrics]
@@ -83,8 +95,14 @@ Usage:
         (checked against their checksums), or verify those present (repro data help)
   repro version
 
-Exit codes: 0 success, 1 failed trials (run), a failed expectation (check, run --check) or a
-regression (diff), 2 bad usage or invalid spec, 130 interrupted.
+Exit codes (every command):
+  0    success
+  1    a verdict failed: failed trials (run), a failed expectation (check, run --check), a
+       regression (diff), a data file missing or not verifying (data list|verify|fetch)
+  2    refused before anything ran: bad usage, an invalid spec, data the spec cannot use
+       (a dataset that does not load, sizes or folds the data cannot give; validate --data and run)
+  3    the machine stood in the way: the output directory in use, a file not written, a job not submitted
+  130  interrupted (the same command resumes)
 The data directory is --data, else $REPRO_DATA, else the user cache directory.
 `
 

@@ -602,7 +602,7 @@ func TestRunLocked(t *testing.T) {
 	case "windows", "plan9", "js", "wasip1":
 		t.Skip("no flock on " + runtime.GOOS + ": results.LockDir takes no lock")
 	}
-	_, stderr := mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q")
+	_, stderr := mustCLI(t, exitError, "run", irisSpec, "-o", dir, "-q")
 	if !strings.Contains(stderr, "output directory "+dir+" is in use by another repro run") {
 		t.Errorf("locked run:\n%s", stderr)
 	}
@@ -656,7 +656,7 @@ func TestReportLocked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, stderr := mustCLI(t, exitFailed, "report", dir)
+	_, stderr := mustCLI(t, exitError, "report", dir)
 	unlock()
 	if !strings.Contains(stderr, "is in use by another repro run") {
 		t.Errorf("report on a locked directory:\n%s", stderr)

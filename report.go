@@ -23,7 +23,7 @@ func cmdReport(stdout, stderr io.Writer, args []string) int {
 	unlock, err := results.LockDir(arg)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro report: %v\n", err)
-		return exitFailed
+		return exitError
 	}
 	defer unlock()
 	recs, err := loadResults(arg, spec, stderr)
@@ -33,7 +33,7 @@ func cmdReport(stdout, stderr io.Writer, args []string) int {
 	}
 	if err := reports.Write(arg, spec, recs); err != nil {
 		fmt.Fprintf(stderr, "repro report: writing the reports in %s: %v\n", arg, err)
-		return exitFailed
+		return exitError
 	}
 	fmt.Fprintf(stdout, "report: %s (%d results)\n", filepath.Join(arg, "report.md"), len(recs))
 	return exitOK

@@ -103,7 +103,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	unlock, err := lockRun(dir, shard)
 	if err != nil {
 		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
-		return exitFailed
+		return exitError
 	}
 	defer unlock()
 	opts := runner.Options{Dir: dir, DataDir: datasets.DataDir(*data), Workers: *workers, Fresh: *fresh, Locked: true, Shard: shard, MemLimit: limit,
@@ -121,7 +121,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		tmp, err := os.MkdirTemp("", "repro-cold-")
 		if err != nil {
 			fmt.Fprintf(stderr, "repro run: --cold: %v\n", err)
-			return exitFailed
+			return exitError
 		}
 		defer os.RemoveAll(tmp)
 		opts.CacheDir = tmp
@@ -149,7 +149,14 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		}
 		fmt.Fprintf(stderr, "repro: %s: %v\n", arg, err)
 		dataHint(stderr, err, arg, *data)
-		return exitFailed
+		// A dataset that does not load is refused input, as validate
+		// --data refuses it; anything else is the machine's (a results
+		// file that cannot be written).
+		var de *runner.DataError
+		if errors.As(err, &de) {
+			return exitUsage
+		}
+		return exitError
 	}
 	if shard.N > 0 {
 		return shardDone(stdout, stderr, dir, sum, shard)
@@ -163,7 +170,7 @@ func cmdRun(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 	}
 	if err := reports.Write(dir, sp, sum.Results); err != nil {
 		fmt.Fprintf(stderr, "repro: writing the reports in %s: %v\n", dir, err)
-		return exitFailed
+		return exitError
 	}
 	if *smoke {
 		fmt.Fprintf(stdout, "%s (smoke run of %d of its %d trials): %d ran now, %d already done, %d failed\n",

@@ -111,12 +111,12 @@ func TestShardLockDomainCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unlock()
-	_, stderr := mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q")
+	_, stderr := mustCLI(t, exitError, "run", irisSpec, "-o", dir, "-q")
 	if !strings.Contains(stderr, "output directory "+dir+" is in use by a run split into 2 shards (shard 0/2, pid ") ||
 		!strings.Contains(stderr, "a run of every trial cannot run beside it") {
 		t.Errorf("a run of every trial beside shard 0/2:\n%s", stderr)
 	}
-	_, stderr = mustCLI(t, exitFailed, "run", irisSpec, "-o", dir, "-q", "--shard", "0/3")
+	_, stderr = mustCLI(t, exitError, "run", irisSpec, "-o", dir, "-q", "--shard", "0/3")
 	if !strings.Contains(stderr, "shard 0/3 cannot run beside it") || !strings.Contains(stderr, "run shards of 2 (--shard I/2)") {
 		t.Errorf("shard 0/3 beside shard 0/2:\n%s", stderr)
 	}
@@ -130,7 +130,7 @@ func TestShardLockDomainCLI(t *testing.T) {
 	if !strings.Contains(stdout, "iris-cli shard 1/2: ") {
 		t.Errorf("shard 1/2 beside shard 0/2:\n%s", stdout)
 	}
-	_, stderr = mustCLI(t, exitFailed, "report", dir)
+	_, stderr = mustCLI(t, exitError, "report", dir)
 	if !strings.Contains(stderr, "is in use by a run split into 2 shards") {
 		t.Errorf("report beside shard 0/2:\n%s", stderr)
 	}

@@ -89,7 +89,7 @@ func cmdSlurm(stdout, stderr io.Writer, args []string) int {
 	dir, err := filepath.Abs(outDir(*out, sp))
 	if err != nil {
 		fmt.Fprintf(stderr, "repro slurm: %v\n", err)
-		return exitFailed
+		return exitError
 	}
 	bin := *reproPath
 	if bin == "" {
@@ -98,12 +98,12 @@ func cmdSlurm(stdout, stderr io.Writer, args []string) int {
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "repro slurm: finding the repro binary: %v (give it with --repro)\n", err)
-			return exitFailed
+			return exitError
 		}
 	}
 	if bin, err = filepath.Abs(bin); err != nil {
 		fmt.Fprintf(stderr, "repro slurm: %v\n", err)
-		return exitFailed
+		return exitError
 	}
 	job := slurmJob{Name: sp.Name, Tasks: *tasks, CPUs: *cpus, Partition: *partition, Time: *limit, Mem: *mem,
 		Repro: bin, Spec: filepath.Join(dir, spec.SpecFile), Dir: dir, Data: dataDir, Scripts: filepath.Join(dir, slurmDir)}
@@ -112,17 +112,17 @@ func cmdSlurm(stdout, stderr io.Writer, args []string) int {
 	// FILE.yaml while the array waits in the queue.
 	if err := os.MkdirAll(job.Scripts, 0o755); err != nil {
 		fmt.Fprintf(stderr, "repro slurm: %v\n", err)
-		return exitFailed
+		return exitError
 	}
 	if err := runner.WriteSpec(dir, sp); err != nil {
 		fmt.Fprintf(stderr, "repro slurm: %v\n", err)
-		return exitFailed
+		return exitError
 	}
 	files := map[string]string{"array.sbatch": job.arrayScript(), "report.sbatch": job.reportScript(), "submit.sh": job.submitScript()}
 	for _, name := range []string{"array.sbatch", "report.sbatch", "submit.sh"} {
 		if err := atomicfile.WriteFile(filepath.Join(job.Scripts, name), []byte(files[name]), 0o755); err != nil {
 			fmt.Fprintf(stderr, "repro slurm: %v\n", err)
-			return exitFailed
+			return exitError
 		}
 	}
 	fmt.Fprintf(stdout, "%s: %d trials in %d array tasks\n", sp.Name, len(plan.Trials), *tasks)
@@ -134,13 +134,13 @@ func cmdSlurm(stdout, stderr io.Writer, args []string) int {
 	array, err := sbatch(stderr, filepath.Join(job.Scripts, "array.sbatch"))
 	if err != nil {
 		fmt.Fprintf(stderr, "repro slurm: %v\n", err)
-		return exitFailed
+		return exitError
 	}
 	fmt.Fprintf(stdout, "array job: %s\n", array)
 	report, err := sbatch(stderr, "--dependency=afterany:"+array, filepath.Join(job.Scripts, "report.sbatch"))
 	if err != nil {
 		fmt.Fprintf(stderr, "repro slurm: %v (the array job %s is submitted; run repro report %s when it ends)\n", err, array, dir)
-		return exitFailed
+		return exitError
 	}
 	fmt.Fprintf(stdout, "report job: %s (after the array)\n", report)
 	fmt.Fprintf(stdout, "rerun one task: sbatch --array=I %s\n", filepath.Join(job.Scripts, "array.sbatch"))

@@ -102,7 +102,7 @@ echo "$((40 + n));cluster"
 	}
 	// Without sbatch, --submit fails and says why.
 	t.Setenv("PATH", tmp)
-	_, stderr := mustCLI(t, exitFailed, "slurm", irisSpec, "--tasks", "2", "-o", dir, "--data", tmp, "--repro", "/bin/true", "--submit")
+	_, stderr := mustCLI(t, exitError, "slurm", irisSpec, "--tasks", "2", "-o", dir, "--data", tmp, "--repro", "/bin/true", "--submit")
 	if !strings.Contains(stderr, "sbatch not found") {
 		t.Errorf("no sbatch:\n%s", stderr)
 	}

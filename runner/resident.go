@@ -179,7 +179,7 @@ func (p *residents) start(ctx context.Context) error {
 		if r.err != nil {
 			err := r.err
 			p.mu.Unlock()
-			return clip.Error(dataError(p.spec, r.index, err))
+			return &DataError{clip.Error(dataError(p.spec, r.index, err))}
 		}
 		if r.state == ready {
 			loaded[r.spec.ID] = r.ld
@@ -299,7 +299,7 @@ func (p *residents) loadedLocked(ctx context.Context, r *resident, d *datasets.D
 		if p.startup {
 			r.err = err
 		} else {
-			p.failLocked(clip.Error(dataError(p.spec, r.index, err)))
+			p.failLocked(&DataError{clip.Error(dataError(p.spec, r.index, err))})
 		}
 		return -1
 	}
@@ -489,3 +489,12 @@ func (c *lruCache[V]) purge() {
 		}
 	}
 }
+
+// DataError is a dataset of the spec that could not be loaded for a run:
+// a data file missing, unreadable or not what the spec says it is. Run
+// returns it (wrapping a *spec.SpecError where a param is to blame), so
+// that a command can tell the data's fault from the machine's.
+type DataError struct{ Err error }
+
+func (e *DataError) Error() string { return e.Err.Error() }
+func (e *DataError) Unwrap() error { return e.Err }
