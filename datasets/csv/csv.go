@@ -605,11 +605,8 @@ func read(srcs []source, o Options) (*datasets.Dataset, error) {
 		}
 	}
 	if anyMissing {
-		notes, err := imputeMean(x, isMissing, func(k int) string {
-			if f := feats[k]; f.value != "" {
-				return names[f.src] + "=" + f.value
-			}
-			return names[feats[k].src]
+		notes, err := imputeMean(x, isMissing, func(k int) (string, string) {
+			return names[feats[k].src], feats[k].value
 		})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", whole, err)
@@ -702,9 +699,20 @@ func sortedValues(recs []record, j int) []string {
 	return out
 }
 
-func imputeMean(x *matrix.Dense, isMissing []bool, name func(int) string) ([]string, error) {
+// imputeMean replaces the missing values of x by their feature's mean
+// over the rows that have one, and returns one note for the table naming
+// the columns imputed (a categorical column once, whatever its dummies).
+// column returns feature k's source column and, for a dummy, its value.
+func imputeMean(x *matrix.Dense, isMissing []bool, column func(int) (name, value string)) ([]string, error) {
 	n, p := x.Dims()
-	var notes []string
+	type imputed struct {
+		name          string
+		miss, dummies int
+		mean          float64
+	}
+	var cols []*imputed
+	byName := map[string]*imputed{}
+	total := 0
 	for k := 0; k < p; k++ {
 		sum, cnt, miss := 0.0, 0, 0
 		for i := 0; i < n; i++ {
@@ -718,8 +726,12 @@ func imputeMean(x *matrix.Dense, isMissing []bool, name func(int) string) ([]str
 		if miss == 0 {
 			continue
 		}
+		name, value := column(k)
 		if cnt == 0 {
-			return nil, fmt.Errorf("column %q: every value is missing, no mean to impute", name(k))
+			if value != "" {
+				name += "=" + value
+			}
+			return nil, fmt.Errorf("column %q: every value is missing, no mean to impute", name)
 		}
 		m := sum / float64(cnt)
 		for i := 0; i < n; i++ {
@@ -727,13 +739,50 @@ func imputeMean(x *matrix.Dense, isMissing []bool, name func(int) string) ([]str
 				x.Set(i, k, m)
 			}
 		}
-		notes = append(notes, fmt.Sprintf("feature %s: %d missing values replaced by the mean %.6g of the other %d rows (computed over every row read, test rows included)", name(k), miss, m, cnt))
+		c := byName[name]
+		if c == nil {
+			// A categorical column's dummies are missing in the same rows.
+			c = &imputed{name: name, miss: miss, mean: m}
+			byName[name] = c
+			cols = append(cols, c)
+			total += miss
+		}
+		if value != "" {
+			c.dummies++
+		}
 	}
-	return notes, nil
+	if len(cols) == 0 {
+		return nil, nil
+	}
+	items := make([]string, len(cols))
+	for i, c := range cols {
+		if c.dummies > 0 {
+			items[i] = fmt.Sprintf("%s (%d; each of its %d dummy columns by its mean)", c.name, c.miss, c.dummies)
+		} else {
+			items[i] = fmt.Sprintf("%s (%d, mean %.6g)", c.name, c.miss, c.mean)
+		}
+	}
+	values, columns := "values", "columns"
+	if total == 1 {
+		values = "value"
+	}
+	if len(cols) == 1 {
+		columns = "column"
+	}
+	return []string{fmt.Sprintf("%d missing %s in %d %s replaced by the column's mean over the rows that have one (computed over every row read, test rows included): %s",
+		total, values, len(cols), columns, strings.Join(listed(items), ", "))}, nil
 }
 
 // maxListed is the most column names a note lists.
 const maxListed = 10
+
+// listed returns items cut to maxListed, with a count of the others.
+func listed(items []string) []string {
+	if n := len(items); n > maxListed {
+		return append(items[:maxListed:maxListed], fmt.Sprintf("and %d more", n-maxListed))
+	}
+	return items
+}
 
 // ungroupedNote says which feature columns are in none of d's groups
 // when the experiment declared some: group-penalized methods take each
@@ -755,9 +804,7 @@ func ungroupedNote(d *datasets.Dataset) string {
 		return ""
 	}
 	n := len(out)
-	if n > maxListed {
-		out = append(out[:maxListed], fmt.Sprintf("and %d more", n-maxListed))
-	}
+	out = listed(out)
 	what := "column is"
 	if n > 1 {
 		what = "columns are"

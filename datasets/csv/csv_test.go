@@ -123,7 +123,7 @@ func TestRead(t *testing.T) {
 			y:        []float64{1, 2, 3},
 			features: []string{"s=a", "s=b", "v"},
 			groups:   []datasets.Group{{Name: "all", Columns: []int{0, 1, 2}}},
-			notes:    2,
+			notes:    1, // one note for the table, not one per dummy (issue 42)
 		},
 		{
 			name: "whitespace separator, quoted fields",

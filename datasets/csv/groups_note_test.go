@@ -55,3 +55,35 @@ func TestUngroupedColumnsNote(t *testing.T) {
 		t.Errorf("note %q", n)
 	}
 }
+
+// Issue 42: a table with missing values in a categorical column of 98
+// values and in a numeric one gave 99 notes, one per dummy column. It
+// gives one, naming each source column once.
+func TestImputeOneNote(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("colour,size,label\n")
+	for i := 0; i < 98; i++ {
+		size := strconv.Itoa(i)
+		if i == 5 {
+			size = "?"
+		}
+		b.WriteString("c" + strconv.Itoa(i) + "," + size + "," + strconv.Itoa(i%2) + "\n")
+	}
+	b.WriteString("?,?,1\n")
+	o := DefaultOptions()
+	o.Label, o.Task, o.Categorical, o.Missing = "label", TaskClassification, []string{"colour"}, MissingMean
+	d, err := Read(strings.NewReader(b.String()), "t.csv", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var imputed []string
+	for _, n := range d.Notes {
+		if strings.Contains(n, "missing value") {
+			imputed = append(imputed, n)
+		}
+	}
+	want := "3 missing values in 2 columns replaced by the column's mean over the rows that have one (computed over every row read, test rows included): colour (1; each of its 98 dummy columns by its mean), size (2, mean 48.9485)"
+	if len(imputed) != 1 || imputed[0] != want {
+		t.Errorf("notes %q\nwant one: %q", imputed, want)
+	}
+}

@@ -116,7 +116,7 @@ func TestDermatology(t *testing.T) {
 	if d.Rows() != 3 || d.Cols() != 34 || d.Features[33] != "age" || d.Classes[2] != "lichen planus" {
 		t.Fatalf("%d×%d %q", d.Rows(), d.Cols(), d.Features)
 	}
-	if got := d.X.At(1, 33); got != 40 || len(d.Notes) != 1 || !strings.Contains(d.Notes[0], "age: 1 missing") {
+	if got := d.X.At(1, 33); got != 40 || len(d.Notes) != 1 || !strings.Contains(d.Notes[0], ": age (1, mean 40)") {
 		t.Errorf("imputed age %v, notes %q; want 40 and a note", got, d.Notes)
 	}
 	if !reflect.DeepEqual(d.Y, []float64{1, 0, 2}) {
