@@ -99,6 +99,9 @@ func (c *checker) measure(ac *spec.ArtifactCheck, o *observation) (float64, stri
 	if why != "" {
 		return 0, why
 	}
+	if ac.Measure == "zero_set" {
+		return zeroSet(a, ac)
+	}
 	vs, why := cells(a, ac)
 	if why != "" {
 		return 0, why
@@ -106,9 +109,10 @@ func (c *checker) measure(ac *spec.ArtifactCheck, o *observation) (float64, stri
 	if len(vs) == 0 {
 		return 0, fmt.Sprintf("artifact %q has no values in the cells selected", ac.Name)
 	}
+	eps := epsOf(ac, vs)
 	zeros := 0
 	for _, v := range vs {
-		if math.Abs(v) <= ac.Eps {
+		if math.Abs(v) <= eps {
 			zeros++
 		}
 	}
@@ -129,6 +133,50 @@ func (c *checker) measure(ac *spec.ArtifactCheck, o *observation) (float64, stri
 		return vs[0], ""
 	}
 	return 0, fmt.Sprintf("measure %q is not a value per trial", ac.Measure)
+}
+
+// epsOf returns the bound on |v| that counts as zero among the cells vs:
+// ac.Eps, or with Relative that fraction of their largest |v|.
+func epsOf(ac *spec.ArtifactCheck, vs []float64) float64 {
+	if !ac.Relative {
+		return ac.Eps
+	}
+	top := 0.0
+	for _, v := range vs {
+		top = math.Max(top, math.Abs(v))
+	}
+	return ac.Eps * top
+}
+
+// zeroSet returns 1 when the rows of table a whose cells (of ac.Column,
+// or all columns) are all within eps of zero are exactly ac.Rows, else
+// 0; or why the rows cannot be told.
+func zeroSet(a *artifactFile, ac *spec.ArtifactCheck) (float64, string) {
+	for _, r := range ac.Rows {
+		if !slices.Contains(a.Table.Rows, r) {
+			return 0, fmt.Sprintf("artifact %q has no row %q; its rows: %s", a.Name, r, strings.Join(a.Table.Rows, ", "))
+		}
+	}
+	all := *ac
+	all.Rows = nil
+	vs, why := cells(a, &all)
+	if why != "" {
+		return 0, why
+	}
+	eps := epsOf(ac, vs)
+	for _, r := range a.Table.Rows {
+		one := all
+		one.Rows = []string{r}
+		rv, _ := cells(a, &one)
+		zero := len(rv) > 0
+		for _, v := range rv {
+			zero = zero && math.Abs(v) <= eps
+		}
+		if zero != slices.Contains(ac.Rows, r) {
+			return 0, ""
+		}
+	}
+	return 1, ""
 }
 
 // checkTable evaluates an artifact measure table on d: for each row of

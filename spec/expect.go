@@ -222,7 +222,7 @@ func (x *Expectation) checkSubject(d *decoder, f *fields, path string) {
 		d.errorf(at, Sub(ap, "name"), "missing; want the artifact's name (artifacts/KEY/NAME.json: weights, coefficients, bandwidths)")
 	}
 	if a.get(d, "measure") == nil {
-		d.errorf(at, Sub(ap, "measure"), "missing; want zeros, nonzero, all_zero, cell or table")
+		d.errorf(at, Sub(ap, "measure"), "missing; want zeros, nonzero, all_zero, zero_set, cell or table")
 		return
 	}
 	ac := &x.Artifact
@@ -236,6 +236,10 @@ func (x *Expectation) checkSubject(d *decoder, f *fields, path string) {
 		case len(ac.Values) != len(ac.Rows):
 			d.errorf(a.get(d, "values"), Sub(ap, "values"), "%d values for %d rows; want one value per row", len(ac.Values), len(ac.Rows))
 		}
+	case "zero_set":
+		if a.get(d, "rows") == nil {
+			d.errorf(at, Sub(ap, "rows"), "missing; want the rows that should be the zero ones, exactly")
+		}
 	case "cell":
 		if len(ac.Rows) != 1 {
 			d.errorf(orNode(a.get(d, "rows"), at), Sub(ap, "rows"), "%d rows; want the one row whose cell is measured", len(ac.Rows))
@@ -244,8 +248,12 @@ func (x *Expectation) checkSubject(d *decoder, f *fields, path string) {
 	if a.get(d, "values") != nil && ac.Measure != "table" {
 		d.errorf(a.get(d, "values"), Sub(ap, "values"), "values belong to measure table; want measure: table, or no values")
 	}
-	if a.get(d, "eps") != nil && ac.Measure != "zeros" && ac.Measure != "nonzero" && ac.Measure != "all_zero" {
-		d.errorf(a.get(d, "eps"), Sub(ap, "eps"), "eps belongs to measures zeros, nonzero and all_zero, not %s; want no eps", ac.Measure)
+	zeroish := ac.Measure == "zeros" || ac.Measure == "nonzero" || ac.Measure == "all_zero" || ac.Measure == "zero_set"
+	if a.get(d, "eps") != nil && !zeroish {
+		d.errorf(a.get(d, "eps"), Sub(ap, "eps"), "eps belongs to measures zeros, nonzero, all_zero and zero_set, not %s; want no eps", ac.Measure)
+	}
+	if a.get(d, "relative") != nil && (!zeroish || a.get(d, "eps") == nil) {
+		d.errorf(a.get(d, "relative"), Sub(ap, "relative"), "relative qualifies eps (a fraction of the largest |v|); want eps beside it with measure zeros, nonzero, all_zero or zero_set, or no relative")
 	}
 }
 

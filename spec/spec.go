@@ -676,15 +676,24 @@ type ArtifactCheck struct {
 	// of `rows` is within `eps` of zero, else 0, so that its mean is the
 	// fraction of trials — "h2, h6, h7 always zero": `{name: bandwidths,
 	// column: hp_norm, rows: [h=0.3162, h=31.62, h=100], measure:
-	// all_zero}` with `min: 1`; `cell`, the value of one cell; `table`,
-	// each of `rows` against the paper's value in `values`, one row of the
-	// check each (`tol`/`rtol` on the mean over trials).
-	Measure string `yaml:"measure,omitempty" spec:"optional" enum:"zeros|nonzero|all_zero|cell|table"`
-	// With `zeros`, `nonzero` and `all_zero`: the largest |v| counted as
-	// zero.
+	// all_zero}` with `min: 1`; `zero_set`, 1 when the rows within `eps` of
+	// zero (every cell of the column, or of all columns) are exactly
+	// `rows`, else 0; `cell`, the value of one cell; `table`, each of
+	// `rows` against the paper's value in `values`, one row of the check
+	// each (`tol`/`rtol` on the mean over trials).
+	Measure string `yaml:"measure,omitempty" spec:"optional" enum:"zeros|nonzero|all_zero|zero_set|cell|table"`
+	// With `zeros`, `nonzero`, `all_zero` and `zero_set`: the largest |v|
+	// counted as zero.
 	//
 	// Default: `0`
 	Eps float64 `yaml:"eps,omitempty" spec:"optional" range:"[0, +inf)"`
+	// With `eps`: eps is a fraction of the largest |v| of the cells
+	// measured in each trial, not an absolute bound — "most weights are
+	// near zero" whatever their scale: `{name: weights, measure: zeros,
+	// eps: 0.05, relative: true}` counts |w| ≤ 5 % of max |w|.
+	//
+	// Default: `false`
+	Relative bool `yaml:"relative,omitempty" spec:"optional"`
 	// With `table`: the paper's value of each of `rows`, in order.
 	Values []float64 `yaml:"values,omitempty" spec:"optional"`
 }
