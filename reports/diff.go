@@ -392,6 +392,12 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 	return d, nil
 }
 
+// SpecChanges returns the fields that differ between two resolved specs
+// and change what runs (not description, report, expect …), as
+// Diff.Changes lists them: what makes results stored under old not
+// those of new.
+func SpecChanges(oldSpec, newSpec *spec.Spec) []DiffChange { return specChanges(oldSpec, newSpec) }
+
 // metricBefore orders metric names as the spec lists them, a metric's
 // parts ("binary_errors/1") after it, unknown names last by name.
 func metricBefore(order []string, a, b string) bool {
