@@ -22,6 +22,7 @@ import (
 const dataUsage = `usage: repro data list FILE.yaml [--data DIR]
        repro data fetch FILE.yaml [--data DIR] [--mirror URL]
        repro data verify [FILE.yaml] [--data DIR]
+       repro data mirror OUT [FILE.yaml] [--data DIR]
 
 list    the data files the experiment reads, where each comes from (URL, checksum,
         licence, citation) and whether it is present and verified in the data directory;
@@ -31,6 +32,11 @@ fetch   download the missing files (resuming a partial download kept in DIR/.par
         checksum is left alone and reported
 verify  check the files present (the experiment's, or every declared file) against
         their checksums; exit 1 if one differs (or, with FILE, is missing)
+mirror  write into OUT the tree a mirror serves for fetch --mirror, from the data
+        directory's files (the experiment's, or every declared file present): each
+        download at its URL's path, a file stored gzip-compressed as its URL serves it
+        (decompressed), an archive rebuilt from its members; serve OUT over HTTP
+        (python3 -m http.server -d OUT 8080) and fetch with --mirror http://HOST:8080
 
 The data directory is --data, else $REPRO_DATA, else the user cache directory.
 --mirror (default $REPRO_DATA_MIRROR) replaces the scheme and host of every URL.
@@ -49,6 +55,8 @@ func cmdData(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return cmdDataFetch(ctx, stdout, stderr, args[1:])
 	case "verify":
 		return cmdDataVerify(stdout, stderr, args[1:])
+	case "mirror":
+		return cmdDataMirror(stdout, stderr, args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, dataUsage)
 		return exitOK
@@ -368,6 +376,90 @@ func cmdDataVerify(stdout, stderr io.Writer, args []string) int {
 		return exitFailed
 	}
 	return exitOK
+}
+
+func cmdDataMirror(stdout, stderr io.Writer, args []string) int {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprint(stderr, dataUsage)
+		return exitUsage
+	}
+	out := args[0]
+	sp, _, dir, code := dataSpec("mirror", stderr, args[1:], true, nil)
+	if code != exitOK {
+		return code
+	}
+	var srcs []*fetch.Source
+	add := func(s *fetch.Source) {
+		if s != nil && !slices.Contains(srcs, s) {
+			srcs = append(srcs, s)
+		}
+	}
+	if sp != nil {
+		files, _ := dataFiles(sp)
+		for _, f := range files {
+			if f.src == nil {
+				fmt.Fprintf(stderr, "%s: no source declared (the experiment's own file): not mirrored\n", f.path)
+				continue
+			}
+			add(f.src)
+		}
+	} else {
+		// Every declared source one of whose files is present.
+		for _, p := range fetch.Paths() {
+			s, f := fetch.Lookup(p)
+			if fetch.Verify(dir, f).State != fetch.Missing {
+				add(s)
+			}
+		}
+	}
+	failed, wrote := 0, 0
+	for _, s := range srcs {
+		rel, err := fetch.MirrorPath(s)
+		if err == nil {
+			err = writeMirror(filepath.Join(out, filepath.FromSlash(rel)), dir, s)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "repro data mirror: %v\n", err)
+			failed++
+			continue
+		}
+		wrote++
+		fmt.Fprintf(stdout, "mirrored: %s (from %s)\n", filepath.Join(out, filepath.FromSlash(rel)), paths(s))
+	}
+	fmt.Fprintf(stdout, "%s: %d downloads from %s; serve it (python3 -m http.server -d %s 8080) and fetch with --mirror http://HOST:8080\n", out, wrote, dir, out)
+	if failed > 0 {
+		fmt.Fprintf(stderr, "repro data mirror: %d of the sources could not be mirrored\n", failed)
+		return exitFailed
+	}
+	return exitOK
+}
+
+// writeMirror writes the download of s rebuilt from dir's files to dst,
+// through a temporary file renamed into place.
+func writeMirror(dst, dir string, s *fetch.Source) (err error) {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err = fetch.Rebuild(tmp, dir, s); err != nil {
+		return err
+	}
+	if err = tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), dst)
 }
 
 // dataHint prints the command that fetches an experiment's data when err

@@ -11,6 +11,7 @@
 //	repro validate FILE.yaml [--data DIR] [--set key.path=value ...]
 //	repro list [methods|datasets|transforms|metrics]
 //	repro data list|fetch|verify FILE.yaml [--data DIR]
+//	repro data mirror OUT [FILE.yaml] [--data DIR]
 //
 // Exit codes, one per kind of failure and the same at every command:
 //
@@ -93,6 +94,8 @@ Usage:
   repro data list|fetch|verify FILE.yaml [--data DIR] [--mirror URL]
         list where the experiment's data files come from, download the missing ones
         (checked against their checksums), or verify those present (repro data help)
+  repro data mirror OUT [FILE.yaml] [--data DIR]
+        write the tree a mirror serves for fetch --mirror from the data directory's files
   repro version
 
 Exit codes (every command):
