@@ -44,7 +44,9 @@ func claimsFixture(t *testing.T, dir string, expect ...spec.Expectation) (*spec.
 		Methods: []spec.MethodSpec{grid("DDR", "k", 10, 30), grid("EE", "k", 10, 30), grid("MED", "rho", 1, 0.0001)},
 		Curve:   spec.Curve{Sizes: []float64{10, 20, 30}, Trials: 4},
 		Metrics: []string{"accuracy"},
-		Expect:  expect,
+		// The paper's test, named: the verdicts do not hang on the default.
+		Report: spec.ReportSpec{Test: "t"},
+		Expect: expect,
 	}
 	plan, err := spec.NewPlan(sp)
 	if err != nil {
@@ -275,6 +277,69 @@ func TestMonotone(t *testing.T) {
 	} {
 		if got := monotone(tc.vals, tc.shape); got != tc.want {
 			t.Errorf("monotone(%v, %s) = %v, want %v", tc.vals, tc.shape, got, tc.want)
+		}
+	}
+}
+
+// Area, trends and best points over the points of trials that yield
+// several (active learning: one per batch), each trial one result.
+func TestCheckCurvesOfObservations(t *testing.T) {
+	sp := &spec.Spec{
+		Name:     "curves",
+		Datasets: []spec.DatasetSpec{{Name: "csv", ID: "d", Split: spec.Split{Kind: "kfold", Params: param.Values{"folds": 5.0}}}},
+		Methods: []spec.MethodSpec{
+			{Name: "p", Label: "A", Grid: []param.Values{{}}},
+			{Name: "p", Label: "B", Grid: []param.Values{{}}},
+		},
+		Metrics: []string{"auc"},
+		// The paper's test, named: the verdicts do not hang on the default.
+		Report: spec.ReportSpec{Test: "t"},
+		Expect: []spec.Expectation{
+			{Metric: "auc", Better: "A", Than: "B", Area: true, Significant: true},
+			{Metric: "auc", Method: "A", Area: true, Sizes: []int{10, 30}, Value: fp(0.8), Tol: fp(0.001)},
+			{Extra: "components", Better: "B", Than: "A", Area: true},
+			{Extra: "components", Method: "A", Trend: spec.TrendSpec{Shape: "nondecreasing"}},
+			{Extra: "components", Method: "B", Trend: spec.TrendSpec{Shape: "increasing", At: []float64{10, 30}}, Significant: true},
+			{Metric: "auc", Method: "B", Best: "x", Min: fp(0.9)},
+		},
+	}
+	noise := []float64{0.01, -0.01, 0.02, 0, -0.015}
+	var rs []results.Result
+	for _, m := range []string{"A", "B"} {
+		for tr, n := range noise {
+			r := results.Result{Key: keyOf(len(rs)), Dataset: "d", Method: m, Size: 30, Trial: tr, TrainRows: 30, TestRows: 100}
+			for _, x := range []float64{10, 20, 30} {
+				auc := 0.6 + x/100 + n // A: 0.7, 0.8, 0.9 (+ noise)
+				comps := 20.0
+				if m == "B" {
+					auc -= 0.02 + n/2
+					comps = x + float64(tr)
+				}
+				r.Observations = append(r.Observations, results.Observation{X: x, Metrics: results.Metrics{"auc": auc}, Extras: results.Metrics{"components": comps}})
+			}
+			r.Metrics, r.Extras = r.Observations[2].Metrics, r.Observations[2].Extras
+			rs = append(rs, r)
+		}
+	}
+	c := Check(sp, rs)
+	want := []struct {
+		pass           bool
+		span, measured string
+	}{
+		{true, "area 10–30", "0.801 vs 0.780: by +0.020 (t p=0.003, 5 pairs)"},
+		{true, "area 10–30", "0.801 ± 0.014 (n=5)"},
+		{true, "area 10–30", "22.00 vs 20.00: by +2.00"},
+		{true, "10 → 30", "10: 20.00, 20: 20.00, 30: 20.00"},
+		{true, "10 → 30", "10: 12.00, 30: 32.00 (last vs first: t p<0.001, 5 pairs)"},
+		{false, "", "B at 30, best of 3: 0.880 ± 0.007 (n=5)"},
+	}
+	if len(c.Rows) != len(want) {
+		t.Fatalf("%d rows, want %d", len(c.Rows), len(want))
+	}
+	for i, r := range c.Rows {
+		w := want[i]
+		if r.Pass != w.pass || r.Span != w.span || !strings.Contains(r.Measured, w.measured) {
+			t.Errorf("row %d (%s): %s, span %q, measured %q; want pass %v, span %q, measured containing %q", i, r.What, r.Verdict(), r.Span, r.Measured, w.pass, w.span, w.measured)
 		}
 	}
 }

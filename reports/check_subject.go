@@ -182,6 +182,9 @@ func (c *checker) cellOf(sj subject, s *series, x float64) (*cell, string) {
 // and how many trials were left out for a missing or undefined value at
 // some x; or why there is none.
 func (c *checker) areaCell(sj subject, s *series, xs []float64) (*cell, int, string) {
+	if len(xs) == 0 {
+		return nil, 0, fmt.Sprintf("no x values of %s to take the area over", s.name)
+	}
 	byTrial := map[int][]float64{}
 	lastObs := map[int]observation{}
 	var order []int

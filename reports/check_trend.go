@@ -81,6 +81,9 @@ func (c *checker) checkTrend(d *dataSet, e *spec.Expectation, base CheckRow) []C
 			}
 			xs = rowXs(d, e, sides)
 		}
+		if len(xs) == 0 {
+			return fail(fmt.Sprintf("no successful trials of %s", s.name))
+		}
 		var pts []trendPoint
 		for _, x := range xs {
 			p := trendPoint{label: fmtX(x), s: s, t: t}
@@ -132,6 +135,9 @@ func (c *checker) checkTrend(d *dataSet, e *spec.Expectation, base CheckRow) []C
 			sides = append(sides, thans)
 		}
 		xs := rowXs(d, e, sides)
+		if len(xs) == 0 {
+			return fail(fmt.Sprintf("no successful trials of %s", g.series[0].name))
+		}
 		spans := make([][]float64, len(xs))
 		for i, x := range xs {
 			spans[i] = []float64{x}
