@@ -336,7 +336,7 @@ func fmtFact(v float64) string {
 	if math.Abs(v) >= 100 {
 		return fmt.Sprintf("%.1f", v)
 	}
-	return fmt.Sprintf("%.3g", v)
+	return fmt.Sprintf("%#.4g", v)
 }
 
 // thousands writes n with commas between groups of three digits.

@@ -343,3 +343,22 @@ func TestCheckCurvesOfObservations(t *testing.T) {
 		}
 	}
 }
+
+func TestFmtFact(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{
+		{4177, "4,177"},
+		{1278678, "1,278,678"},
+		{-1234, "-1,234"},
+		{54.73, "54.73"},
+		{1.0095579, "1.010"},
+		{125.5, "125.5"},
+		{0.000123456, "0.0001235"},
+	} {
+		if got := fmtFact(tc.v); got != tc.want {
+			t.Errorf("fmtFact(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
