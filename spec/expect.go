@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -401,4 +402,24 @@ func (d *decoder) checkAlong(s *Spec, x Expectation, n *yaml.Node, path string) 
 		want += " or one of " + strings.Join(varied, ", ")
 	}
 	d.errorf(n, path, "%s; want %s", msg, want)
+}
+
+// checkTrendSizes checks the points of a trend along the sizes (at the
+// node n of trend.at) as checkExpectSizes checks sizes: each a training
+// size of curve.sizes.
+func (d *decoder) checkTrendSizes(s *Spec, x Expectation, n *yaml.Node, path string) {
+	sizes := make([]int, len(x.Trend.At))
+	for j, v := range x.Trend.At {
+		if v != math.Trunc(v) || v < 1 || v > math.MaxInt32 {
+			at := n
+			if n != nil && n.Kind == yaml.SequenceNode && j < len(n.Content) {
+				at = n.Content[j]
+			}
+			d.errorf(at, Index(path, j), "%s is not a training size; want a count of rows, one of curve.sizes", param.Format(v))
+			return
+		}
+		sizes[j] = int(v)
+	}
+	x.Sizes = sizes
+	d.checkExpectSizes(s, x, n, path)
 }

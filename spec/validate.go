@@ -368,6 +368,9 @@ func (d *decoder) crossCheck(s *Spec, f *fields) {
 			d.errorf(node("metric"), Sub(path, "metric"), "%s is not computed by this experiment; want one of metrics: %s", param.Quote(x.Metric), strings.Join(s.Metrics, ", "))
 		}
 		d.checkExpectSizes(s, x, d.at(f, "expect", strconv.Itoa(i), "sizes"), Sub(path, "sizes"))
+		if x.Trend.AlongOr() == "size" && len(x.Trend.At) > 0 {
+			d.checkTrendSizes(s, x, d.at(f, "expect", strconv.Itoa(i), "trend", "at"), Sub(Sub(path, "trend"), "at"))
+		}
 		for _, k := range []struct{ key, v string }{{"method", x.Method}, {"better", x.Better}, {"than", x.Than}} {
 			if k.v != "" {
 				checkSeries(k.v, node(k.key), Sub(path, k.key))
