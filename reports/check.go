@@ -533,6 +533,23 @@ func (c *checker) checkWTL(d *dataSet, e *spec.Expectation, r CheckRow) CheckRow
 			}
 		}
 	}
+	if !sj.own {
+		// An extra: series of cells that hold it under its name.
+		for _, s := range []**series{&a, &b} {
+			v := &series{name: (*s).name, label: (*s).label, variant: (*s).variant, cells: map[float64]*cell{}}
+			for _, x := range xs {
+				cl, why := c.cellOf(sj, *s, x)
+				if why != "" {
+					r.Measured = why
+					return r
+				}
+				if cl != nil {
+					v.cells[x] = cl
+				}
+			}
+			*s = v
+		}
+	}
 	cnt := m.wtl(d, a, b, sj.name, sj.higher, e.AlphaOr(), xs)
 	r.Test = strings.Join(cnt.Tests, "+")
 	if r.Test == "" && len(xs) > 0 {

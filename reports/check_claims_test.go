@@ -301,13 +301,18 @@ func TestCheckCurvesOfObservations(t *testing.T) {
 			{Extra: "components", Method: "A", Trend: spec.TrendSpec{Shape: "nondecreasing"}},
 			{Extra: "components", Method: "B", Trend: spec.TrendSpec{Shape: "increasing", At: []float64{10, 30}}, Significant: true},
 			{Metric: "auc", Method: "B", Best: "x", Min: fp(0.9)},
+			{Extra: "components", WTL: spec.WTLCount{Series: "B", Than: "A", Wins: ip(2), Ties: ip(0), Losses: ip(1)}},
+			{Extra: "iterations", WTL: spec.WTLCount{Series: "B", Than: "A", Wins: ip(0), Ties: ip(0), Losses: ip(3)}, Direction: "lower"},
 		},
 	}
 	noise := []float64{0.01, -0.01, 0.02, 0, -0.015}
 	var rs []results.Result
 	for _, m := range []string{"A", "B"} {
 		for tr, n := range noise {
-			r := results.Result{Key: keyOf(len(rs)), Dataset: "d", Method: m, Size: 30, Trial: tr, TrainRows: 30, TestRows: 100}
+			r := results.Result{Key: keyOf(len(rs)), Dataset: "d", Method: m, Size: 30, Trial: tr, TrainRows: 30, TestRows: 100, Iterations: 10 + tr}
+			if m == "B" {
+				r.Iterations = 20 + 2*tr
+			}
 			for _, x := range []float64{10, 20, 30} {
 				auc := 0.6 + x/100 + n // A: 0.7, 0.8, 0.9 (+ noise)
 				comps := 20.0
@@ -332,6 +337,12 @@ func TestCheckCurvesOfObservations(t *testing.T) {
 		{true, "10 → 30", "10: 20.00, 20: 20.00, 30: 20.00"},
 		{true, "10 → 30", "10: 12.00, 30: 32.00 (last vs first: t p<0.001, 5 pairs)"},
 		{false, "", "B at 30, best of 3: 0.880 ± 0.007 (n=5)"},
+		// B's components (x + trial) against A's 20: behind at 10, ahead
+		// at 30 and at 20 (differences 0…4: t = 2.83, p = 0.047).
+		{true, "", "2/0/1 (paper 2/0/1) over 3 x values"},
+		// More iterations (one per trial, the same at every x): lower
+		// is better, so three losses.
+		{true, "", "0/0/3 (paper 0/0/3) over 3 x values"},
 	}
 	if len(c.Rows) != len(want) {
 		t.Fatalf("%d rows, want %d", len(c.Rows), len(want))
