@@ -1,11 +1,17 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/repro-ml/repro/results"
 )
 
 // hostileDir holds the hostile spec corpus (issue 10): one spec per case
@@ -217,4 +223,106 @@ metrics: [accuracy]
 	if strings.Contains(help, "with --data or $REPRO_DATA") {
 		t.Error("repro -h says $REPRO_DATA alone turns on the data checks")
 	}
+}
+
+// bigCSV writes a numeric table of about size bytes to dir/name.
+func bigCSV(t *testing.T, dir, name string, size int) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("a,b,c,d,label\n")
+	for i := 0; b.Len() < size; i++ {
+		fmt.Fprintf(&b, "%d,%d,%d,%d,%d\n", i%97, i%89, i%83, i%79, i%2)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+const bigSpec = `name: big-load
+datasets:
+  - {name: csv, id: big, params: {file: big.csv, label: label, task: classification}, split: {kind: holdout, test: 100}}
+  - {name: iris, split: {kind: holdout, test: 50}}
+methods:
+  - name: logreg-l2
+curve: {sizes: [40], trials: 1}
+metrics: [accuracy]
+`
+
+// failedLoad checks that the run in dir recorded big's trial as failed
+// for its load's memory, and iris's as finished.
+func failedLoad(t *testing.T, dir, stderr string) {
+	t.Helper()
+	recs, _, err := results.ReadResults(filepath.Join(dir, results.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range recs {
+		got[r.Dataset] = r.Error
+	}
+	if e := got["big"]; !strings.Contains(e, `loading dataset "big" (csv): needs about `) || !strings.Contains(e, "over the limit of") {
+		t.Errorf("big's trial: %q; want a memory error of its load\nstderr:\n%s", e, stderr)
+	}
+	if e, ok := got["iris"]; !ok || e != "" {
+		t.Errorf("iris's trial: %q (stored %v); want it finished", e, ok)
+	}
+	if strings.Contains(stderr, "fatal error") {
+		t.Errorf("the process died:\n%s", stderr)
+	}
+}
+
+// TestHostileLoadOverLimit is issue 43's case: under --mem-limit 50MB a
+// 54 MB CSV loaded anyway (peak 287 MB). A load is inside the limit as a
+// fit is: the csv loader's estimate over it fails the dataset's trials
+// before a byte is read, and the other dataset runs.
+func TestHostileLoadOverLimit(t *testing.T) {
+	data := t.TempDir()
+	bigCSV(t, data, "big.csv", 2<<20)
+	spec := writeFile(t, filepath.Join(t.TempDir(), "big.yaml"), bigSpec)
+	dir := filepath.Join(t.TempDir(), "out")
+	_, stderr := mustCLI(t, exitFailed, "run", "-q", "--mem-limit", "5MB", "--data", data, "-o", dir, spec)
+	failedLoad(t, dir, stderr)
+}
+
+// TestHostileAddressSpace is issue 43's case: under prlimit --as the
+// process's own mapped space (1.8 GB of reservations at start) left 116
+// MB, and a 54 MB CSV crashed the run in csv.read ("fatal error: out of
+// memory", no trial recorded). The default limit is half of what the
+// process can still map, and the load's estimate is held to it: the
+// dataset's trial fails, recorded, and the process lives.
+func TestHostileAddressSpace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 40 MB table")
+	}
+	prlimit, err := exec.LookPath("prlimit")
+	if err != nil || runtime.GOOS != "linux" {
+		t.Skip("needs prlimit on linux")
+	}
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip(err)
+	}
+	var vm int64
+	for _, l := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(l, "VmSize:"); ok {
+			fmt.Sscanf(strings.TrimSpace(rest), "%d", &vm)
+		}
+	}
+	data := t.TempDir()
+	bigCSV(t, data, "big.csv", 40<<20)
+	spec := writeFile(t, filepath.Join(t.TempDir(), "big.yaml"), bigSpec)
+	dir := filepath.Join(t.TempDir(), "out")
+	// This test binary maps about what the child will at start; 400 MB
+	// more leaves the child a default limit near 200 MB.
+	as := vm<<10 + 400<<20
+	cmd := exec.Command(prlimit, fmt.Sprintf("--as=%d", as), os.Args[0], "run", "-q", "--data", data, "-o", dir, spec)
+	cmd.Env = append(os.Environ(), crashChild+"=1", "REPRO_MEM_LIMIT=", "GOMEMLIMIT=")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != exitFailed {
+		t.Fatalf("run under --as=%d: %v; want exit %d\n%s", as, err, exitFailed, stderr.String())
+	}
+	failedLoad(t, dir, stderr.String())
 }

@@ -185,8 +185,33 @@ type MemoryError struct {
 }
 
 func (e *MemoryError) Error() string {
+	if e.Rows == 0 && e.Cols == 0 {
+		// A load: its shape is not known before it reads.
+		return fmt.Sprintf("%s: needs about %s, over the limit of %s (--mem-limit or $%s)",
+			e.What, FormatBytes(e.Need), FormatBytes(e.Limit), MemLimitEnv)
+	}
 	return fmt.Sprintf("%s on %d rows × %d columns: needs about %s, over the limit of %s (--mem-limit or $%s)",
 		e.What, e.Rows, e.Cols, FormatBytes(e.Need), FormatBytes(e.Limit), MemLimitEnv)
+}
+
+// loadMemory refuses, before it reads anything, the load of dataset ds
+// whose loader's estimate (datasets.Loader.Memory: what it reads, keeps
+// and builds, from its files' sizes) exceeds the run's limit: reading a
+// table far beyond the limit would take the process down with it, not
+// the one dataset's trials. A loader that declares no estimate, or a
+// run without a limit, loads.
+func loadMemory(env datasets.Env, ds *spec.DatasetSpec, limit int64) error {
+	if limit <= 0 {
+		return nil
+	}
+	l, err := datasets.Lookup(ds.Name)
+	if err != nil || l.Memory == nil {
+		return nil
+	}
+	if need := l.Memory(env, ds.Params); need > limit {
+		return &MemoryError{What: fmt.Sprintf("loading dataset %q (%s)", ds.ID, ds.Name), Need: need, Limit: limit}
+	}
+	return nil
 }
 
 // transformNeed returns the memory transform tr (spec ts) needs on d by

@@ -263,7 +263,11 @@ func (p *residents) startLoadsLocked(ctx context.Context) {
 // load loads r's dataset and makes it resident.
 func (p *residents) load(ctx context.Context, r *resident) {
 	defer p.loads.Done()
-	d, err := loadDatasetIn(ctx, p.env, r.spec, p.memLimit, p.budget)
+	var d *datasets.Dataset
+	err := loadMemory(p.env, r.spec, p.memLimit)
+	if err == nil {
+		d, err = loadDatasetIn(ctx, p.env, r.spec, p.memLimit, p.budget)
+	}
 	p.mu.Lock()
 	held := p.loadedLocked(ctx, r, d, err)
 	p.mu.Unlock()
