@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
@@ -46,4 +47,30 @@ func (k firstClass) Predict(X matrix.Matrix) *methods.Prediction {
 		s[i*int(k)] = 1
 	}
 	return &methods.Prediction{Scores: s, K: int(k), OneVsRest: true}
+}
+
+// cli-inf is a test fixture for a regressor whose predictions overflow
+// (issue 43: an external learner that printed inf gave mse +Inf, a run
+// that passed and a diff that saw no regression).
+func init() {
+	methods.Register("cli-inf", &methods.Plugin{
+		Doc:   "predicts +Inf for every row (test fixture)",
+		Kinds: methods.Regression,
+		New:   func(param.Values) (methods.Method, error) { return infRegressor{}, nil },
+	})
+}
+
+type infRegressor struct{}
+
+func (infRegressor) Fit(context.Context, *datasets.Dataset, *methods.Env) (methods.Model, error) {
+	return infRegressor{}, nil
+}
+
+func (infRegressor) Predict(X matrix.Matrix) *methods.Prediction {
+	n, _ := X.Dims()
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = math.Inf(1)
+	}
+	return &methods.Prediction{Values: v}
 }

@@ -326,3 +326,40 @@ func TestHostileAddressSpace(t *testing.T) {
 	}
 	failedLoad(t, dir, stderr.String())
 }
+
+// TestHostileInfPredictions is issue 43's case: a learner whose
+// predictions are +Inf gave an mse of +Inf in a trial that passed (run
+// exit 0, 0 failed). Its trial fails with a clear error; the other
+// method's trials finish.
+func TestHostileInfPredictions(t *testing.T) {
+	spec := writeFile(t, filepath.Join(t.TempDir(), "inf.yaml"), `name: inf
+datasets:
+  - {name: mcycle, split: {kind: holdout, test: 33}}
+methods:
+  - name: cli-inf
+  - name: ridge
+curve: {sizes: [50], trials: 1}
+metrics: [mse]
+`)
+	dir := filepath.Join(t.TempDir(), "out")
+	_, stderr := mustCLI(t, exitFailed, "run", "-q", "-o", dir, spec)
+	recs, _, err := results.ReadResults(filepath.Join(dir, results.ResultsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d results, want 2", len(recs))
+	}
+	for _, r := range recs {
+		switch r.Method {
+		case "cli-inf":
+			if !strings.Contains(r.Error, "predicted value of row 0 is +Inf (want a finite number") {
+				t.Errorf("cli-inf's trial: %q, metrics %v\n%s", r.Error, r.Metrics, stderr)
+			}
+		default:
+			if r.Failed() {
+				t.Errorf("%s failed: %s", r.Method, r.Error)
+			}
+		}
+	}
+}

@@ -289,8 +289,8 @@ func checkPrediction(p *methods.Prediction, set *datasets.Dataset, ovr bool) err
 		return fmt.Errorf("prediction has %d values; want %d", len(p.Values), n)
 	}
 	for i, v := range p.Values {
-		if math.IsNaN(v) {
-			return fmt.Errorf("predicted value of row %d is NaN", i)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("predicted value of row %d is %v (want a finite number: the fit diverged or overflowed?)", i, v)
 		}
 	}
 	return nil
@@ -306,6 +306,11 @@ func (t *TrialRun) Score(p *methods.Prediction, set *datasets.Dataset) (results.
 		v, err := sc.Evaluate(name)
 		if err != nil {
 			return nil, err
+		}
+		if math.IsInf(v, 0) {
+			// NaN is a metric undefined on this test set (the AUC of
+			// one class); an infinite one, a prediction that overflowed.
+			return nil, fmt.Errorf("metric %s is %v: want a finite value (a prediction overflowed?)", name, v)
 		}
 		out[name] = v
 		for part, pv := range metric.Details(name, p, truth) {
