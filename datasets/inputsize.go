@@ -1,7 +1,9 @@
 package datasets
 
 import (
+	"compress/gzip"
 	"encoding/binary"
+	"io"
 	"os"
 )
 
@@ -59,4 +61,35 @@ func gzipSize(p string, size int64) (int64, bool) {
 		return n, true
 	}
 	return 0, true
+}
+
+// InputHead returns the bytes a loader reads from file (InputBytes) and
+// its first n bytes, decompressed if file is gzip-compressed, for a
+// Memory hook to count what a byte of it holds (fields, entries, rows).
+// (0, nil) where it cannot be read.
+func InputHead(env Env, file string, n int) (int64, []byte) {
+	total := InputBytes(env, file)
+	if total <= 0 {
+		return 0, nil
+	}
+	p, err := env.Path(file, "")
+	if err != nil {
+		return 0, nil
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return 0, nil
+	}
+	defer f.Close()
+	r := io.Reader(f)
+	if _, gz := gzipSize(p, 0); gz {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			return 0, nil
+		}
+		r = zr
+	}
+	head := make([]byte, min(int64(n), total))
+	m, _ := io.ReadFull(r, head)
+	return total, head[:m]
 }

@@ -36,13 +36,11 @@
 package csv
 
 import (
-	"compress/gzip"
 	"context"
 	stdcsv "encoding/csv"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -194,32 +192,9 @@ const (
 // directory) with separator sep: its size uncompressed, and its fields
 // counted in its first 256 KB. 0 where it cannot be read (Load says why).
 func loadMemory(env datasets.Env, file, sep string) int64 {
-	n := datasets.InputBytes(env, file)
-	if n <= 0 {
+	n, head := datasets.InputHead(env, file, 256<<10)
+	if len(head) == 0 {
 		return 0
-	}
-	path, err := env.Path(file, "")
-	if err != nil {
-		return 0
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	var r io.Reader = f
-	if strings.HasSuffix(path, ".gz") {
-		zr, err := gzip.NewReader(f)
-		if err != nil {
-			return 0
-		}
-		r = zr
-	}
-	head := make([]byte, 256<<10)
-	m, _ := io.ReadFull(r, head)
-	head = head[:m]
-	if m == 0 {
-		return 1 << 20
 	}
 	fields := int64(0)
 	for i, c := range head {
@@ -234,7 +209,7 @@ func loadMemory(env datasets.Env, file, sep string) int64 {
 			fields++
 		}
 	}
-	return 1<<20 + perInputByte*n + perField*fields*n/int64(m)
+	return 1<<20 + perInputByte*n + perField*fields*n/int64(len(head))
 }
 
 // files returns the data files the plugin reads at p (`repro data`).

@@ -83,6 +83,13 @@ func init() {
 	datasets.RegisterTyped("libsvm", datasets.TypedLoader[Params]{
 		Doc:   "a LIBSVM/SVMlight sparse file (optionally with a test file: the given split), CSR features, or dense ones when more than half of the cells are stored",
 		Files: files,
+		Memory: func(env datasets.Env, p Params) int64 {
+			est := int64(0)
+			for _, f := range files(p) {
+				est += loadMemory(env, f)
+			}
+			return est
+		},
 		Load: func(ctx context.Context, env datasets.Env, p Params) (*datasets.Dataset, error) {
 			files := []string{p.File}
 			if t := p.TestFile; t != "" {
@@ -99,6 +106,37 @@ func init() {
 			return Load(paths, Options{Task: p.Task, Features: p.Features})
 		},
 	})
+}
+
+// What Load holds at once, per byte of its input and per stored entry
+// (index:value) or row: the entries parsed, then the matrix built from
+// them. Fitted by TestLoadMemory on files of short and long entries,
+// with a margin.
+const (
+	perInputByte = 2
+	perEntry     = 40
+	perRow       = 64
+)
+
+// loadMemory estimates the memory Load holds reading file (in env's data
+// directory): its size uncompressed, and its entries and rows counted in
+// its first 256 KB. 0 where it cannot be read (Load says why).
+func loadMemory(env datasets.Env, file string) int64 {
+	n, head := datasets.InputHead(env, file, 256<<10)
+	if len(head) == 0 {
+		return 0
+	}
+	entries, rows := int64(0), int64(0)
+	for _, c := range head {
+		switch c {
+		case ':':
+			entries++
+		case '\n':
+			rows++
+		}
+	}
+	m := int64(len(head))
+	return 1<<20 + perInputByte*n + (perEntry*entries+perRow*rows)*n/m
 }
 
 // Load reads one file, or a training file and a test file whose rows are
