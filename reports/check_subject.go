@@ -319,6 +319,15 @@ func (c *checker) pick(sj subject, cands []*series, xs []float64, area bool) (po
 		}
 		for _, p := range pts {
 			vals, _ := p.cl.values(sj.name)
+			if inf := countInf(vals); inf > 0 {
+				// An infinite mean passes a bound on one side and fails
+				// no relation's direction: a diverged value is a failure.
+				at := "at size " + fmtX(p.x)
+				if area {
+					at = "over the curve"
+				}
+				return point{}, fmt.Sprintf("%s infinite (±Inf) in %d of %d trials of %s %s", sj.name, inf, len(vals), p.s.name, at)
+			}
 			p.st = summarize(vals)
 			if p.st.N == 0 {
 				if none == "" {
@@ -406,4 +415,15 @@ func failing(base CheckRow) func(why string) []CheckRow {
 		r.Measured = why
 		return []CheckRow{r}
 	}
+}
+
+// countInf counts the infinite values of vs.
+func countInf(vs []float64) int {
+	n := 0
+	for _, v := range vs {
+		if math.IsInf(v, 0) {
+			n++
+		}
+	}
+	return n
 }
