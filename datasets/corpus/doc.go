@@ -18,7 +18,18 @@
 // multi-label data, where a row may set several flags, give one dataset
 // entry per flag: label: corn reads the flag as the classes false/true.
 //
+// classes: [a, b] keeps the documents of those classes only, in that class
+// order, before the vocabulary is built, so that min_df and max_features
+// count the documents the experiment uses (relabel, after loading, would
+// leave the vocabulary of the whole corpus).
+//
 // Input is UTF-8 unless encoding: latin-1 says otherwise; a line (or file)
 // that is not is an error at its file and line, as are a missing field, a
-// text that is not a string and a label that is not one.
+// text that is not a string and a label that is not one. So are what
+// would merge or split classes in silence: one class written as two JSON
+// types (1 and "1"), a key twice in a JSON object, a label with white
+// space at its ends, two classes differing only in case or white space;
+// and, in a folder corpus, a link to a folder or to nothing (a link to a
+// file is read). Documents in folders nested in a class folder count
+// into that class, with a warning.
 package corpus

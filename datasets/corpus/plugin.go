@@ -42,6 +42,7 @@ type params struct {
 	Split         string   `param:"split" default:"" doc:"field holding \"train\" or \"test\": the given split (folders: train/ and test/ give it)"`
 	Encoding      string   `param:"encoding" enum:"utf-8|latin-1" default:"utf-8" doc:"the files' encoding; text that is not valid UTF-8 is an error at its line unless latin-1 is declared"`
 	KeepText      bool     `param:"keep_text" default:"true" doc:"keep the documents in Dataset.Text, for kgrams, compress and lz77"`
+	Classes       []string `param:"classes,omitdefault" default:"[]" doc:"keep only the documents of these classes, in this class order, before the vocabulary is built (min_df and max_features count the documents kept)"`
 	text.Pipeline `defaults:"stop_words=none"`
 }
 
@@ -79,11 +80,16 @@ func load(ctx context.Context, env datasets.Env, p params) (*datasets.Dataset, e
 	if err != nil {
 		return nil, err
 	}
+	if len(p.Classes) > 0 {
+		if docs, err = Select(docs, p.Classes); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
 	opt, err := p.Options()
 	if err != nil {
 		return nil, err
 	}
-	d, err := Build(docs, opt, p.KeepText)
+	d, err := BuildClasses(docs, p.Classes, opt, p.KeepText)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -125,11 +131,49 @@ func read(ctx context.Context, path, format string, f Fields) ([]Doc, error) {
 	return nil, fmt.Errorf("%s: format %q: want jsonl, csv, tsv or folders", path, format)
 }
 
+// Select returns the documents of docs whose class is one of classes,
+// in their order. A class listed twice, or without a document, is an
+// error naming the classes present.
+func Select(docs []Doc, classes []string) ([]Doc, error) {
+	want := map[string]bool{}
+	for _, c := range classes {
+		if want[c] {
+			return nil, param.Invalid("classes", "%q is listed twice; want each class once", c)
+		}
+		want[c] = true
+	}
+	var kept []Doc
+	has := map[string]bool{}
+	for _, d := range docs {
+		if want[d.Label] {
+			kept = append(kept, d)
+		}
+		has[d.Label] = true
+	}
+	for _, c := range classes {
+		if !has[c] {
+			present := make([]string, 0, len(has))
+			for l := range has {
+				present = append(present, l)
+			}
+			sortClasses(present)
+			return nil, param.Invalid("classes", "class %q has no documents; the classes present: %s", c, strings.Join(present, ", "))
+		}
+	}
+	return kept, nil
+}
+
 // Build runs the text pipeline over docs: rows in the order given, classes
 // sorted (numerically when every class is an integer), the given split
 // when the documents have one (then every document must). keepText keeps
 // the documents in Dataset.Text.
 func Build(docs []Doc, opt text.Options, keepText bool) (*datasets.Dataset, error) {
+	return BuildClasses(docs, nil, opt, keepText)
+}
+
+// BuildClasses is Build with the classes in the order given (every
+// document's class among them), or sorted when classes is empty.
+func BuildClasses(docs []Doc, classes []string, opt text.Options, keepText bool) (*datasets.Dataset, error) {
 	if len(docs) == 0 {
 		return nil, fmt.Errorf("no documents")
 	}
@@ -141,11 +185,20 @@ func Build(docs []Doc, opt text.Options, keepText bool) (*datasets.Dataset, erro
 		}
 		set[d.Label] = true
 	}
-	classes := make([]string, 0, len(set))
-	for c := range set {
-		classes = append(classes, c)
+	if len(classes) == 0 {
+		classes = make([]string, 0, len(set))
+		for c := range set {
+			classes = append(classes, c)
+		}
+		sortClasses(classes)
+	} else {
+		classes = slices.Clone(classes)
+		for c := range set {
+			if !slices.Contains(classes, c) {
+				return nil, fmt.Errorf("class %q of the documents is not among the classes given (%s)", c, strings.Join(classes, ", "))
+			}
+		}
 	}
-	sortClasses(classes)
 	index := map[string]int{}
 	for k, c := range classes {
 		index[c] = k

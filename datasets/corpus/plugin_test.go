@@ -143,3 +143,52 @@ func TestAustenCorpus(t *testing.T) {
 	}
 	t.Logf("austen: %d × %d; dialogue %v", d.Rows(), d.Cols(), flags.ClassCounts())
 }
+
+// classes: keeps the documents of the classes given, in that class order,
+// before the vocabulary is built: min_df counts the documents kept, and a
+// word of the dropped classes alone is not a feature (issue 42).
+func TestPluginClasses(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"c.jsonl": `{"text": "apple pear", "label": "a"}
+{"text": "apple plum", "label": "b"}
+{"text": "zebra plum", "label": "c"}
+{"text": "zebra pear", "label": "c"}
+{"text": "apple zebra", "label": "a"}
+`})
+	all, err := loadText(t, dir, map[string]any{"file": "c.jsonl", "min_df": 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"apple", "pear", "plum", "zebra"}; !slices.Equal(all.Features, want) {
+		t.Errorf("all classes: features %q; want %q", all.Features, want)
+	}
+	d, err := loadText(t, dir, map[string]any{"file": "c.jsonl", "min_df": 2, "classes": []any{"b", "a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"b", "a"}; !slices.Equal(d.Classes, want) {
+		t.Errorf("classes %q; want %q, the order given", d.Classes, want)
+	}
+	if want := []float64{1, 0, 1}; !slices.Equal(d.Y, want) {
+		t.Errorf("labels %v; want %v (rows a, b, a in the file's order)", d.Y, want)
+	}
+	// In the three documents kept only apple occurs twice.
+	if want := []string{"apple"}; !slices.Equal(d.Features, want) {
+		t.Errorf("features %q; want %q, the vocabulary of the documents kept", d.Features, want)
+	}
+	if want := []string{"apple pear", "apple plum", "apple zebra"}; !slices.Equal(d.Text, want) {
+		t.Errorf("documents %q; want %q", d.Text, want)
+	}
+	for _, tc := range []struct {
+		classes []any
+		want    string
+	}{
+		{[]any{"a", "d"}, `classes: class "d" has no documents; the classes present: a, b, c`},
+		{[]any{"a", "a"}, `classes: "a" is listed twice; want each class once`},
+	} {
+		_, err := loadText(t, dir, map[string]any{"file": "c.jsonl", "classes": tc.classes})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("classes %v: %v; want %q", tc.classes, err, tc.want)
+		}
+	}
+}
