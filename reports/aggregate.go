@@ -22,7 +22,10 @@ type observation struct {
 	trial   int
 	metrics results.Metrics
 	extras  results.Metrics
-	res     *results.Result
+	// boot holds the point's metrics on the bootstrap resamples of the
+	// test set (report.bootstrap), nil without.
+	boot results.Samples
+	res  *results.Result
 	// last marks the trial's final point, the one its artifacts belong to.
 	last bool
 }
@@ -42,6 +45,8 @@ type cell struct {
 	x      float64
 	obs    []observation // successful trials, in trial order
 	failed int           // failed trials at this x
+	// trials holds the trial indices of obs, for add.
+	trials map[int]bool
 }
 
 // add appends o unless c already has an observation of the same trial:
@@ -49,11 +54,13 @@ type cell struct {
 // a fraction of the pool) train on the same sample, and counting both
 // would double the trials of the cell. The first, in spec order, is kept.
 func (c *cell) add(o observation) {
-	for _, p := range c.obs {
-		if p.trial == o.trial {
-			return
-		}
+	if c.trials[o.trial] {
+		return
 	}
+	if c.trials == nil {
+		c.trials = map[int]bool{}
+	}
+	c.trials[o.trial] = true
 	c.obs = append(c.obs, o)
 }
 
@@ -194,6 +201,9 @@ type dataSet struct {
 	choice *spec.DatasetChoice
 	series []*series
 	xs     []float64 // ascending union of the series' x values
+	// columns holds the dataset's columns of a per-size protocol by the
+	// training size the spec writes (nil without stored trials).
+	columns map[float64]column
 	// largest caches maxTrain once known.
 	largest   int
 	largestOK bool
@@ -320,18 +330,8 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 			planned[t.Key] = t
 		}
 	}
-	type specSize struct {
-		dataset string
-		size    float64
-	}
 	recs = append(recs[:len(recs):len(recs)], chooseDatasets(sp, recs, planned)...)
-	resolved := map[specSize]int{}
-	for i := range recs {
-		r := &recs[i]
-		if t := planned[r.Key]; t != nil && t.Size > 0 && !r.Failed() && r.Size > 0 {
-			resolved[specSize{r.Dataset, t.Size}] = r.Size
-		}
-	}
+	cols := columnsOf(recs, planned)
 
 	sorted := make([]*results.Result, len(recs))
 	for i := range recs {
@@ -357,10 +357,10 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 			switch {
 			case t != nil && t.Size == 0:
 				s.wholeFailed++
+			case t != nil && cols.known(r.Dataset, t.Size):
+				s.cell(cols.x(r.Dataset, t.Size)).failed++
 			case r.Size > 0:
 				s.cell(float64(r.Size)).failed++
-			case t != nil && resolved[specSize{r.Dataset, t.Size}] > 0:
-				s.cell(float64(resolved[specSize{r.Dataset, t.Size}])).failed++
 			case t != nil && t.Size > 1:
 				s.cell(math.Trunc(t.Size)).failed++
 			default:
@@ -370,7 +370,13 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 		}
 		pts := r.Points()
 		for i, p := range pts {
-			s.cell(p.X).add(observation{trial: r.Trial, metrics: p.Metrics, extras: p.Extras, res: r, last: i == len(pts)-1})
+			x := p.X
+			if len(pts) == 1 && t != nil && t.Size > 0 {
+				// A trial of one requested size is in its column,
+				// whatever rows its fold or fraction left it.
+				x = cols.x(r.Dataset, t.Size)
+			}
+			s.cell(x).add(observation{trial: r.Trial, metrics: p.Metrics, extras: p.Extras, boot: p.Bootstrap, res: r, last: i == len(pts)-1})
 		}
 	}
 	// Planned trials with no stored line: a check on what is there would
@@ -399,8 +405,11 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 		if s == nil {
 			continue
 		}
-		x := float64(resolved[specSize{id, t.Size}])
-		if x == 0 && t.Size > 1 {
+		x := 0.0
+		switch {
+		case cols.known(id, t.Size):
+			x = cols.x(id, t.Size)
+		case t.Size > 1:
 			x = math.Trunc(t.Size)
 		}
 		if x == 0 {
@@ -413,6 +422,7 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 		s.notRunAt[x]++
 	}
 	for _, d := range m.datasets {
+		d.columns = cols[d.id]
 		seen := map[float64]bool{}
 		for _, s := range d.series {
 			for x := range s.cells {
@@ -425,6 +435,91 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 		sort.Float64s(d.xs)
 	}
 	return m
+}
+
+// column is the x of the trials of one requested training size: one
+// column, one paired test and one cell of the Friedman table however
+// many rows each trial's fold or fraction left it (5-fold
+// cross-validation of 1,532 rows trains on 1,225 or 1,226).
+type column struct {
+	// x is the column's x value, the largest row count its trials
+	// trained on.
+	x float64
+	// lo and hi are the fewest and most rows its trials trained on.
+	lo, hi int
+}
+
+// columns maps dataset ids and requested sizes to their columns.
+type columns map[string]map[float64]column
+
+// columnsOf returns the columns of the successful one-observation trials
+// of recs whose keys the plan knows, from the size the spec requested
+// (planned[key].Size), not the rows it resolved to: the key of a trial
+// names its requested size, so a stored run of any age maps the same.
+func columnsOf(recs []results.Result, planned map[string]*spec.Trial) columns {
+	cols := columns{}
+	for i := range recs {
+		r := &recs[i]
+		t := planned[r.Key]
+		if t == nil || t.Size == 0 || r.Failed() || r.Size <= 0 || len(r.Observations) > 1 {
+			continue
+		}
+		byDS := cols[r.Dataset]
+		if byDS == nil {
+			byDS = map[float64]column{}
+			cols[r.Dataset] = byDS
+		}
+		c, ok := byDS[t.Size]
+		if !ok {
+			c = column{lo: r.Size, hi: r.Size}
+		}
+		c.lo, c.hi = min(c.lo, r.Size), max(c.hi, r.Size)
+		c.x = float64(c.hi)
+		byDS[t.Size] = c
+	}
+	return cols
+}
+
+// known reports whether a stored trial of dataset resolved size.
+func (c columns) known(dataset string, size float64) bool {
+	_, ok := c[dataset][size]
+	return ok
+}
+
+// x returns the x of size's column on dataset: 0 when no trial of it
+// resolved.
+func (c columns) x(dataset string, size float64) float64 { return c[dataset][size].x }
+
+// rowsAt returns the rows the trials at x trained on as the size header
+// shows them: "1225–1226" where folds differ, else the x itself.
+func (d *dataSet) rowsAt(x float64) string {
+	lo, hi := int(x), int(x)
+	for _, c := range d.columns {
+		if c.x == x {
+			lo = min(lo, c.lo)
+		}
+	}
+	if lo == hi {
+		return fmtX(x)
+	}
+	return strconv.Itoa(lo) + "–" + strconv.Itoa(hi)
+}
+
+// at returns the x of the column of size, a training size of an
+// expectation (sizes:): the column of that requested size (a count, or a
+// fraction of the pool: 1 is the whole pool), or the column whose trials
+// trained on that many rows (the smallest such x); else size itself.
+func (d *dataSet) at(size float64) float64 {
+	if c, ok := d.columns[size]; ok {
+		return c.x
+	}
+	x := size
+	for _, c := range d.columns {
+		if size == math.Trunc(size) && int(size) >= c.lo && int(size) <= c.hi && (x == size || c.x < x) {
+			x = c.x
+		}
+	}
+	return x
 }
 
 // fmtX formats an x value: a whole number in full (1000000, not 1e+06),

@@ -46,7 +46,7 @@ func bootMeans(c *cell, name string) ([]float64, int) {
 	}
 	var per [][]float64
 	for i := range c.obs {
-		vals := bootValues(&c.obs[i], c.x, name)
+		vals := bootValues(&c.obs[i], name)
 		if len(vals) > 0 {
 			per = append(per, vals)
 		}
@@ -112,18 +112,8 @@ func (m *model) bootDiff(a, b *cell, name string, higher bool) string {
 }
 
 // bootValues returns the resampled values of metric name stored with the
-// observation of o's trial at x, or nil.
-func bootValues(o *observation, x float64, name string) []float64 {
-	if o.res == nil {
-		return nil
-	}
-	for _, p := range o.res.Points() {
-		if p.X == x {
-			return p.Bootstrap[name]
-		}
-	}
-	return nil
-}
+// observation o, or nil.
+func bootValues(o *observation, name string) []float64 { return o.boot[name] }
 
 // quantile returns the q-quantile of sorted xs by linear interpolation
 // between order statistics (R's type 7, numpy's default).
@@ -175,7 +165,7 @@ func (m *model) writeBootstrap(w *bytes.Buffer, d *dataSet, q quantity) {
 	}
 	b := slices.Min(bs)
 	fmt.Fprintf(w, "Bootstrap %g%% interval of %s:\n\n", bootLevel*100, q.name)
-	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.xs)...), rows, "l"+strings.Repeat("r", len(d.xs)))
+	writeTable(w, append([]string{"series \\ size"}, d.sizeHeader()...), rows, "l"+strings.Repeat("r", len(d.xs)))
 	fmt.Fprintf(w, "\nPercentile interval and standard error of the mean over trials across %d resamples of the test set "+
 		"(rows drawn with replacement, the fitted models fixed; the same resamples for every series and trial, so differences are paired); "+
 		"n is shown when fewer trials than in the mean ± sd table stored resamples.\n\n", b)

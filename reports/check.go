@@ -522,7 +522,7 @@ func (c *checker) checkWTL(d *dataSet, e *spec.Expectation, r CheckRow) CheckRow
 	if len(e.Sizes) > 0 {
 		xs = nil
 		for _, size := range e.Sizes {
-			xs = append(xs, float64(size))
+			xs = append(xs, d.at(size))
 		}
 	}
 	for _, s := range []*series{a, b} {

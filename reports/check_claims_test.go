@@ -128,7 +128,7 @@ func writeMED(t *testing.T, dir, key string, sparse bool, trial int) []string {
 // metrics — extras, facts, artifacts, best points, trends, curve areas —
 // passing and failing where they can, and pins how check prints them.
 func TestCheckClaimsGolden(t *testing.T) {
-	at := func(sizes ...int) []int { return sizes }
+	at := func(sizes ...float64) []float64 { return sizes }
 	zeros := func(eps float64) spec.ArtifactCheck {
 		return spec.ArtifactCheck{Name: "weights", Measure: "zeros", Eps: eps}
 	}
@@ -231,7 +231,7 @@ func TestCheckClaimsGolden(t *testing.T) {
 // the rows say so and fail.
 func TestCheckClaimsWithoutDir(t *testing.T) {
 	sp, rs := claimsFixture(t, t.TempDir(),
-		spec.Expectation{Dataset: "d", Method: "MED (rho=0.0001)", Artifact: spec.ArtifactCheck{Name: "weights", Measure: "zeros"}, Sizes: []int{10}, Min: fp(0.5)},
+		spec.Expectation{Dataset: "d", Method: "MED (rho=0.0001)", Artifact: spec.ArtifactCheck{Name: "weights", Measure: "zeros"}, Sizes: []float64{10}, Min: fp(0.5)},
 		spec.Expectation{Dataset: "big", Fact: "cols", Min: fp(1)},
 	)
 	c := Check(sp, rs)
@@ -296,7 +296,7 @@ func TestCheckCurvesOfObservations(t *testing.T) {
 		Report: spec.ReportSpec{Test: "t"},
 		Expect: []spec.Expectation{
 			{Metric: "auc", Better: "A", Than: "B", Area: true, Significant: true},
-			{Metric: "auc", Method: "A", Area: true, Sizes: []int{10, 30}, Value: fp(0.8), Tol: fp(0.001)},
+			{Metric: "auc", Method: "A", Area: true, Sizes: []float64{10, 30}, Value: fp(0.8), Tol: fp(0.001)},
 			{Extra: "components", Better: "B", Than: "A", Area: true},
 			{Extra: "components", Method: "A", Trend: spec.TrendSpec{Shape: "nondecreasing"}},
 			{Extra: "components", Method: "B", Trend: spec.TrendSpec{Shape: "increasing", At: []float64{10, 30}}, Significant: true},

@@ -54,7 +54,7 @@ func formsFixture(expect ...spec.Expectation) (*spec.Spec, []results.Result) {
 // TestCheckFormsGolden checks one expectation of each form, each passing
 // and failing where it can, and pins how check prints them.
 func TestCheckFormsGolden(t *testing.T) {
-	at10 := []int{10}
+	at10 := []float64{10}
 	sp, rs := formsFixture(
 		spec.Expectation{Metric: "accuracy", Method: "A", Sizes: at10, Value: fp(83), Tol: fp(1), Source: "value"},
 		spec.Expectation{Metric: "accuracy", Better: "A", Than: "C", Sizes: at10, Source: "direction only"},
@@ -114,7 +114,7 @@ func TestCheckTestChoice(t *testing.T) {
 		// 15, z = (6 − 7.5)/√(13.75 − 120/48) = −0.447, p = 0.655.
 		{TestWilcoxon, "wilcoxon p=0.655"},
 	} {
-		sp, rs := formsFixture(spec.Expectation{Metric: "accuracy", Better: "A", Than: "C", Sizes: []int{10}})
+		sp, rs := formsFixture(spec.Expectation{Metric: "accuracy", Better: "A", Than: "C", Sizes: []float64{10}})
 		sp.Report.Test = tc.test
 		c := Check(sp, rs)
 		if !strings.Contains(c.Rows[0].Measured, tc.want) {
@@ -178,7 +178,7 @@ func TestDefaultTestOverlap(t *testing.T) {
 // at size 30 runs the plain t-test; Check alone takes the pool as the
 // largest sample (30) and runs the corrected test there.
 func TestCheckDirPools(t *testing.T) {
-	sp, rs := formsFixture(spec.Expectation{Metric: "accuracy", Better: "A", Than: "B", Sizes: []int{30}, Significant: true},
+	sp, rs := formsFixture(spec.Expectation{Metric: "accuracy", Better: "A", Than: "B", Sizes: []float64{30}, Significant: true},
 		spec.Expectation{Metric: "accuracy", WTL: spec.WTLCount{Series: "A", Than: "B", Wins: ip(3), Ties: ip(0), Losses: ip(0)}})
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, results.DatasetsFile), []byte(`{"d": {"plugin": "csv", "rows": 240, "cols": 3}}`), 0o644); err != nil {

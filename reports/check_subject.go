@@ -375,7 +375,7 @@ func (c *checker) noValues(sj subject, p point, vals []float64, area bool) strin
 func rowXs(d *dataSet, e *spec.Expectation, sides [][]*series) []float64 {
 	var xs []float64
 	for _, size := range e.Sizes {
-		xs = append(xs, float64(size))
+		xs = append(xs, d.at(size))
 	}
 	if len(xs) > 0 {
 		return xs

@@ -60,7 +60,7 @@ func TestCheck(t *testing.T) {
 		// mse: lower is better, so b beats a.
 		{"lower is better", spec.Expectation{Metric: "mse", Better: "b", Than: "a", By: 5}, true},
 		{"lower is better, reversed", spec.Expectation{Metric: "mse", Better: "a", Than: "b"}, false},
-		{"missing size", spec.Expectation{Metric: "accuracy", Method: "a", Sizes: []int{20}, Value: fp(81), Tol: fp(1)}, false},
+		{"missing size", spec.Expectation{Metric: "accuracy", Method: "a", Sizes: []float64{20}, Value: fp(81), Tol: fp(1)}, false},
 		{"missing method", spec.Expectation{Metric: "accuracy", Method: "c", Value: fp(81), Tol: fp(1)}, false},
 		{"missing dataset", spec.Expectation{Dataset: "e", Metric: "accuracy", Method: "a", Value: fp(81), Tol: fp(1)}, false},
 		{"unknown metric", spec.Expectation{Metric: "f1", Method: "a", Value: fp(81), Tol: fp(1)}, false},

@@ -73,7 +73,10 @@ func (c *checker) checkTrend(d *dataSet, e *spec.Expectation, base CheckRow) []C
 				return fail(err.Error())
 			}
 		}
-		xs := e.Trend.At
+		var xs []float64
+		for _, v := range e.Trend.At {
+			xs = append(xs, d.at(v))
+		}
 		if len(xs) == 0 {
 			sides := [][]*series{{s}}
 			if t != nil {

@@ -251,6 +251,14 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 	type rowSum struct{ train, test, n float64 }
 	rowSums := map[cellKey]*rowSum{}
 	oldHas := map[trialID]bool{}
+	// shown holds per series the x a requested size's cell shows.
+	shown := map[cellKey]float64{}
+	xOf := func(g series, x float64) float64 {
+		if v, ok := shown[cellKey{g: g, x: x}]; ok {
+			return v
+		}
+		return x
+	}
 	add := func(g series, x float64, oo, no results.Observation, train, test int) {
 		if !slices.Contains(xs[g], x) {
 			xs[g] = append(xs[g], x)
@@ -332,9 +340,16 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 		}
 		oldPts, newPts := or.Points(), nr.Points()
 		if len(oldPts) == 1 && len(newPts) == 1 {
-			// One observation per trial: the trial's size, resolved
-			// against the pool; pair it even if the pool changed.
-			add(g, newPts[0].X, oldPts[0], newPts[0], or.TrainRows, or.TestRows)
+			// One observation per trial: the size the spec requested,
+			// one cell whatever rows each fold or fraction left (pair
+			// it even if the pool changed); shown at the most rows the
+			// new trials trained on.
+			x := newPts[0].X
+			if id.size > 0 {
+				x = id.size
+				shown[cellKey{g: g, x: x}] = max(shown[cellKey{g: g, x: x}], newPts[0].X)
+			}
+			add(g, x, oldPts[0], newPts[0], or.TrainRows, or.TestRows)
 			continue
 		}
 		newAt := map[float64]results.Observation{}
@@ -371,7 +386,7 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 		}
 	}
 	for _, g := range groups {
-		sort.Float64s(xs[g])
+		sort.SliceStable(xs[g], func(i, j int) bool { return xOf(g, xs[g][i]) < xOf(g, xs[g][j]) })
 		ms := metrics[g]
 		sort.Slice(ms, func(i, j int) bool { return metricBefore(newSpec.Metrics, ms[i], ms[j]) })
 		for _, x := range xs[g] {
@@ -385,7 +400,7 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 					nTrain, nTest = int(math.Round(rs.train/rs.n)), int(math.Round(rs.test/rs.n))
 				}
 				pool := PoolRows(datasetSpec(newSpec, g.dataset), opts.Rows[g.dataset], nTrain, nTest, maxTrain[g.dataset])
-				d.Rows = append(d.Rows, d.row(g.dataset, g.series, mn, x, p[0], p[1], diffTest(opts, newSpec, g.dataset, nTrain, pool), nTrain, nTest))
+				d.Rows = append(d.Rows, d.row(g.dataset, g.series, mn, xOf(g, x), p[0], p[1], diffTest(opts, newSpec, g.dataset, nTrain, pool), nTrain, nTest))
 			}
 		}
 	}

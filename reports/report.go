@@ -505,10 +505,15 @@ func (m *model) cellText(s *series, size float64, metricName string) (string, su
 	return txt, st
 }
 
-func sizeHeader(xs []float64) []string {
+// sizeHeader returns the heads of d's x columns: the rows their trials
+// trained on (dataSet.rowsAt).
+func (d *dataSet) sizeHeader() []string { return d.headOf(d.xs) }
+
+// headOf returns the heads of the x columns xs of d.
+func (d *dataSet) headOf(xs []float64) []string {
 	h := make([]string, len(xs))
 	for i, x := range xs {
-		h[i] = fmtX(x)
+		h[i] = d.rowsAt(x)
 	}
 	return h
 }
@@ -557,7 +562,7 @@ func (m *model) writeMetricTable(w *bytes.Buffer, d *dataSet, q quantity) {
 		}
 		rows = append(rows, row)
 	}
-	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.xs)...), rows, "l"+strings.Repeat("r", len(d.xs)))
+	writeTable(w, append([]string{"series \\ size"}, d.sizeHeader()...), rows, "l"+strings.Repeat("r", len(d.xs)))
 	fmt.Fprintf(w, "\nMean ± standard deviation over trials")
 	if q.extra {
 		fmt.Fprintf(w, " of the value each recorded")
@@ -656,7 +661,7 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		test, _, _ := m.testOf(d, last)
 		name = testName(test)
 	}
-	header := append([]string{"series \\ size"}, sizeHeader(d.xs)...)
+	header := append([]string{"series \\ size"}, d.sizeHeader()...)
 	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.xs)+1))
 	fmt.Fprintf(w, "\n%s over trials with the same index, p < %s; win: better than %s in the metric's direction; — : fewer than two pairs.", upperFirst(name), num(spec.DefaultAlpha), mdText(m.spec.Baseline))
 	if degenerate {
@@ -726,7 +731,7 @@ func (m *model) writeChosen(w *bytes.Buffer, d *dataSet) {
 		return
 	}
 	fmt.Fprintf(w, "### Chosen hyperparameters\n\n")
-	writeTable(w, append([]string{"series \\ size"}, sizeHeader(d.xs)...), rows, "")
+	writeTable(w, append([]string{"series \\ size"}, d.sizeHeader()...), rows, "")
 	fmt.Fprintf(w, "\nThe most frequent choice per size, with how many trials made it")
 	if scored {
 		fmt.Fprintf(w, " and their mean score there by the select metric (cv: over the validation folds; test: on the test set)")

@@ -47,13 +47,13 @@ func fixture(t testing.TB, dir string) (*spec.Spec, []results.Result) {
 		Metrics:  []string{"accuracy", "auc"},
 		Baseline: "ridge LR",
 		Expect: []spec.Expectation{
-			{Dataset: "toy", Metric: "accuracy", Method: "fnr", Sizes: []int{50}, Value: fp(80), Tol: fp(2), Source: "Paper, Fig. 1", Note: "read off the plot"},
+			{Dataset: "toy", Metric: "accuracy", Method: "fnr", Sizes: []float64{50}, Value: fp(80), Tol: fp(2), Source: "Paper, Fig. 1", Note: "read off the plot"},
 			{Metric: "accuracy", Method: "ridge LR", Value: fp(60), RTol: fp(0.01), Source: "Paper, Table 2"},
 			{Metric: "auc", Method: "svm (C=1)", Min: fp(0.5), Max: fp(1)},
-			{Metric: "accuracy", Better: "fnr", Than: "ridge LR", By: 4, Sizes: []int{20, 50}, Source: "Paper, Sec. 5"},
-			{Metric: "accuracy", Method: "svm", Sizes: []int{20}, Value: fp(70), Tol: fp(1)},
+			{Metric: "accuracy", Better: "fnr", Than: "ridge LR", By: 4, Sizes: []float64{20, 50}, Source: "Paper, Sec. 5"},
+			{Metric: "accuracy", Method: "svm", Sizes: []float64{20}, Value: fp(70), Tol: fp(1)},
 			{Metric: "accuracy", Method: "lasso", Value: fp(70), Tol: fp(1)},
-			{Metric: "accuracy", Method: "svm (C=10)", Sizes: []int{50}, Value: fp(70), Tol: fp(50)},
+			{Metric: "accuracy", Method: "svm (C=10)", Sizes: []float64{50}, Value: fp(70), Tol: fp(50)},
 		},
 	}
 	// base accuracy per series; trial noise is deterministic.

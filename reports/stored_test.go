@@ -44,7 +44,7 @@ func storedFixture(t *testing.T, dir string) (*spec.Spec, string) {
 		// twice (tabled once).
 		Report: spec.ReportSpec{Y: []string{"components", "accuracy", "dictionary", "components"}},
 		Expect: []spec.Expectation{
-			{Metric: "accuracy", Better: "uncertainty (dims=10)", Than: "random", Sizes: []int{40}, Source: "Paper, Fig. 3"},
+			{Metric: "accuracy", Better: "uncertainty (dims=10)", Than: "random", Sizes: []float64{40}, Source: "Paper, Fig. 3"},
 		},
 	}
 	noise := []float64{0.5, -1, 1.5}

@@ -66,7 +66,7 @@ func (m *model) writeTasks(w *bytes.Buffer, d *dataSet, info *results.DatasetInf
 		return
 	}
 	fmt.Fprintf(w, "### %s per task\n\n", taskMetric)
-	header := append([]string{"series", "task \\ size"}, sizeHeader(sizes)...)
+	header := append([]string{"series", "task \\ size"}, d.headOf(sizes)...)
 	writeTable(w, header, rows, "ll"+strings.Repeat("r", len(sizes)))
 	fmt.Fprintf(w, "\nMean test errors of each one-vs-rest binary task (class against the rest) over trials")
 	if len(sizes) < len(d.xs) {

@@ -361,10 +361,10 @@ func checkExpectRows(sp *spec.Spec, id string, rows map[int]int, where string) [
 			continue
 		}
 		for j, size := range x.Sizes {
-			if _, ok := rows[size]; !ok {
+			if _, ok := rows[int(size)]; !ok && !slices.Contains(sp.Curve.Sizes, size) {
 				errs = append(errs, sp.ErrorAt(spec.Index(spec.Sub(spec.Index("expect", k), "sizes"), j),
-					"%d is not a training size of dataset %s: curve.sizes (%s) resolve to %s rows of %s; want one of them",
-					size, param.Quote(id), spec.FormatSizes(sp.Curve.Sizes), strings.Join(list, ", "), where))
+					"%s is not a training size of dataset %s: curve.sizes (%s) resolve to %s rows of %s; want one of them",
+					spec.FormatSizes([]float64{size}), param.Quote(id), spec.FormatSizes(sp.Curve.Sizes), strings.Join(list, ", "), where))
 			}
 		}
 	}

@@ -408,7 +408,7 @@ func (d *decoder) checkAlong(s *Spec, x Expectation, n *yaml.Node, path string) 
 // node n of trend.at) as checkExpectSizes checks sizes: each a training
 // size of curve.sizes.
 func (d *decoder) checkTrendSizes(s *Spec, x Expectation, n *yaml.Node, path string) {
-	sizes := make([]int, len(x.Trend.At))
+	sizes := make([]float64, len(x.Trend.At))
 	for j, v := range x.Trend.At {
 		if v != math.Trunc(v) || v < 1 || v > math.MaxInt32 {
 			at := n
@@ -418,7 +418,7 @@ func (d *decoder) checkTrendSizes(s *Spec, x Expectation, n *yaml.Node, path str
 			d.errorf(at, Index(path, j), "%s is not a training size; want a count of rows, one of curve.sizes", param.Format(v))
 			return
 		}
-		sizes[j] = int(v)
+		sizes[j] = v
 	}
 	x.Sizes = sizes
 	d.checkExpectSizes(s, x, n, path)

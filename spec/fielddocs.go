@@ -44,7 +44,7 @@ var fieldDocs = map[string]fieldDoc{
 	"Expectation.OverDataset": {"With `fact`: the dataset id whose fact divides this dataset's.", ""},
 	"Expectation.RTol":        {"Value check: relative tolerance, a fraction of `value`.", ""},
 	"Expectation.Significant": {"Relation: pass only if the paired test (`report.test`) over trials with the same index finds `better` significantly ahead of `than` at `alpha`, besides the margin `by` on the means. Without it a relation compares means only and its verdict reads `PASS (direction only, p=…)`.", "`false`"},
-	"Expectation.Sizes":       {"The training sizes (as resolved row counts) to check; empty means every size.", ""},
+	"Expectation.Sizes":       {"The training sizes to check, as curve.sizes writes them (a count, or a fraction of the pool: 1 is the whole pool) or as the row counts they resolve to; the trials of one size of curve.sizes are one column whatever rows each fold or fraction left them; empty means every size.", ""},
 	"Expectation.Slack":       {"With `wtl`: the largest absolute difference allowed between each measured count (wins, ties, losses, each on its own) and the paper's.", "`0`"},
 	"Expectation.Source":      {"Where the paper's figure comes from: \"Szafranski 2007, Table 1\".", ""},
 	"Expectation.Than":        {"Relation: the one it should beat (a different method).", ""},

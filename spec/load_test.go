@@ -48,7 +48,7 @@ func TestParseGood(t *testing.T) {
 	if !reflect.DeepEqual(s.Report, spec.ReportSpec{LogX: true, X: "shrink"}) {
 		t.Errorf("report %+v", s.Report)
 	}
-	if len(s.Expect) != 2 || *s.Expect[0].RTol != 0.2 || s.Expect[1].By != 1 || !reflect.DeepEqual(s.Expect[1].Sizes, []int{30}) || s.Expect[1].Pos != (spec.Pos{Line: 28, Column: 5}) {
+	if len(s.Expect) != 2 || *s.Expect[0].RTol != 0.2 || s.Expect[1].By != 1 || !reflect.DeepEqual(s.Expect[1].Sizes, []float64{30}) || s.Expect[1].Pos != (spec.Pos{Line: 28, Column: 5}) {
 		t.Errorf("expect %+v", s.Expect)
 	}
 	plan, err := spec.NewPlan(s)

@@ -527,9 +527,12 @@ type Expectation struct {
 	//
 	// Artifact is a check when its Name is set.
 	Artifact ArtifactCheck `yaml:"artifact,omitempty" spec:"optional"`
-	// The training sizes (as resolved row counts) to check; empty means
-	// every size.
-	Sizes []int `yaml:"sizes,omitempty" spec:"optional" range:"[1, 2147483647]" elem:"size"`
+	// The training sizes to check, as curve.sizes writes them (a count,
+	// or a fraction of the pool: 1 is the whole pool) or as the row
+	// counts they resolve to; the trials of one size of curve.sizes are
+	// one column whatever rows each fold or fraction left them; empty
+	// means every size.
+	Sizes []float64 `yaml:"sizes,omitempty" spec:"optional" elem:"training size" want:"a list of training sizes: counts ≥ 2 or fractions in (0, 1] of the training pool" check:"training size"`
 
 	// Value check: a method label, or a series name `"label (p=v)"` of a
 	// fixed-rule grid point.

@@ -515,22 +515,20 @@ func (d *decoder) checkExpectSizes(s *Spec, x Expectation, n *yaml.Node, path st
 	if err != nil || !p.PerSize || len(s.Curve.Sizes) == 0 || s.sizesSet {
 		return
 	}
-	var counts []int
 	for _, size := range s.Curve.Sizes {
 		if size <= 1 {
 			return // a fraction: CheckData resolves it
 		}
-		counts = append(counts, int(size))
 	}
 	for j, size := range x.Sizes {
-		if slices.Contains(counts, size) {
+		if slices.Contains(s.Curve.Sizes, size) {
 			continue
 		}
 		at := n
 		if n != nil && n.Kind == yaml.SequenceNode && j < len(n.Content) {
 			at = n.Content[j]
 		}
-		d.errorf(at, Index(path, j), "%d is not a training size of curve.sizes; want one of %s", size, FormatSizes(s.Curve.Sizes))
+		d.errorf(at, Index(path, j), "%s is not a training size of curve.sizes; want one of %s", FormatSizes([]float64{size}), FormatSizes(s.Curve.Sizes))
 	}
 }
 
