@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -355,4 +356,40 @@ func TestDataMirror(t *testing.T) {
 		t.Errorf("mirror of a corrupt file:\n%s", stderr)
 	}
 	mustCLI(t, exitUsage, "data", "mirror")
+}
+
+// TestDataFetchEndless is issue 43's case as the command meets it: a
+// server that never stops sending wrote 9 GB in 30 s for a 192 KB file.
+// The fetch stops at the declared size, keeps nothing and exits 1.
+func TestDataFetchEndless(t *testing.T) {
+	chunk := bytes.Repeat([]byte("1,2,x\n"), 10_000)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for i := 0; i < 20_000 && r.Context().Err() == nil; i++ { // at most 1.2 GB
+			if _, err := w.Write(chunk); err != nil {
+				return
+			}
+		}
+	}))
+	defer srv.Close()
+	dir := filepath.Join(t.TempDir(), "data")
+	start := time.Now()
+	_, stderr := mustCLI(t, exitFailed, "data", "fetch", dataSpecFile, "--data", dir, "--mirror", srv.URL)
+	if !strings.Contains(stderr, fmt.Sprintf("more than the %d declared (not kept)", len(tinyCSV))) {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("took %v", d)
+	}
+	var written int64
+	filepath.WalkDir(dir, func(_ string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			if fi, err := e.Info(); err == nil {
+				written += fi.Size()
+			}
+		}
+		return nil
+	})
+	if written > 0 {
+		t.Errorf("%d bytes left in %s", written, dir)
+	}
 }
