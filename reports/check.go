@@ -267,14 +267,9 @@ func (c *checker) expected(e *spec.Expectation) string {
 	var s string
 	if e.Value != nil {
 		s = num(*e.Value)
-		switch {
-		case e.Tol != nil && e.RTol != nil:
-			s += fmt.Sprintf(" ± %s or %s%%", num(*e.Tol), num(*e.RTol*100))
-		case e.Tol != nil:
-			s += " ± " + num(*e.Tol)
-		case e.RTol != nil:
-			s += fmt.Sprintf(" ± %s%%", num(*e.RTol*100))
-		default:
+		if t := tolText(e); t != "" {
+			s += t
+		} else {
 			s += fmt.Sprintf(" (at %d decimals)", m.digits(e.Subject()))
 		}
 	}
@@ -391,7 +386,10 @@ func (c *checker) checkOn(d *dataSet, e *spec.Expectation, base CheckRow) []Chec
 			if chose {
 				r.Measured = describe(p, e) + ": " + r.Measured
 			}
-			r.Pass = c.valueOK(e, p.st.Mean)
+			r.Pass = c.valueOK(e, p.st.Mean, p.st.SD)
+			if e.SDs != nil {
+				r.Expected += " (" + sdBand(c, sj, e, p.st) + ")"
+			}
 		} else {
 			a, b := pts[0], pts[1]
 			diff := a.st.Mean - b.st.Mean
@@ -612,8 +610,10 @@ func fmtP(p float64) string {
 	return fmt.Sprintf("p=%.3f", p)
 }
 
-// valueOK reports whether mean satisfies e's value and interval checks.
-func (m *model) valueOK(e *spec.Expectation, mean float64) bool {
+// valueOK reports whether mean satisfies e's value and interval checks;
+// sd is the standard deviation over trials that SDs scales (NaN for one
+// trial: no band).
+func (m *model) valueOK(e *spec.Expectation, mean, sd float64) bool {
 	if math.IsNaN(mean) {
 		return false
 	}
@@ -621,10 +621,13 @@ func (m *model) valueOK(e *spec.Expectation, mean float64) bool {
 	if e.Value != nil {
 		v := *e.Value
 		switch {
-		case e.Tol == nil && e.RTol == nil:
+		case e.Tol == nil && e.RTol == nil && e.SDs == nil:
 			ok = m.fmtNum(e.Subject(), mean) == m.fmtNum(e.Subject(), v)
 		default:
 			within := false
+			if e.SDs != nil && !math.IsNaN(sd) && math.Abs(mean-v) <= *e.SDs*sd*(1+1e-12) {
+				within = true
+			}
 			if e.Tol != nil && math.Abs(mean-v) <= *e.Tol*(1+1e-12) {
 				within = true
 			}

@@ -248,7 +248,10 @@ func (c *checker) checkTable(d *dataSet, e *spec.Expectation, base CheckRow) []C
 				r.Measured += fmt.Sprintf(" (n=%d)", st.N)
 				one := *e
 				one.Value = &v
-				r.Pass = c.valueOK(&one, st.Mean)
+				r.Pass = c.valueOK(&one, st.Mean, st.SD)
+				if e.SDs != nil {
+					r.Expected += " (" + sdBand(c, sj, e, st) + ")"
+				}
 			}
 			out = append(out, r)
 		}
@@ -257,17 +260,31 @@ func (c *checker) checkTable(d *dataSet, e *spec.Expectation, base CheckRow) []C
 }
 
 // tolText is the tolerance of e as expected prints it: " ± 0.5", " ±
-// 10%", " ± 0.5 or 10%".
+// 10%", " ± 2 sd", " ± 0.5 or 10%".
 func tolText(e *spec.Expectation) string {
-	switch {
-	case e.Tol != nil && e.RTol != nil:
-		return fmt.Sprintf(" ± %s or %s%%", num(*e.Tol), num(*e.RTol*100))
-	case e.Tol != nil:
-		return " ± " + num(*e.Tol)
-	case e.RTol != nil:
-		return fmt.Sprintf(" ± %s%%", num(*e.RTol*100))
+	var parts []string
+	if e.Tol != nil {
+		parts = append(parts, num(*e.Tol))
 	}
-	return ""
+	if e.RTol != nil {
+		parts = append(parts, num(*e.RTol*100)+"%")
+	}
+	if e.SDs != nil {
+		parts = append(parts, num(*e.SDs)+" sd")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " ± " + strings.Join(parts, " or ")
+}
+
+// sdBand says what the band of e's sds came to: "2 sd = 0.42", or why
+// there is none.
+func sdBand(c *checker, sj subject, e *spec.Expectation, st summary) string {
+	if math.IsNaN(st.SD) {
+		return "no sd: one trial"
+	}
+	return num(*e.SDs) + " sd = " + c.fmtNum(sj, *e.SDs*st.SD)
 }
 
 // checkFact evaluates a dataset fact e on d: its value in datasets.json,
@@ -297,7 +314,7 @@ func (c *checker) checkFact(d *dataSet, e *spec.Expectation, r CheckRow) CheckRo
 		v = v / w
 		r.Measured = fmt.Sprintf("%s / %s = %s", r.Measured, fmtFact(w), fmtFact(v))
 	}
-	r.Pass = c.valueOK(e, v)
+	r.Pass = c.valueOK(e, v, math.NaN())
 	return r
 }
 

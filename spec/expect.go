@@ -69,7 +69,7 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 			d.errorf(f.node, path, "a fact check without value, min or max; want what the dataset's %s should be", x.Fact)
 		}
 		x.checkBounds(d, f, path)
-		for _, k := range []string{"method", "better", "than", "wtl", "trend", "best", "area", "sizes", "by", "within", "significant", "at_par", "alpha", "slack", "than_dataset", "direction"} {
+		for _, k := range []string{"method", "better", "than", "wtl", "trend", "best", "area", "sizes", "by", "within", "significant", "at_par", "alpha", "slack", "than_dataset", "direction", "sds"} {
 			if has(k) {
 				d.errorf(f.get(d, k), Sub(path, k), "%s does not apply to a fact check (fact), which is about the dataset alone; want no %s", k, k)
 			}
@@ -118,8 +118,8 @@ func (x *Expectation) check(d *decoder, f *fields, path string) bool {
 		if !has("method") {
 			d.errorf(f.node, Sub(path, "method"), "missing; want the method label the table is about")
 		}
-		if !has("tol") && !has("rtol") {
-			d.errorf(f.get(d, "artifact"), Sub(path, "tol"), "missing; want tol (absolute) or rtol (relative): how far each row's mean may be from artifact.values")
+		if !has("tol") && !has("rtol") && !has("sds") {
+			d.errorf(f.get(d, "artifact"), Sub(path, "tol"), "missing; want tol (absolute), rtol (relative) or sds (standard deviations of ours): how far each row's mean may be from artifact.values")
 		}
 		not("a relation", "better and than", "by", "within", "than_dataset", "significant", "at_par", "alpha")
 		not("a Win/Tie/Loss count", "wtl", "slack")
@@ -271,11 +271,11 @@ func orNode[T comparable](n, at T) T {
 // check.
 func (x *Expectation) checkBounds(d *decoder, f *fields, path string) {
 	has := func(k string) bool { return f.get(d, k) != nil }
-	if has("value") && !has("tol") && !has("rtol") {
-		d.errorf(f.get(d, "value"), Sub(path, "value"), "no tolerance; want tol (absolute) or rtol (relative) beside value")
+	if has("value") && !has("tol") && !has("rtol") && !has("sds") {
+		d.errorf(f.get(d, "value"), Sub(path, "value"), "no tolerance; want tol (absolute), rtol (relative) or sds (standard deviations of ours) beside value")
 	}
 	if !has("value") {
-		for _, k := range []string{"tol", "rtol"} {
+		for _, k := range []string{"tol", "rtol", "sds"} {
 			if has(k) {
 				d.errorf(f.get(d, k), Sub(path, k), "a tolerance without a value; want value beside %s", k)
 			}
@@ -336,7 +336,7 @@ func (x *Expectation) checkTrend(d *decoder, f *fields, path string) {
 	case !has("method"):
 		d.errorf(f.node, Sub(path, "method"), "missing; want the method label whose values follow the trend (or better and than: their gap)")
 	}
-	for _, k := range []string{"value", "tol", "rtol", "min", "max", "by", "within", "at_par", "best", "slack"} {
+	for _, k := range []string{"value", "tol", "rtol", "sds", "min", "max", "by", "within", "at_par", "best", "slack"} {
 		if has(k) {
 			d.errorf(f.get(d, k), Sub(path, k), "%s does not apply to a trend, which compares its points with each other; want no %s", k, k)
 		}

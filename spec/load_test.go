@@ -388,7 +388,7 @@ curve: {sizes: [10]}
 metrics: [accuracy]
 expect:
   - {method: fake-centroid, metric: accuracy, value: 90}
-`, `t.yaml:7:54: expect[0].value: no tolerance; want tol (absolute) or rtol (relative) beside value`},
+`, `t.yaml:7:54: expect[0].value: no tolerance; want tol (absolute), rtol (relative) or sds (standard deviations of ours) beside value`},
 		{"expect by and within", `name: t
 datasets: [{name: fake-blobs}]
 methods: [{name: fake-centroid, label: a}, {name: fake-centroid, label: b}]

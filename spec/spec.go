@@ -540,12 +540,18 @@ type Expectation struct {
 	// The value check is on the mean over trials of Method's Metric at
 	// each size.
 	Method string `yaml:"method,omitempty" spec:"optional"`
-	// Value check: the paper's figure; needs `tol` and/or `rtol`.
+	// Value check: the paper's figure; needs `tol`, `rtol` or `sds`.
 	Value *float64 `yaml:"value,omitempty" spec:"optional"`
 	// Value check: absolute tolerance around `value`.
 	Tol *float64 `yaml:"tol,omitempty" spec:"optional" range:"[0, +inf)"`
 	// Value check: relative tolerance, a fraction of `value`.
 	RTol *float64 `yaml:"rtol,omitempty" spec:"optional" range:"[0, +inf)"`
+	// Value check: a tolerance of this many standard deviations of ours
+	// over trials — the band of our single runs, for a figure the paper
+	// took from one run or split (`{method: hp, metric: mse, value: 4.3,
+	// sds: 2}`: could the paper's split be a typical one of ours?). With
+	// `tol` or `rtol` too, any of them suffices. Needs two trials or more.
+	SDs *float64 `yaml:"sds,omitempty" spec:"optional" range:"[0, +inf)"`
 	// Value check: a lower bound on the mean (`min` ≤ `max`).
 	Min *float64 `yaml:"min,omitempty" spec:"optional"`
 	// Value check: an upper bound on the mean.
