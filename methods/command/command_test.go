@@ -183,7 +183,7 @@ func TestEnvironment(t *testing.T) {
 	if !strings.Contains(env["TMPDIR"], tempPrefix) {
 		t.Errorf("TMPDIR=%q; want the fit's directory", env["TMPDIR"])
 	}
-	for _, k := range []string{"REPRO_TEST_SECRET", "REPRO_TEST_UNSET", "HOME"} {
+	for _, k := range []string{"REPRO_TEST_SECRET", "REPRO_TEST_UNSET", "HOME", "GORACE", "REPRO_COMMAND_GUARD"} {
 		if v, ok := env[k]; ok {
 			t.Errorf("%s=%q reached the program; want it stripped", k, v)
 		}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -33,6 +34,10 @@ import (
 //   - exits with the program's status (128+N when a signal N killed it).
 const guardEnv = "REPRO_COMMAND_GUARD"
 
+// guardRace ends guardEnv's value when repro set GORACE for the guard
+// alone.
+const guardRace = "+gorace"
+
 func init() {
 	if v, ok := os.LookupEnv(guardEnv); ok {
 		os.Exit(guardMain(v))
@@ -45,7 +50,15 @@ func guard(cmd *exec.Cmd) {
 	prog := cmd.Path
 	cmd.Path = "/proc/self/exe"
 	cmd.Args = append([]string{"repro-command-guard", prog}, cmd.Args...)
-	cmd.Env = append(cmd.Env[:len(cmd.Env):len(cmd.Env)], guardEnv+"="+strconv.Itoa(os.Getpid()))
+	mark := strconv.Itoa(os.Getpid())
+	env := cmd.Env[:len(cmd.Env):len(cmd.Env)]
+	if !slices.ContainsFunc(env, func(e string) bool { return strings.HasPrefix(e, "GORACE=") }) {
+		// A race-enabled build (go test -race) sleeps a second at exit
+		// unless told not to; the guard removes the variable again.
+		env = append(env, "GORACE=atexit_sleep_ms=0")
+		mark += guardRace
+	}
+	cmd.Env = append(env, guardEnv+"="+mark)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 }
@@ -55,6 +68,10 @@ func guard(cmd *exec.Cmd) {
 // guard's exit status.
 func guardMain(parent string) int {
 	os.Unsetenv(guardEnv)
+	if p, ok := strings.CutSuffix(parent, guardRace); ok {
+		parent = p
+		os.Unsetenv("GORACE")
+	}
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
