@@ -142,8 +142,9 @@ func Check(sp *spec.Spec, recs []results.Result) *Checked {
 // leaves the estimates of Check.
 func CheckDir(dir string, sp *spec.Spec, recs []results.Result) *Checked {
 	m := build(sp, recs)
-	infos, _ := results.ReadDatasetInfo(dir)
+	infos, err := results.ReadDatasetInfo(dir)
 	m.rows = datasetRows(infos)
+	m.infoErr = err
 	return m.check(dir, infos)
 }
 

@@ -186,6 +186,9 @@ func (c *checker) checkTable(d *dataSet, e *spec.Expectation, base CheckRow) []C
 	ac := &e.Artifact
 	base.Expected = c.expected(e)
 	fail := failing(base)
+	if len(ac.Values) != len(ac.Rows) || len(ac.Rows) == 0 {
+		return fail(fmt.Sprintf("%d values for %d rows; want one value per row", len(ac.Values), len(ac.Rows)))
+	}
 	s, err := d.find(e.Method)
 	if err != nil {
 		return fail(err.Error())
@@ -291,7 +294,11 @@ func sdBand(c *checker, sj subject, e *spec.Expectation, st summary) string {
 // or the ratio of d's to OverDataset's.
 func (c *checker) checkFact(d *dataSet, e *spec.Expectation, r CheckRow) CheckRow {
 	r.Expected = c.expected(e)
-	if c.infos == nil {
+	switch {
+	case c.infoErr != nil:
+		r.Measured = c.infoErr.Error()
+		return r
+	case c.infos == nil:
 		r.Measured = "incomplete: no datasets.json in the output directory (run the experiment first)"
 		return r
 	}

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -377,5 +378,19 @@ func TestFmtFact(t *testing.T) {
 		if got := fmtFact(tc.v); got != tc.want {
 			t.Errorf("fmtFact(%v) = %q, want %q", tc.v, got, tc.want)
 		}
+	}
+}
+
+// A damaged datasets.json is said as such by a fact check, not taken for
+// a run not made.
+func TestCheckFactDamagedInfo(t *testing.T) {
+	dir := t.TempDir()
+	sp, rs := claimsFixture(t, dir, spec.Expectation{Dataset: "big", Fact: "cols", Min: fp(1)})
+	if err := os.WriteFile(filepath.Join(dir, results.DatasetsFile), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := CheckDir(dir, sp, rs)
+	if len(c.Rows) != 1 || c.Rows[0].Pass || !strings.Contains(c.Rows[0].Measured, "datasets.json is damaged") {
+		t.Errorf("rows %+v; want one failing row saying datasets.json is damaged", c.Rows)
 	}
 }
