@@ -13,7 +13,8 @@ import (
 // coordinates' order and norms, and, when useIPM, the
 // interior-point start's vectors and p×p matrices. Both hold the solver's vectors; per task
 // the support vectors (at most every row, with their indices and
-// coefficients) and the linear kernel's weights (and the linear solver's
+// coefficients; one-vs-one's K(K−1)/2 pairs hold each row in K−1 of
+// them, and copy a pair's block of the Gram matrix) and the linear kernel's weights (and the linear solver's
 // sparse copy of dense rows mostly zero); and Predict's inner
 // products and kernel between a block of predicted rows and the support
 // vectors (predictRows).
@@ -21,7 +22,7 @@ import (
 // The linear solver on a sparse training set wider than its present
 // columns fits on those (methods.Shape.CompactShape).
 func memory(s methods.Shape, p Params) int64 {
-	fit := &SVM{CacheMB: p.CacheMB, Solver: p.Solver, Normalize: p.Normalize}
+	fit := &SVM{CacheMB: p.CacheMB, Solver: p.Solver, Normalize: p.Normalize, Multi: p.Multi}
 	if p.Kernel == "linear" {
 		fit.Kernel = kernel.Kernel{Kind: kernel.Linear}
 	} else {
@@ -45,6 +46,9 @@ func memory(s methods.Shape, p Params) int64 {
 		}
 	case gramFits(n, fit.cacheBytes()):
 		work = methods.Bytes(methods.Floats(2, n, n), kernel.DotsWork(s), methods.Floats(3, n))
+		if s.Classes > 2 && fit.scheme() == "ovo" { // a pair's Gram matrix, copied out
+			work = methods.Bytes(work, methods.Floats(n, n))
+		}
 	default:
 		work = methods.Bytes(min(fit.cacheBytes(), methods.Floats(n, n)), methods.Floats(4, n), methods.Floats(6, n), methods.Floats(d))
 	}
@@ -52,6 +56,10 @@ func memory(s methods.Shape, p Params) int64 {
 	if p.Kernel == "linear" && !p.Normalize {
 		cross = 0
 	}
-	return methods.Bytes(compact, work, methods.Floats(8, n), methods.Floats(s.Tasks(), d), methods.Times(s.Tasks(), sv), cross,
+	weights := methods.Floats(s.Tasks(), d)
+	if s.Classes > 2 && fit.scheme() == "ovo" { // a weight vector per pair
+		weights = methods.Floats(s.Classes*(s.Classes-1)/2, d)
+	}
+	return methods.Bytes(compact, work, methods.Floats(8, n), weights, methods.Times(s.Tasks(), sv), cross,
 		methods.Floats(2, s.TestRows(), max(s.Classes, 2)))
 }

@@ -36,6 +36,13 @@
 // A fit that stops at max_iter reports Converged false (not_converged in
 // the results).
 //
+// On K > 2 classes (multiclass) the kernel solver fits libsvm's
+// one-vs-one SVMs, one per pair of classes, and predicts by their vote
+// with libsvm's tie rule (multiModel); the linear solver fits liblinear's
+// one-vs-rest SVMs, one per class against the rest. Both agree with the
+// peers' predictions on a four-class set (multiclass_test.go). A dataset
+// with tasks: one-vs-rest still fits the binary SVM per task.
+//
 // Kernels are those of package kernel; the RBF convention is
 // k = exp(−‖x−x'‖²/(2σ²)), so libsvm's gamma = 1/(2σ²).
 package svm
@@ -76,6 +83,7 @@ type Params struct {
 	Solver    string  `param:"solver" enum:"auto|kernel|linear" default:"auto" doc:"auto: linear for the unnormalized linear kernel, else kernel; kernel: SMO on kernel columns (libsvm); linear: dual coordinate descent on the weights (liblinear -s 3, the bias a regularized constant feature)"`
 	CacheMB   float64 `param:"cache_mb" range:"(0, +inf)" default:"200" doc:"kernel-column cache in MB (libsvm's -m); the Gram matrix is precomputed only when it fits"`
 	Shrinking bool    `param:"shrinking" default:"true" doc:"shrink the active set of the kernel solver (libsvm's -h)"`
+	Multi     string  `param:"multiclass,omitdefault" enum:"auto|ovo|ovr" default:"auto" doc:"K > 2 classes: ovo, one SVM per pair of classes and a vote (libsvm); ovr, one per class against the rest, the largest decision value wins (liblinear); auto: ovr for the linear solver, else ovo"`
 }
 
 // DefaultCacheMB is the default kernel-column cache, in MB
@@ -99,11 +107,15 @@ type SVM struct {
 	NoShrink bool
 	// Seed orders the linear solver's coordinates (Fit uses env.Seed).
 	Seed uint64
+	// Multi is the reduction of K > 2 classes to binary problems: "ovo"
+	// (libsvm), "ovr" (liblinear), or "auto"/"" (the multiclass
+	// parameter).
+	Multi string
 }
 
 func newFromParams(p Params) (methods.Method, error) {
 	s := &SVM{C: p.C, Normalize: p.Normalize, Bias: p.Bias, Tol: p.Tol, MaxIter: p.MaxIter,
-		Solver: p.Solver, CacheMB: p.CacheMB, NoShrink: !p.Shrinking}
+		Solver: p.Solver, CacheMB: p.CacheMB, NoShrink: !p.Shrinking, Multi: p.Multi}
 	switch p.Kernel {
 	case "linear":
 		s.Kernel = kernel.Kernel{Kind: kernel.Linear}
@@ -117,36 +129,44 @@ func newFromParams(p Params) (methods.Method, error) {
 	return s, nil
 }
 
-// Fit trains a binary SVM; class 1 is the positive class (y = +1). The
-// linear solver on a sparse training set keeps weights for its present
-// columns alone when the others are many (methods.CompactColumns).
+// Fit trains an SVM; on two classes class 1 is the positive class (y =
+// +1), on more the classes are reduced to binary problems as Multi says
+// (fitMulti). The linear solver on a sparse training set keeps weights for
+// its present columns alone when the others are many
+// (methods.CompactColumns).
 func (s *SVM) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
-	if len(train.Classes) != 2 {
-		return nil, fmt.Errorf("svm: dataset %q has %d classes; svm is binary (use tasks: one-vs-rest)", train.Name, len(train.Classes))
+	if len(train.Classes) < 2 {
+		return nil, fmt.Errorf("svm: dataset %q has %d classes; want at least 2", train.Name, len(train.Classes))
 	}
-	y := make([]float64, train.Rows())
-	for i := range y {
-		y[i] = -1
-		if train.Label(i) == 1 {
-			y[i] = 1
+	fit := func(X matrix.Matrix) (methods.Model, error) {
+		if len(train.Classes) > 2 {
+			return s.fitMulti(ctx, X, train, env)
 		}
+		y := make([]float64, train.Rows())
+		for i := range y {
+			y[i] = -1
+			if train.Label(i) == 1 {
+				y[i] = 1
+			}
+		}
+		return s.FitBinary(ctx, X, y, env)
 	}
 	if s.linear() {
 		full := train.Cols()
 		if c, cols := methods.CompactColumns(train); cols != nil {
-			m, err := s.FitBinary(ctx, c.X, y, env)
+			m, err := fit(c.X)
 			if err != nil {
 				return nil, err
 			}
 			return methods.OnColumns(m, full, cols), nil
 		}
 	}
-	return s.FitBinary(ctx, train.X, y, env)
+	return fit(train.X)
 }
 
 // FitBinary trains on X with labels y ∈ {−1, +1}.
 func (s *SVM) FitBinary(ctx context.Context, X matrix.Matrix, y []float64, env *methods.Env) (*Model, error) {
-	n, d := X.Dims()
+	n, _ := X.Dims()
 	if n != len(y) {
 		panic(fmt.Sprintf("svm: %d rows and %d labels", n, len(y)))
 	}
@@ -160,7 +180,15 @@ func (s *SVM) FitBinary(ctx context.Context, X matrix.Matrix, y []float64, env *
 	if err != nil {
 		return nil, fmt.Errorf("svm: %w", err)
 	}
+	return s.fitKernel(ctx, X, y, q)
+}
+
+// fitKernel solves the kernel dual on X with labels y and the kernel
+// matrix q of X's rows.
+func (s *SVM) fitKernel(ctx context.Context, X matrix.Matrix, y []float64, q kmatrix) (*Model, error) {
+	n, d := X.Dims()
 	var res *solution
+	var err error
 	if s.Bias {
 		res, err = smo(ctx, q, n, y, s.C, s.Tol, s.MaxIter, !s.NoShrink)
 	} else {
@@ -286,13 +314,25 @@ func gramFits(n int, bytes int64) bool {
 func (s *SVM) kernelMatrix(X matrix.Matrix, env *methods.Env) (kmatrix, error) {
 	n, _ := X.Dims()
 	if gramFits(n, s.cacheBytes()) {
-		g, err := kernel.CachedGram(env, X, s.Kernel, s.Normalize)
+		g, err := s.gram(X, env)
 		if err != nil {
 			return nil, err
 		}
 		return &gram{n: n, k: g}, nil
 	}
-	return cached{kernel.NewCache(kernel.NewColumns(X, s.Kernel, s.Normalize), s.cacheBytes())}, nil
+	return s.columns(X), nil
+}
+
+// gram returns the Gram matrix of the training rows X, shared through
+// env's memo.
+func (s *SVM) gram(X matrix.Matrix, env *methods.Env) ([]float64, error) {
+	return kernel.CachedGram(env, X, s.Kernel, s.Normalize)
+}
+
+// columns returns the kernel columns of X's rows, computed on demand
+// through a cache of CacheMB.
+func (s *SVM) columns(X matrix.Matrix) kmatrix {
+	return cached{kernel.NewCache(kernel.NewColumns(X, s.Kernel, s.Normalize), s.cacheBytes())}
 }
 
 // Model is a fitted SVM: f(x) = Σ_i Coef_i k(SV_i, x) + B.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
@@ -243,9 +244,9 @@ func TestFitDatasetDeterministic(t *testing.T) {
 		}
 		prev = p.Scores
 	}
-	bad := &datasets.Dataset{Name: "3c", X: X, Y: make([]float64, 50), Classes: []string{"a", "b", "c"}}
-	if _, err := meth.Fit(context.Background(), bad, nil); err == nil {
-		t.Error("no error on a 3-class dataset")
+	bad := &datasets.Dataset{Name: "1c", X: X, Y: make([]float64, 50), Classes: []string{"a"}}
+	if _, err := meth.Fit(context.Background(), bad, nil); err == nil || !strings.Contains(err.Error(), `"1c"`) {
+		t.Errorf("a 1-class dataset: error %v; want one naming the dataset", err)
 	}
 }
 
