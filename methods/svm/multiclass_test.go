@@ -164,4 +164,3 @@ func TestOneVsRestLinear(t *testing.T) {
 		t.Errorf("%d/160 labels agree with liblinear-predict; want ≥ 158", agree)
 	}
 }
-
