@@ -41,7 +41,7 @@ func cmdList(stdout, stderr io.Writer, args []string) int {
 					free.DefaultDoc = "any other name"
 					params = append(slices.Clone(params), free)
 				}
-				listPlugin(stdout, name, p.Doc+" ["+p.Kinds.String()+"]", params)
+				listPlugin(stdout, name, p.Doc+" ["+p.Handles()+"]", params)
 			}
 		case "datasets", "dataset":
 			fmt.Fprintln(stdout, "DATASETS")

@@ -681,6 +681,18 @@ func TestList(t *testing.T) {
 	for _, name := range methods.Names() {
 		p, _ := methods.Lookup(name)
 		checkPlugin(t, methodsOut, name, p.Doc, p.Params)
+		if h := p.Handles(); !strings.Contains(methodsOut, "["+h+"]") {
+			t.Errorf("list methods: %s does not say what it handles, [%s]", name, h)
+		}
+	}
+	for _, want := range []string{
+		"[classification (binary, multi-class)]",                      // svm, med, …
+		`[classification (binary, multi-class); needs graph feature]`, // laplacian, fnr, lle-lr
+		"[regression; 1 input column]",                                // kernel-hp
+	} {
+		if !strings.Contains(methodsOut, want) {
+			t.Errorf("list methods: no method says %s", want)
+		}
 	}
 	dsOut, _ := mustCLI(t, exitOK, "list", "datasets")
 	for _, name := range datasets.Names() {

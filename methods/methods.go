@@ -338,6 +338,13 @@ type Plugin struct {
 	// of a command method, which reach its placeholders. Validate
 	// rejects the names it cannot use.
 	Free *param.Decl
+	// Needs, if set, returns what a fit at grid point p requires of the
+	// dataset beyond Kinds (a feature graph, one input column, at most
+	// two classes): `repro list methods` prints it at the declared
+	// defaults (Handles), and validate --data and the runner refuse a
+	// dataset lacking it at the method's line. Without it the method
+	// takes any dataset of its Kinds, classes of any number included.
+	Needs func(p param.Values) Needs
 	// Programs, if set, returns the external programs a fit at grid
 	// point p runs, one argument vector each (a program, then its
 	// arguments, placeholders unexpanded), which `repro validate` prints

@@ -27,6 +27,9 @@ type Typed[T any] struct {
 	// Programs, if set, returns the external programs a fit runs
 	// (Plugin.Programs).
 	Programs func(p T) [][]string
+	// Needs, if set, returns what a fit requires of the dataset
+	// (Plugin.Needs); it receives a missing value as the zero value.
+	Needs func(p T) Needs
 }
 
 // RegisterTyped makes the method plugin t available under name, as
@@ -61,6 +64,9 @@ func (t Typed[T]) Plugin() *Plugin {
 	}
 	if t.Programs != nil {
 		p.Programs = func(v param.Values) [][]string { return t.Programs(mustDecode[T](v)) }
+	}
+	if t.Needs != nil {
+		p.Needs = func(v param.Values) Needs { return t.Needs(mustDecode[T](v)) }
 	}
 	return p
 }

@@ -66,6 +66,7 @@ func loadDatasetIn(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, 
 	if err != nil {
 		return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
 	}
+	d.Name = ds.ID // what methods' and transforms' errors call it
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
@@ -120,6 +121,7 @@ func loadDatasetIn(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, 
 			}
 		}
 		d = out
+		d.Name = ds.ID
 	}
 	return d, nil
 }

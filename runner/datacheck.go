@@ -230,6 +230,7 @@ func checkDataset(sp *spec.Spec, i int, d *datasets.Dataset) []spec.FieldError {
 			fail(spec.Sub(spec.Index("methods", k), "name"), "method %s handles %s but dataset %s is %s; want a method for %s%s", m.Name, p.Kinds, id, kind, kind, hint)
 		}
 	}
+	errs = append(errs, checkNeeds(sp, i, d)...)
 	for k, name := range sp.Metrics {
 		if mt, err := metric.Lookup(name); err == nil && mt.Kinds != 0 && mt.Kinds&kind == 0 {
 			fail(spec.Index("metrics", k), "metric %s applies to %s but dataset %s is %s; want a metric for %s%s", name, mt.Kinds, id, kind, kind, hint)
@@ -365,6 +366,33 @@ func checkExpectRows(sp *spec.Spec, id string, rows map[int]int, where string) [
 				errs = append(errs, sp.ErrorAt(spec.Index(spec.Sub(spec.Index("expect", k), "sizes"), j),
 					"%s is not a training size of dataset %s: curve.sizes (%s) resolve to %s rows of %s; want one of them",
 					spec.FormatSizes([]float64{size}), param.Quote(id), spec.FormatSizes(sp.Curve.Sizes), strings.Join(list, ", "), where))
+			}
+		}
+	}
+	return errs
+}
+
+// checkNeeds checks what each method on dataset i needs of it
+// (methods.Plugin.Needs) at every grid point: a feature graph, a number of
+// input columns, at most so many classes. A dataset with transforms
+// fitted per trial (fit: train or pool) gets its graphs and columns only
+// then, so those two are not checked on it here.
+func checkNeeds(sp *spec.Spec, i int, d *datasets.Dataset) []spec.FieldError {
+	ds := &sp.Datasets[i]
+	perTrial := slices.ContainsFunc(ds.Transforms, func(ts spec.TransformSpec) bool { return ts.Fit != "" })
+	named := *d
+	named.Name = ds.ID
+	var errs []spec.FieldError
+	for k, m := range sp.Methods {
+		p, err := methods.Lookup(m.Name)
+		if err != nil || p.Needs == nil || !m.RunsOn(ds.ID) {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, g := range m.Grid {
+			if err := p.NeedsAt(g).Check(&named, !perTrial, !perTrial); err != nil && !seen[err.Error()] {
+				seen[err.Error()] = true
+				errs = append(errs, sp.ErrorAt(spec.Sub(spec.Index("methods", k), "name"), "method %s: %v", m.Name, err))
 			}
 		}
 	}

@@ -162,6 +162,9 @@ func (t *TrialRun) Sets(ctx context.Context, train, test []int) (trainSet, testS
 // Result, and whether the fit stopped at its iteration cap (the last
 // fit's, for a protocol that fits several times).
 func (t *TrialRun) Fit(ctx context.Context, train, test *datasets.Dataset) (methods.Model, error) {
+	if err := t.checkNeeds(train); err != nil {
+		return nil, err
+	}
 	need, err := t.checkMemory(train, test)
 	if err != nil {
 		return nil, err

@@ -75,6 +75,13 @@ func init() {
 		Memory: func(s methods.Shape, p fnrParams) int64 {
 			return memory(kindNetwork, s, p.commonParams, p.Dissimilarity)
 		},
+		Needs: func(p fnrParams) methods.Needs {
+			n := methods.Needs{Graphs: []string{p.Graph}}
+			if p.Dissimilarity != "" {
+				n.Graphs = append(n.Graphs, p.Dissimilarity)
+			}
+			return n
+		},
 		New: func(p fnrParams) (methods.Method, error) {
 			m := newMethod(kindNetwork, p.commonParams)
 			m.Dissimilarity, m.Gamma = p.Dissimilarity, p.Gamma
@@ -90,6 +97,7 @@ func init() {
 			Doc:    doc,
 			Kinds:  methods.Classification,
 			Memory: func(s methods.Shape, p commonParams) int64 { return memory(kind, s, p, "") },
+			Needs:  func(p commonParams) methods.Needs { return methods.Needs{Graphs: []string{p.Graph}} },
 			New:    func(p commonParams) (methods.Method, error) { return newMethod(kind, p), nil },
 		})
 	}

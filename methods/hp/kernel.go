@@ -22,6 +22,7 @@ func init() {
 			"exp(−(x−x')²/(2h²)) (or /h², /h: param width) at each bandwidth, each bandwidth a group of n coefficients",
 		Kinds:  methods.Regression,
 		Memory: memKernelHP,
+		Needs:  func(kernelParams) methods.Needs { return methods.Needs{Columns: 1} },
 		New: func(p kernelParams) (methods.Method, error) {
 			if err := validateKernel(p); err != nil {
 				return nil, err

@@ -162,10 +162,26 @@ func validate(p Params) error {
 	return err
 }
 
-// Fit trains one binary task (class 1 positive).
+// Fit trains one binary task (class 1 positive) on two classes; on K > 2
+// classes it trains their K one-vs-rest tasks with FitTasks (the switches
+// shared or not as the tasks param says), as tasks: one-vs-rest on the
+// dataset does.
 func (e *MED) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env) (methods.Model, error) {
-	if len(train.Classes) != 2 {
-		return nil, fmt.Errorf("med: dataset %q has %d classes; med is binary per task (use tasks: one-vs-rest)", train.Name, len(train.Classes))
+	if len(train.Classes) < 2 {
+		return nil, fmt.Errorf("med: dataset %q has %d classes; want at least 2", train.Name, len(train.Classes))
+	}
+	if k := len(train.Classes); k > 2 {
+		Y := make([][]float64, k)
+		for c := range Y {
+			Y[c] = make([]float64, train.Rows())
+			for i := range Y[c] {
+				Y[c][i] = -1
+				if train.Label(i) == c {
+					Y[c][i] = 1
+				}
+			}
+		}
+		return e.FitTasks(ctx, train.X, Y, train, env)
 	}
 	y := make([]float64, train.Rows())
 	for i := range y {

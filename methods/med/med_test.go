@@ -404,3 +404,58 @@ func TestValidate(t *testing.T) {
 		{Name: "declarations first", Set: map[string]any{"rho": 0, "select": "all", "kernels": []any{"rbf:x"}}, Want: []string{"rho", "select"}},
 	})
 }
+
+// TestFitMultiClass checks that Fit on three classes trains their
+// one-vs-rest tasks as FitTasks does (what tasks: one-vs-rest on the
+// dataset gives), and predicts the class of most rows right.
+func TestFitMultiClass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 1))
+	n := 90
+	X := matrix.NewDense(n, 2, nil)
+	y := make([]float64, n)
+	centers := [][2]float64{{0, 0}, {4, 0}, {0, 4}}
+	for i := 0; i < n; i++ {
+		c := i % 3
+		y[i] = float64(c)
+		X.Set(i, 0, centers[c][0]+rng.NormFloat64())
+		X.Set(i, 1, centers[c][1]+rng.NormFloat64())
+	}
+	ds := &datasets.Dataset{Name: "three", X: X, Y: y, Classes: []string{"a", "b", "c"}}
+	e := &MED{C: 10, Rho: 1, Sigma2: 1, Select: "features", Tol: 1e-6, MaxIter: 100000}
+	m, err := e.Fit(context.Background(), ds, &methods.Env{Memo: &methods.Memo{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Y := make([][]float64, 3)
+	for c := range Y {
+		Y[c] = make([]float64, n)
+		for i := range Y[c] {
+			Y[c][i] = -1
+			if int(y[i]) == c {
+				Y[c][i] = 1
+			}
+		}
+	}
+	want := fitTasks(t, e, X, Y).Predict(X)
+	p := m.Predict(X)
+	if p.K != 3 || !p.OneVsRest {
+		t.Fatalf("K=%d OneVsRest=%v; want 3 one-vs-rest scores", p.K, p.OneVsRest)
+	}
+	correct := 0
+	for i := 0; i < n; i++ {
+		for c := 0; c < 3; c++ {
+			if p.Score(i, c) != want.Score(i, c) {
+				t.Fatalf("row %d class %d: score %v, FitTasks %v", i, c, p.Score(i, c), want.Score(i, c))
+			}
+		}
+		if p.Label(i) == int(y[i]) {
+			correct++
+		}
+	}
+	if correct < 80 {
+		t.Errorf("training accuracy %d/%d on three separated blobs", correct, n)
+	}
+	if _, err := e.Fit(context.Background(), &datasets.Dataset{Name: "one", X: X, Y: make([]float64, n), Classes: []string{"a"}}, nil); err == nil {
+		t.Error("no error on one class")
+	}
+}

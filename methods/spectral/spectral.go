@@ -24,6 +24,7 @@ func init() {
 		Doc:    "logistic regression on the m smallest eigenvectors of (I−P)ᵀ(I−P), P the row-normalized feature graph",
 		Kinds:  methods.Classification,
 		Memory: memLLE,
+		Needs:  func(p LLE) methods.Needs { return methods.Needs{Graphs: []string{p.Graph}} },
 		New:    func(p LLE) (methods.Method, error) { return &p, nil },
 	})
 }
