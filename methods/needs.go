@@ -121,3 +121,20 @@ func (p *Plugin) NeedsAt(v param.Values) Needs {
 	}
 	return p.Needs(v)
 }
+
+// OneVsRest returns the K one-vs-rest tasks of a classification training
+// set: Y[c][i] is +1 when row i is of class c, else −1 (the targets a
+// MultiTask method fits, and a binary method's per class).
+func OneVsRest(train *datasets.Dataset) [][]float64 {
+	Y := make([][]float64, len(train.Classes))
+	for c := range Y {
+		Y[c] = make([]float64, train.Rows())
+		for i := range Y[c] {
+			Y[c][i] = -1
+			if train.Label(i) == c {
+				Y[c][i] = 1
+			}
+		}
+	}
+	return Y
+}

@@ -355,17 +355,7 @@ func fitTasks(ctx context.Context, meth methods.Method, train *datasets.Dataset,
 	}
 	k := len(train.Classes)
 	if mt, ok := meth.(methods.MultiTask); ok {
-		Y := make([][]float64, k)
-		for c := range Y {
-			Y[c] = make([]float64, train.Rows())
-			for i := range Y[c] {
-				Y[c][i] = -1
-				if train.Label(i) == c {
-					Y[c][i] = 1
-				}
-			}
-		}
-		return mt.FitTasks(ctx, train.X, Y, train, env)
+		return mt.FitTasks(ctx, train.X, methods.OneVsRest(train), train, env)
 	}
 	// A task does not start from another task's solution.
 	cold := *env

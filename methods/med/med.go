@@ -170,18 +170,8 @@ func (e *MED) Fit(ctx context.Context, train *datasets.Dataset, env *methods.Env
 	if len(train.Classes) < 2 {
 		return nil, fmt.Errorf("med: dataset %q has %d classes; want at least 2", train.Name, len(train.Classes))
 	}
-	if k := len(train.Classes); k > 2 {
-		Y := make([][]float64, k)
-		for c := range Y {
-			Y[c] = make([]float64, train.Rows())
-			for i := range Y[c] {
-				Y[c][i] = -1
-				if train.Label(i) == c {
-					Y[c][i] = 1
-				}
-			}
-		}
-		return e.FitTasks(ctx, train.X, Y, train, env)
+	if len(train.Classes) > 2 {
+		return e.FitTasks(ctx, train.X, methods.OneVsRest(train), train, env)
 	}
 	y := make([]float64, train.Rows())
 	for i := range y {

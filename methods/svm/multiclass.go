@@ -49,15 +49,9 @@ func (s *SVM) fitMulti(ctx context.Context, X matrix.Matrix, train *datasets.Dat
 	k := len(train.Classes)
 	if s.scheme() == "ovr" {
 		m := &multiModel{k: k, ovr: true, order: order}
+		Y := methods.OneVsRest(train)
 		for _, c := range order {
-			y := make([]float64, train.Rows())
-			for i := range y {
-				y[i] = -1
-				if train.Label(i) == c {
-					y[i] = 1
-				}
-			}
-			b, err := s.FitBinary(ctx, X, y, env)
+			b, err := s.FitBinary(ctx, X, Y[c], env)
 			if err != nil {
 				return nil, fmt.Errorf("class %q vs rest: %w", train.Classes[c], err)
 			}
