@@ -284,6 +284,23 @@ func TestHostileLoadOverLimit(t *testing.T) {
 	failedLoad(t, dir, stderr)
 }
 
+// vmSizeChild makes the test binary print its VmSize (kB) and exit, for
+// TestHostileAddressSpace to know what a fresh process maps at start.
+const vmSizeChild = "REPRO_TEST_VMSIZE"
+
+func init() {
+	if os.Getenv(vmSizeChild) != "1" {
+		return
+	}
+	status, _ := os.ReadFile("/proc/self/status")
+	for _, l := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(l, "VmSize:"); ok {
+			fmt.Println(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
+		}
+	}
+	os.Exit(0)
+}
+
 // TestHostileAddressSpace is issue 43's case: under prlimit --as the
 // process's own mapped space (1.8 GB of reservations at start) left 116
 // MB, and a 54 MB CSV crashed the run in csv.read ("fatal error: out of
@@ -298,24 +315,22 @@ func TestHostileAddressSpace(t *testing.T) {
 	if err != nil || runtime.GOOS != "linux" {
 		t.Skip("needs prlimit on linux")
 	}
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip(err)
-	}
+	// What a fresh child maps at start (this process has grown since).
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), vmSizeChild+"=1")
+	out, err := cmd.Output()
 	var vm int64
-	for _, l := range strings.Split(string(status), "\n") {
-		if rest, ok := strings.CutPrefix(l, "VmSize:"); ok {
-			fmt.Sscanf(strings.TrimSpace(rest), "%d", &vm)
-		}
+	if _, serr := fmt.Sscanf(string(out), "%d", &vm); err != nil || serr != nil || vm <= 0 {
+		t.Skipf("the mapped size of a child: %q, %v", out, err)
 	}
 	data := t.TempDir()
 	bigCSV(t, data, "big.csv", 40<<20)
 	spec := writeFile(t, filepath.Join(t.TempDir(), "big.yaml"), bigSpec)
 	dir := filepath.Join(t.TempDir(), "out")
-	// This test binary maps about what the child will at start; 400 MB
-	// more leaves the child a default limit near 200 MB.
+	// 400 MB beyond what the child maps at start leaves it a default
+	// limit near 200 MB.
 	as := vm<<10 + 400<<20
-	cmd := exec.Command(prlimit, fmt.Sprintf("--as=%d", as), os.Args[0], "run", "-q", "--data", data, "-o", dir, spec)
+	cmd = exec.Command(prlimit, fmt.Sprintf("--as=%d", as), os.Args[0], "run", "-q", "--data", data, "-o", dir, spec)
 	cmd.Env = append(os.Environ(), crashChild+"=1", "REPRO_MEM_LIMIT=", "GOMEMLIMIT=")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
