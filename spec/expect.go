@@ -341,9 +341,6 @@ func (x *Expectation) checkTrend(d *decoder, f *fields, path string) {
 			d.errorf(f.get(d, k), Sub(path, k), "%s does not apply to a trend, which compares its points with each other; want no %s", k, k)
 		}
 	}
-	if x.Significant && len(x.Trend.At) > 2 {
-		d.errorf(t.get(d, "at"), Sub(tp, "at"), "%d points with significant, which tests the first against the last; want two points, or no significant", len(x.Trend.At))
-	}
 	if len(x.Trend.At) == 1 {
 		d.errorf(t.get(d, "at"), Sub(tp, "at"), "one point; want two or more values of %s to compare", x.Trend.AlongOr())
 	}
