@@ -41,7 +41,7 @@ func cmdDiff(stdout, stderr io.Writer, args []string) int {
 	fs := newFlags("diff", stderr, diffSynopsis)
 	tolFlag := fs.String("tolerance", "0", "how much worse a mean may get before a significant change fails: in the metric's units, or with % relative to the old mean")
 	alpha := fs.Float64("alpha", 0.05, "significance level of the paired test")
-	test := fs.String("test", "", "the paired test: "+strings.Join(reports.Tests, ", ")+", or "+reports.DiffTestReports+" (the default): the test the new run's reports use at each size (report.test, else the paired t-test where trials' training samples share less than half their rows and the corrected t-test where they share more)")
+	test := fs.String("test", "", "the paired test: "+strings.Join(reports.Tests, ", ")+", or "+reports.DiffTestReports+" (the default): the test the new run's reports use (report.test, else design-t: the paired t-test over the design's independent units, docs/statistics.md)")
 	var opts reports.DiffOptions
 	fs.BoolVar(&opts.AllowMissing, "allow-missing", false, "accept a dataset, series, size or metric of the old run that the new run's spec no longer has")
 	fs.BoolVar(&opts.AllowFewer, "allow-fewer", false, "accept trials the old run finished and the new one did not (an unfinished run, fewer trials per size); a trial that fails in the new run is still a regression")

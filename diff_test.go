@@ -120,7 +120,7 @@ func TestDiff(t *testing.T) {
 		{[]string{"diff", "-h"}, "-allow-missing\n"},
 		{[]string{"diff", old, new, "--tolerance", "-1"}, `--tolerance "-1": want a number ≥ 0`},
 		{[]string{"diff", old, new, "--alpha", "0"}, "--alpha 0: want a level in (0, 1)"},
-		{[]string{"diff", old, new, "--test", "z"}, `--test "z": want one of t, corrected-t, wilcoxon or reports`},
+		{[]string{"diff", old, new, "--test", "z"}, `--test "z": want one of t, corrected-t, wilcoxon, design-t or reports`},
 		{[]string{"diff", old, tmp}, "is not a repro output directory"},
 	} {
 		_, stderr := mustCLI(t, exitUsage, tt.args...)
@@ -176,12 +176,8 @@ func TestDiffQuickstartRegression(t *testing.T) {
 	}
 	t.Logf("WORSE rows: %q", worse)
 	// The default test is the reports' (the quickstart sets no
-	// report.test): the plain paired t-test where samples of 20–400 of
-	// the pool's 1,032 rows barely overlap, the corrected one at 800.
-	wantTest := "regressions (two-sided paired t-test at sizes < 800; two-sided corrected resampled t-test"
-	if testing.Short() {
-		wantTest = "regressions (two-sided paired t-test, alpha 0.05"
-	}
+	// report.test): design-t at every size.
+	wantTest := "regressions (two-sided paired t-test (design-t), alpha 0.05"
 	if !strings.Contains(stdout, wantTest) {
 		t.Errorf("default test: no %q in\n%s", wantTest, stdout)
 	}

@@ -12,6 +12,7 @@
 //	repro list [methods|datasets|transforms|metrics]
 //	repro data list|fetch|verify FILE.yaml [--data DIR]
 //	repro data mirror OUT [FILE.yaml] [--data DIR]
+//	repro calibrate [--seeds N] [--flip F] [-j N] [--designs TEXT]
 //
 // Exit codes, one per kind of failure and the same at every command:
 //
@@ -96,6 +97,9 @@ Usage:
         (checked against their checksums), or verify those present (repro data help)
   repro data mirror OUT [FILE.yaml] [--data DIR]
         write the tree a mirror serves for fetch --mirror from the data directory's files
+  repro calibrate [--seeds N] [--flip F] [-j N] [--designs TEXT]
+        measure the paired tests' Type I error and power on every design of experiments/ by
+        simulation on the embedded data (docs/statistics.md); exit 1 if the default misses its acceptance
   repro version
 
 Exit codes (every command):
@@ -133,6 +137,8 @@ func repro(ctx context.Context, stdout, stderr io.Writer, args []string) int {
 		return cmdList(stdout, stderr, rest)
 	case "data":
 		return cmdData(ctx, stdout, stderr, rest)
+	case "calibrate":
+		return cmdCalibrate(ctx, stdout, stderr, rest)
 	case "version":
 		fmt.Fprintf(stdout, "repro %s (%s)\n", runner.Version, runtime.Version())
 		return exitOK

@@ -297,9 +297,9 @@ func (m *model) writeActiveWTL(w *bytes.Buffer, mn string, higher bool, strategy
 		writeTable(w, []string{"dataset", st + " W", st + " T", st + " L"}, rows, "lrrr")
 		fmt.Fprintln(w)
 	}
-	name := testsAt(uses, "labelled rows")
+	name := testsAt(uses)
 	if len(uses) == 0 {
-		name = testName(TestAt(m.spec, m.datasets[0].id, 0, 0))
+		name = testName(TestAt(m.spec, m.datasets[0].id))
 	}
-	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: %s over the trials at each iteration, p < %s; — : no iteration with two paired trials (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).\n\n", mdText(m.spec.Baseline), mn, name, num(spec.DefaultAlpha))
+	fmt.Fprintf(w, "W/T/L: the iterations (batches) where %s's mean %s is significantly better than the other series', worse, or neither: %s over the trials at each iteration, p < %s; — : no iteration with two paired trials (Bilgic's Tables 1–3; his rows are datasets, his column groups the query strategies, one per experiment here).%s\n\n", mdText(m.spec.Baseline), mn, name, num(spec.DefaultAlpha), designNote(uses, "labelled rows"))
 }

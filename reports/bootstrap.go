@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/repro-ml/repro/stats"
 )
 
 // bootLevel is the coverage of the bootstrap percentile interval.
@@ -32,9 +34,8 @@ func bootOf(c *cell, name string) (bs bootSummary, ok bool) {
 		return bs, false
 	}
 	slices.Sort(means)
-	st := summarize(means)
-	a := (1 - bootLevel) / 2
-	return bootSummary{Lo: quantile(means, a), Hi: quantile(means, 1-a), SE: st.SD, B: len(means), N: n}, true
+	lo, hi := stats.Percentile(means, bootLevel)
+	return bootSummary{Lo: lo, Hi: hi, SE: summarize(means).SD, B: len(means), N: n}, true
 }
 
 // bootMeans returns resample r of the mean of metric name over c's trials
@@ -54,26 +55,7 @@ func bootMeans(c *cell, name string) ([]float64, int) {
 	if len(per) == 0 {
 		return nil, 0
 	}
-	b := len(per[0])
-	for _, v := range per[1:] {
-		b = min(b, len(v))
-	}
-	means := make([]float64, 0, b)
-	for r := 0; r < b; r++ {
-		sum, n := 0.0, 0
-		for _, v := range per {
-			if !math.IsNaN(v[r]) {
-				sum += v[r]
-				n++
-			}
-		}
-		if n > 0 {
-			means = append(means, sum/float64(n))
-		} else {
-			means = append(means, math.NaN())
-		}
-	}
-	return means, len(per)
+	return stats.BootMeans(per), len(per)
 }
 
 // bootDiff describes the paired bootstrap distribution of a relation's
@@ -106,7 +88,7 @@ func (m *model) bootDiff(a, b *cell, name string, higher bool) string {
 		return ""
 	}
 	slices.Sort(d)
-	lo, hi := quantile(d, (1-bootLevel)/2), quantile(d, 1-(1-bootLevel)/2)
+	lo, hi := stats.Percentile(d, bootLevel)
 	return fmt.Sprintf("; bootstrap %g%% [%s, %s], %d%% of %d resamples favour it", bootLevel*100,
 		signed(m, name, lo), signed(m, name, hi), int(math.Round(100*float64(wins)/float64(len(d)))), len(d))
 }
@@ -114,21 +96,6 @@ func (m *model) bootDiff(a, b *cell, name string, higher bool) string {
 // bootValues returns the resampled values of metric name stored with the
 // observation o, or nil.
 func bootValues(o *observation, name string) []float64 { return o.boot[name] }
-
-// quantile returns the q-quantile of sorted xs by linear interpolation
-// between order statistics (R's type 7, numpy's default).
-func quantile(sorted []float64, q float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	h := q * float64(n-1)
-	lo := int(math.Floor(h))
-	if lo >= n-1 {
-		return sorted[n-1]
-	}
-	return sorted[lo] + (h-float64(lo))*(sorted[lo+1]-sorted[lo])
-}
 
 // writeBootstrap writes, when some trial of d stored test-set resamples of
 // metric q (report.bootstrap), the table of each series' bootstrap

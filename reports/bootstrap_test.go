@@ -1,25 +1,12 @@
 package reports
 
 import (
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
 )
-
-func TestQuantile(t *testing.T) {
-	xs := []float64{1, 2, 3, 4, 5}
-	for _, c := range []struct{ q, want float64 }{{0, 1}, {1, 5}, {0.5, 3}, {0.25, 2}, {0.1, 1.4}, {0.975, 4.9}} {
-		if got := quantile(xs, c.q); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("quantile(%v) = %v; want %v", c.q, got, c.want)
-		}
-	}
-	if !math.IsNaN(quantile(nil, 0.5)) {
-		t.Error("quantile of nothing is not NaN")
-	}
-}
 
 // Two trials with 41 resamples each: resample r of trial 0 is 60 + r/2,
 // of trial 1 70 + r/2, so resample r of the mean is 65 + r/2: the sorted

@@ -112,8 +112,8 @@ func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 // decimals — and within [Min, Max] when given.
 //
 // A relation is checked at each x value with the reports' paired test
-// there (TestAt: report.test, else DefaultTest of the trials' training
-// rows and pool) over the trials both series have:
+// there (TestAt: report.test, else DefaultTest, design-t) over the
+// trials both series have:
 //   - plain: Better's mean beats Than's by at least By in the metric's
 //     direction (strictly, when By is 0). The test decides nothing: a
 //     pass is qualified "direction only", with its p-value.
@@ -130,8 +130,9 @@ func (c *Checked) Failed() int { return len(c.Rows) - c.Passed() }
 // counts is within Slack of the paper's. A series, size or result that
 // is missing is a failure with the reason as its measurement.
 //
-// Without the dataset sizes (see CheckDir) the pools the default test
-// depends on are estimated from the split and the trials (PoolRows).
+// Without the dataset sizes (see CheckDir) the pools the overlaps and
+// corrected-t depend on are estimated from the split and the trials
+// (PoolRows).
 func Check(sp *spec.Spec, recs []results.Result) *Checked {
 	return build(sp, recs).check("", nil)
 }
@@ -397,15 +398,15 @@ func (c *checker) checkOn(d *dataSet, e *spec.Expectation, base CheckRow) []Chec
 			if !sj.higher {
 				diff = -diff
 			}
-			tt := c.compare(d, a.cl, b.cl, sj.name)
+			tt, dz := c.compareIn(d, a.cl, b.cl, sj.name)
 			r.Test, r.P, r.Pairs = tt.Test, tt.P, tt.N
 			r.Demanded = e.Significant || e.AtPar
 			boot := ""
 			if sj.own && !e.Area {
 				boot = c.bootDiff(a.cl, b.cl, sj.name, sj.higher)
 			}
-			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s %s, %d pairs%s)", c.fmtNum(sj, a.st.Mean), c.fmtNum(sj, b.st.Mean),
-				c.signed(sj, diff), tt.Test, fmtP(tt.P), tt.N, boot)
+			r.Measured = fmt.Sprintf("%s vs %s: by %s (%s %s, %d pairs%s%s)", c.fmtNum(sj, a.st.Mean), c.fmtNum(sj, b.st.Mean),
+				c.signed(sj, diff), tt.Test, fmtP(tt.P), tt.N, testNote(tt, dz), boot)
 			if chose {
 				r.Measured = describe(a, e) + " vs " + describe(b, e) + ": " + r.Measured
 			}
@@ -552,7 +553,7 @@ func (c *checker) checkWTL(d *dataSet, e *spec.Expectation, r CheckRow) CheckRow
 	cnt := m.wtl(d, a, b, sj.name, sj.higher, e.AlphaOr(), xs)
 	r.Test = strings.Join(cnt.Tests, "+")
 	if r.Test == "" && len(xs) > 0 {
-		r.Test, _, _ = m.testOf(d, a.cells[xs[len(xs)-1]])
+		r.Test, _ = m.testOf(d, a.cells[xs[len(xs)-1]])
 	}
 	r.Pairs = cnt.Win + cnt.Tie + cnt.Loss
 	r.Measured = fmt.Sprintf("%s (paper %s) over %s, %s", cnt, wtlOf(e), plural(r.Pairs, "x value"), r.Test)

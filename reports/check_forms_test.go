@@ -10,6 +10,7 @@ import (
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
+	"github.com/repro-ml/repro/stats"
 )
 
 func ip(n int) *int { return &n }
@@ -81,12 +82,8 @@ func TestCheckFormsGolden(t *testing.T) {
 		if got := r.Verdict(); got != want[i] {
 			t.Errorf("%s: verdict %q, want %q", r.Source, got, want[i])
 		}
-		// Relations at size 10: t; wtl over 10, 20, 30: both.
-		want := TestT
-		if strings.HasPrefix(r.Source, "wtl") {
-			want = TestT + "+" + TestCorrectedT
-		}
-		if r.Source != "value" && r.Test != want {
+		// Relations and W/T/L: the default, design-t.
+		if want := TestDesignT; r.Source != "value" && r.Test != want {
 			t.Errorf("%s: test %q, want %s", r.Source, r.Test, want)
 		}
 	}
@@ -123,29 +120,13 @@ func TestCheckTestChoice(t *testing.T) {
 	}
 }
 
-// TestDefaultTestOverlap checks the default paired test: the corrected
-// t-test where two trials' training samples are expected to share at
-// least half their rows (training rows over the pool), the plain one
-// elsewhere and for in-sample metrics; and the pools PoolRows takes from
-// the dataset's rows or, without them, from the split.
+// TestDefaultTestOverlap checks the default paired test — design-t,
+// the plain t-test for in-sample metrics — and the pools PoolRows takes
+// from the dataset's rows or, without them, from the split.
 func TestDefaultTestOverlap(t *testing.T) {
-	for _, tc := range []struct {
-		kind        string
-		train, pool int
-		want        string
-	}{
-		{"holdout", 20, 1032, TestT},           // quickstart, size 20: 2% overlap
-		{"holdout", 516, 1032, TestCorrectedT}, // exactly half
-		{"holdout", 515, 1032, TestT},
-		{"kfold", 900, 900, TestCorrectedT}, // every fold trains on its whole pool
-		{"kfold", 200, 2400, TestT},         // an active learner's labelled rows
-		{"rest", 50, 100, TestCorrectedT},
-		{"given", 100, 11314, TestT},
-		{"train", 900, 900, TestT},         // in-sample
-		{"holdout", 20, 0, TestCorrectedT}, // unknown pool: the cautious test
-	} {
-		if got := DefaultTest(tc.kind, tc.train, tc.pool); got != tc.want {
-			t.Errorf("DefaultTest(%s, %d, %d) = %s, want %s", tc.kind, tc.train, tc.pool, got, tc.want)
+	for kind, want := range map[string]string{"holdout": TestDesignT, "kfold": TestDesignT, "rest": TestDesignT, "given": TestDesignT, "train": TestT, "": TestDesignT} {
+		if got := DefaultTest(kind); got != want {
+			t.Errorf("DefaultTest(%q) = %s, want %s", kind, got, want)
 		}
 	}
 	split := func(kind string, p param.Values) *spec.DatasetSpec {
@@ -173,10 +154,10 @@ func TestDefaultTestOverlap(t *testing.T) {
 }
 
 // TestCheckDirPools checks that CheckDir takes the pool from
-// datasets.json: the forms fixture's dataset of 240 rows (40 test, a
-// pool of 200) makes every size's samples barely overlap, so the relation
-// at size 30 runs the plain t-test; Check alone takes the pool as the
-// largest sample (30) and runs the corrected test there.
+// datasets.json for the designs the tests assume: the forms fixture's
+// dataset of 240 rows (40 test, a pool of 200), against the largest
+// sample (30) as the pool without it; corrected-t, asked for, scales by
+// the trials' rows either way, and design-t runs by default.
 func TestCheckDirPools(t *testing.T) {
 	sp, rs := formsFixture(spec.Expectation{Metric: "accuracy", Better: "A", Than: "B", Sizes: []float64{30}, Significant: true},
 		spec.Expectation{Metric: "accuracy", WTL: spec.WTLCount{Series: "A", Than: "B", Wins: ip(3), Ties: ip(0), Losses: ip(0)}})
@@ -188,9 +169,8 @@ func TestCheckDirPools(t *testing.T) {
 		c             *Checked
 		relation, wtl string
 	}{
-		{CheckDir(dir, sp, rs), TestT, TestT},
-		{Check(sp, rs), TestCorrectedT, TestT + "+" + TestCorrectedT},
-		{CheckDir(t.TempDir(), sp, rs), TestCorrectedT, TestT + "+" + TestCorrectedT}, // no datasets.json
+		{CheckDir(dir, sp, rs), TestDesignT, TestDesignT},
+		{Check(sp, rs), TestDesignT, TestDesignT},
 	} {
 		if got := tc.c.Rows[0].Test; got != tc.relation {
 			t.Errorf("relation at 30: test %s, want %s", got, tc.relation)
@@ -201,20 +181,26 @@ func TestCheckDirPools(t *testing.T) {
 	}
 }
 
-// TestTestsAt checks how a table names its tests: one, or the plain
-// t-test below a size and the corrected one from it on.
+// TestTestsAt checks how a table names its tests and the designs'
+// overlap.
 func TestTestsAt(t *testing.T) {
+	hold := func(train int) stats.Design {
+		return stats.Design{Split: "holdout", Rows: 2000, Pool: 1000, Train: train, Test: 1000}
+	}
+	bilgic := stats.Design{Split: "kfold", Rows: 1000, Pool: 900, Train: 50, Test: 100, Folds: 10, Repeats: 10}
 	for _, tc := range []struct {
 		uses []testUse
 		want string
 	}{
-		{[]testUse{{20, TestT}, {50, TestT}}, "two-sided paired t-test"},
-		{[]testUse{{20, TestT}, {400, TestT}, {800, TestCorrectedT}, {20, TestT}},
-			"two-sided paired t-test at sizes < 800; two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train)) at sizes ≥ 800 (where two trials' training samples share at least half their rows)"},
-		{[]testUse{{800, TestT}, {400, TestCorrectedT}}, "two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train)) where two trials' training samples share at least half their rows, else (or where the trials recorded no row counts) the two-sided paired t-test"},
-		{[]testUse{{20, TestWilcoxon}}, "two-sided Wilcoxon signed-rank test"},
+		{[]testUse{{20, TestT, stats.Design{}}, {50, TestT, stats.Design{}}}, "two-sided paired t-test"},
+		{[]testUse{{500, TestDesignT, hold(500)}, {1000, TestDesignT, hold(1000)}},
+			"two-sided paired t-test (design-t) Design: holdout split: a trial's training sample shares 25% (500), 50% (1000) of its rows with another trial's, and its test set 50% (expected, over pairs of trials); design-t takes the trials as uncorrelated: given the data, trials that draw their splits independently are, whatever rows they share (docs/statistics.md); in parentheses the sizes."},
+		{[]testUse{{50, TestDesignT, bilgic}}, "two-sided paired t-test (design-t) Design: kfold split (10 folds × 10 repeats, refold false): a trial's training sample shares 5.0% of its rows with another trial's, and its test set 9.1% (expected, over pairs of trials); design-t averages the 10 repeats of each fold, which share its split, and tests the 10 folds' means (docs/statistics.md)."},
+		{[]testUse{{500, TestCorrectedT, hold(500)}}, "two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train)) Design: holdout split: a trial's training sample shares 25% of its rows with another trial's, and its test set 50% (expected, over pairs of trials); corrected-t assumes a correlation n_test/(n_train + n_test) between trials: 0.67 (docs/statistics.md)."},
+		{[]testUse{{800, TestT, stats.Design{}}, {400, TestCorrectedT, stats.Design{}}}, "two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train)), or the two-sided paired t-test where the trials recorded no row counts"},
+		{[]testUse{{20, TestWilcoxon, stats.Design{}}}, "two-sided Wilcoxon signed-rank test"},
 	} {
-		if got := testsAt(tc.uses, "sizes"); got != tc.want {
+		if got := testsAt(tc.uses) + designNote(tc.uses, "sizes"); got != tc.want {
 			t.Errorf("testsAt(%v) =\n%s\nwant\n%s", tc.uses, got, tc.want)
 		}
 	}

@@ -13,22 +13,22 @@ import (
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
+	"github.com/repro-ml/repro/stats"
 )
 
 // DiffOptions controls Compare.
 type DiffOptions struct {
 	// Alpha is the significance level of the paired test; 0 means 0.05.
 	Alpha float64
-	// Test is the paired test: TestT, TestCorrectedT, TestWilcoxon, or
-	// DiffTestReports. "" (or DiffTestReports) runs in each cell the test
-	// the new run's reports use there (TestAt): report.test if the new
-	// spec sets one, else DefaultTest — the plain paired t-test where
-	// trials' training samples barely overlap (a learning curve's small
-	// sizes), the corrected one where they share most rows.
+	// Test is the paired test, one of Tests, or DiffTestReports. "" (or
+	// DiffTestReports) runs in each cell the test the new run's reports
+	// use there (TestAt): report.test if the new spec sets one, else
+	// DefaultTest (design-t, which tests the folds' means where the
+	// trials repeat splits).
 	Test string
 	// Rows holds the new run's dataset row counts by id (datasets.json),
-	// which the default test's pool sizes come from; nil estimates them
-	// (PoolRows).
+	// which the designs' pool sizes come from (corrected-t scales by
+	// them); nil estimates them (PoolRows).
 	Rows map[string]int
 	// Tolerance is how much worse a mean may get, in the metric's units
 	// (Relative: as a fraction of the old mean's magnitude), before a
@@ -246,6 +246,7 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 	xs := map[series][]float64{}
 	metrics := map[series][]string{}
 	pairs := map[cellKey]*[2][]float64{}
+	trialsOf := map[cellKey][]int{} // the trial index of each pair
 	// rowSums holds per series and x the training and test rows of the
 	// paired trials and their count, which the corrected t-test scales by.
 	type rowSum struct{ train, test, n float64 }
@@ -259,7 +260,7 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 		}
 		return x
 	}
-	add := func(g series, x float64, oo, no results.Observation, train, test int) {
+	add := func(g series, x float64, oo, no results.Observation, train, test, trial int) {
 		if !slices.Contains(xs[g], x) {
 			xs[g] = append(xs[g], x)
 		}
@@ -285,6 +286,7 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 			}
 			p[0] = append(p[0], ov)
 			p[1] = append(p[1], nv)
+			trialsOf[k] = append(trialsOf[k], trial)
 		}
 	}
 	for _, or := range spec.ForPlan(oldPlan, results.Latest(oldResults)) {
@@ -349,7 +351,7 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 				x = id.size
 				shown[cellKey{g: g, x: x}] = max(shown[cellKey{g: g, x: x}], newPts[0].X)
 			}
-			add(g, x, oldPts[0], newPts[0], or.TrainRows, or.TestRows)
+			add(g, x, oldPts[0], newPts[0], or.TrainRows, or.TestRows, id.index)
 			continue
 		}
 		newAt := map[float64]results.Observation{}
@@ -368,7 +370,7 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 			}
 			// A protocol with several observations per trial (active
 			// learning): the x is the labelled rows it trained on.
-			add(g, oo.X, oo, no, int(oo.X), or.TestRows)
+			add(g, oo.X, oo, no, int(oo.X), or.TestRows, id.index)
 		}
 	}
 	for _, t := range newPlan.Trials {
@@ -399,8 +401,9 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 				if rs := rowSums[cellKey{g: g, x: x}]; rs != nil && rs.n > 0 {
 					nTrain, nTest = int(math.Round(rs.train/rs.n)), int(math.Round(rs.test/rs.n))
 				}
-				pool := PoolRows(datasetSpec(newSpec, g.dataset), opts.Rows[g.dataset], nTrain, nTest, maxTrain[g.dataset])
-				d.Rows = append(d.Rows, d.row(g.dataset, g.series, mn, xOf(g, x), p[0], p[1], diffTest(opts, newSpec, g.dataset, nTrain, pool), nTrain, nTest))
+				dz := DesignOf(datasetSpec(newSpec, g.dataset), opts.Rows[g.dataset], nTrain, nTest, maxTrain[g.dataset])
+				dz = withUnits(dz, trialsOf[cellKey{g, x, mn}])
+				d.Rows = append(d.Rows, d.row(g.dataset, g.series, mn, xOf(g, x), p[0], p[1], diffTest(opts, newSpec, g.dataset), dz))
 			}
 		}
 	}
@@ -430,17 +433,21 @@ func metricBefore(order []string, a, b string) bool {
 }
 
 // row compares the paired values of one cell with test, on trials of
-// nTrain training and nTest test rows.
-func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64, test string, nTrain, nTest int) DiffRow {
+// design dz.
+func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64, test string, dz stats.Design) DiffRow {
 	r := DiffRow{Dataset: dataset, Series: series, Metric: mn, X: x}
 	// The means and the test are over the pairs finite in both runs; a
 	// pair finite only in the old run is a regression of its own.
 	var fo, fn []float64
+	var fu []int // the pairs' units, where the design has them
 	for i := range old {
 		finOld, finNew := isFinite(old[i]), isFinite(new[i])
 		switch {
 		case finOld && finNew:
 			fo, fn = append(fo, old[i]), append(fn, new[i])
+			if dz.Units != nil {
+				fu = append(fu, dz.Units[i])
+			}
 		case finOld:
 			r.NonFinite++
 		}
@@ -451,7 +458,10 @@ func (d *Diff) row(dataset, series, mn string, x float64, old, new []float64, te
 	} else {
 		r.Old, r.New = summarize(fo).Mean, summarize(fn).Mean
 	}
-	t := PairedTest(test, fn, fo, nTrain, nTest)
+	if dz.Units != nil {
+		dz.Units = fu
+	}
+	t := stats.Paired(test, fn, fo, dz)
 	r.Pairs, r.P, r.Test = t.N, t.P, t.Test
 	r.Change = r.New - r.Old
 	r.Significant = !math.IsNaN(t.P) && t.P < d.opts.Alpha
@@ -500,14 +510,13 @@ func nonFiniteMean(vs []float64) float64 {
 // test the new run's reports use there (TestAt): the default.
 const DiffTestReports = "reports"
 
-// diffTest returns the test Compare runs on dataset for trials of nTrain
-// training rows from a pool of pool rows: the one asked for, else the
-// reports' (TestAt), so that W/T/L tables, checks and diff agree.
-func diffTest(opts DiffOptions, sp *spec.Spec, dataset string, nTrain, pool int) string {
+// diffTest returns the test Compare runs on dataset: the one asked for,
+// else the reports' (TestAt), so that W/T/L tables, checks and diff agree.
+func diffTest(opts DiffOptions, sp *spec.Spec, dataset string) string {
 	if opts.Test != "" && opts.Test != DiffTestReports {
 		return opts.Test
 	}
-	return TestAt(sp, dataset, nTrain, pool)
+	return TestAt(sp, dataset)
 }
 
 // Failures returns every reason the comparison fails as a regression
@@ -656,11 +665,11 @@ func WriteDiff(w io.Writer, d *Diff) int {
 	n := d.Regressions()
 	var uses []testUse
 	for _, r := range d.Rows {
-		uses = append(uses, testUse{r.X, r.Test})
+		uses = append(uses, testUse{x: r.X, test: r.Test})
 	}
 	fmt.Fprintf(&buf, "\n%d compared, %d significantly better, %d significantly worse, %d regressions (%s, alpha %s, tolerance %s",
 		len(d.Rows), countRows(d.Rows, func(r DiffRow) bool { return r.Better }), countRows(d.Rows, func(r DiffRow) bool { return r.Worse }), n,
-		testsAt(uses, "sizes"), num(d.opts.Alpha), tol)
+		testsAt(uses), num(d.opts.Alpha), tol)
 	if d.NewlyFailed > 0 {
 		fmt.Fprintf(&buf, "; %d of them newly failed trials", d.NewlyFailed)
 	}

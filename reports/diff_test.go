@@ -346,15 +346,13 @@ func TestDiffFailures(t *testing.T) {
 
 // toyRows is the row count of diffSpec's dataset: a holdout of 50 rows
 // leaves a pool of 250, which samples of 20 and 40 rows barely overlap in
-// (the reports' default test is then the plain paired t-test).
+// (the trials draw them independently: design-t is the plain t-test).
 var toyRows = map[string]int{"toy": 300}
 
 // TestDiffTest checks which paired test the rows of a diff use: by
 // default (or --test reports) the reports' test in each cell — the
-// spec's report.test, else the plain t-test where training samples
-// share less than half their rows and the corrected one where they
-// share more (without dataset facts the pool is taken as the largest
-// sample, 40: corrected at 20 and 40) — or any other when asked.
+// spec's report.test, else design-t, whatever the rows the trials share
+// — or any other when asked.
 func TestDiffTest(t *testing.T) {
 	shift := func(by float64) func(tr *spec.Trial) results.Metrics {
 		return func(tr *spec.Trial) results.Metrics {
@@ -370,11 +368,11 @@ func TestDiffTest(t *testing.T) {
 		rows       map[string]int
 		worse      bool // the drop of 1–2.5 points at size 20: t p ≈ 0.012, corrected-t p ≈ 0.2
 	}{
-		{"default", "", "", TestT, toyRows, true},
-		{"default, no dataset facts", "", "", TestCorrectedT, nil, false},
+		{"default", "", "", TestDesignT, toyRows, true},
+		{"default, no dataset facts", "", "", TestDesignT, nil, true},
 		{"spec", TestWilcoxon, "", TestWilcoxon, toyRows, false}, // 4 pairs: p ≥ 0.125
-		{"reports", "", DiffTestReports, TestT, toyRows, true},
-		{"reports, pool of 60", "", DiffTestReports, TestCorrectedT, map[string]int{"toy": 90}, false}, // 20 of 40: corrected
+		{"reports", "", DiffTestReports, TestDesignT, toyRows, true},
+		{"reports, pool of 60", "", DiffTestReports, TestDesignT, map[string]int{"toy": 90}, true},
 		{"reports, spec", TestCorrectedT, DiffTestReports, TestCorrectedT, toyRows, false},
 		{"asked", TestWilcoxon, TestCorrectedT, TestCorrectedT, toyRows, false},
 		{"asked t", "", TestT, TestT, nil, true},
@@ -397,7 +395,7 @@ func TestDiffTest(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Compare(diffSpec(), nil, diffSpec(), nil, DiffOptions{Test: "z"}); err == nil || !strings.Contains(err.Error(), `test "z": want one of t, corrected-t, wilcoxon or reports`) {
+	if _, err := Compare(diffSpec(), nil, diffSpec(), nil, DiffOptions{Test: "z"}); err == nil || !strings.Contains(err.Error(), `test "z": want one of t, corrected-t, wilcoxon, design-t or reports`) {
 		t.Errorf("unknown test: %v", err)
 	}
 }

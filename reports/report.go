@@ -24,6 +24,7 @@ import (
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
+	"github.com/repro-ml/repro/stats"
 )
 
 // Output file names in the output directory.
@@ -633,14 +634,14 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		row := []string{s.md()}
 		var c wtlCount
 		for _, size := range d.xs {
-			tt := m.compare(d, s.cells[size], base.cells[size], mn)
+			tt, dz := m.compareIn(d, s.cells[size], base.cells[size], mn)
 			verdict := outcome(tt, spec.DefaultAlpha, higher)
 			if verdict == "" {
 				row = append(row, "—")
 				continue
 			}
 			degenerate = degenerate || tt.Test != TestWilcoxon && (math.IsInf(tt.Stat, 0) || (tt.Stat == 0 && tt.P == 1))
-			c.add(size, tt, verdict)
+			c.add(size, tt, verdict, dz)
 			row = append(row, verdict+" ("+fmtP(tt.P)+")")
 		}
 		uses = append(uses, c.Uses...)
@@ -651,22 +652,23 @@ func (m *model) writeWTL(w *bytes.Buffer, d *dataSet, mn string, higher, known b
 		fmt.Fprintf(w, "No other series.\n\n")
 		return
 	}
-	name := testsAt(uses, "sizes")
+	name := testsAt(uses)
 	if len(uses) == 0 {
 		// No test ran: name the one the largest size would take.
 		var last *cell
 		if len(d.xs) > 0 {
 			last = base.cells[d.xs[len(d.xs)-1]]
 		}
-		test, _, _ := m.testOf(d, last)
+		test, _ := m.testOf(d, last)
 		name = testName(test)
 	}
 	header := append([]string{"series \\ size"}, d.sizeHeader()...)
 	writeTable(w, append(header, "W/T/L"), rows, "l"+strings.Repeat("r", len(d.xs)+1))
 	fmt.Fprintf(w, "\n%s over trials with the same index, p < %s; win: better than %s in the metric's direction; — : fewer than two pairs.", upperFirst(name), num(spec.DefaultAlpha), mdText(m.spec.Baseline))
 	if degenerate {
-		fmt.Fprintf(w, " Where every pair differs by the same amount the test is degenerate: no difference is a tie (p = 1), a constant nonzero one a win or loss (p = 0).")
+		fmt.Fprintf(w, " Where every pair differs by the same amount the t-test is degenerate: no difference is a tie (p = 1); a constant nonzero one leaves no spread to estimate a variance from, so its p is the sign test's 2^(1−n) for n pairs, and a verdict from it needs at least %d pairs.", stats.MinPairs(spec.DefaultAlpha))
 	}
+	fmt.Fprint(w, designNote(uses, "sizes"))
 	fmt.Fprintf(w, "\n\n")
 }
 

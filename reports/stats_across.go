@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/repro-ml/repro/spec"
+	"github.com/repro-ml/repro/stats"
 )
 
 // Across datasets: a Friedman test of the series' ranks over the
@@ -111,8 +112,8 @@ func (m *model) writeAcross(w *bytes.Buffer, files map[string][]byte) error {
 			fmt.Fprintf(w, "Not computed: %d datasets where every series has a mean %s (want %d).\n\n", len(used), mn, minAcrossDatasets)
 			continue
 		}
-		fr := Friedman(scores, higher)
-		cd := NemenyiCD(len(names), len(used), spec.DefaultAlpha)
+		fr := stats.Friedman(scores, higher)
+		cd := stats.NemenyiCD(len(names), len(used), spec.DefaultAlpha)
 		header := []string{"series", "average rank"}
 		for _, d := range used {
 			header = append(header, mdText(d.id))
@@ -121,7 +122,7 @@ func (m *model) writeAcross(w *bytes.Buffer, files map[string][]byte) error {
 		for j, name := range names {
 			row := []string{mdText(name), fmt.Sprintf("%.2f", fr.AvgRanks[j])}
 			for i := range used {
-				ranks, _ := rankRow(scores[i], higher)
+				ranks, _ := stats.RankRow(scores[i], higher)
 				row = append(row, fmt.Sprintf("%s (%s)", m.fmtNum(mn, scores[i][j]), num(ranks[j])))
 			}
 			rows = append(rows, row)
@@ -138,7 +139,7 @@ func (m *model) writeAcross(w *bytes.Buffer, files map[string][]byte) error {
 		fmt.Fprintf(w, "\n\nFriedman χ² = %.2f (df %d), %s; Iman–Davenport F = %.2f (df %d, %d), %s. ",
 			fr.Chi2, fr.K-1, fmtP(fr.P), fr.FF, fr.K-1, (fr.K-1)*(fr.N-1), fmtP(fr.PF))
 		fmt.Fprintf(w, "Nemenyi critical difference at α = %s: CD = %.2f (q = %.3f, %d series, %d datasets).",
-			num(spec.DefaultAlpha), cd, nemenyiQ(len(names), spec.DefaultAlpha), len(names), len(used))
+			num(spec.DefaultAlpha), cd, stats.NemenyiQ(len(names), spec.DefaultAlpha), len(names), len(used))
 		var apart []string
 		for a := range names {
 			for b := a + 1; b < len(names); b++ {

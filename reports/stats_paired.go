@@ -6,51 +6,89 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
+	"github.com/repro-ml/repro/stats"
 )
 
-// CorrectedOverlap is the expected share of training rows two trials
-// have in common (training rows over pool rows) at and above which the
-// default test is the corrected resampled t-test (DefaultTest).
-const CorrectedOverlap = 0.5
-
 // DefaultTest returns the paired test for trials of a dataset split by
-// splitKind that train on nTrain rows drawn from a pool of pool rows.
-// For train, whose metrics are in-sample, it is TestT. Otherwise it is
-// TestCorrectedT where two trials' training samples are expected to
-// share at least CorrectedOverlap of their rows (nTrain/pool ≥ 1/2:
-// k-fold cross-validation, repeated subsampling of most of the pool —
-// the setting Nadeau & Bengio's correction models) and TestT where they
-// barely overlap (learning curves and active learning at sizes small
-// beside the pool), where the correction's factor 1/J + n_test/n_train
-// would multiply the variance by up to n_test/n_train without a reason.
-// An unknown pool (0) gives TestCorrectedT, the cautious choice.
-func DefaultTest(splitKind string, nTrain, pool int) string {
-	switch sp, err := spec.LookupSplitter(splitKind); {
-	case err == nil && sp.InSample:
+// splitKind when report.test sets none: TestT for a kind whose metrics
+// are in-sample (train), else TestDesignT — the paired t-test over the
+// design's independent units (the trials, or the folds whose repeats
+// share a split), which docs/statistics.md derives and the calibration
+// (repro calibrate) measures on every design of experiments/.
+func DefaultTest(splitKind string) string {
+	if sp, err := spec.LookupSplitter(splitKind); err == nil && sp.InSample {
 		return TestT
-	case pool <= 0 || nTrain <= 0:
-		return TestCorrectedT
-	case float64(nTrain) >= CorrectedOverlap*float64(pool):
-		return TestCorrectedT
 	}
-	return TestT
+	return TestDesignT
 }
 
 // TestAt returns the paired test the reports of spec use on the dataset
 // with the given id (a datasets: entry, or a report.choose id, which
-// takes the split of its first member) for trials of nTrain training
-// rows drawn from a pool of pool rows: report.test if set, else
-// DefaultTest.
-func TestAt(sp *spec.Spec, dataset string, nTrain, pool int) string {
+// takes the split of its first member): report.test if set, else
+// DefaultTest of its split.
+func TestAt(sp *spec.Spec, dataset string) string {
 	if sp.Report.Test != "" {
 		return sp.Report.Test
 	}
 	if ds := datasetSpec(sp, dataset); ds != nil {
-		return DefaultTest(ds.Split.KindName(), nTrain, pool)
+		return DefaultTest(ds.Split.KindName())
 	}
-	return DefaultTest("", nTrain, pool)
+	return DefaultTest("")
+}
+
+// DesignOf returns the design facts of the trials of dataset entry ds
+// (nil: the default split) that train on nTrain and test on nTest rows,
+// of a dataset of rows rows (0: unknown; see PoolRows for maxTrain).
+func DesignOf(ds *spec.DatasetSpec, rows, nTrain, nTest, maxTrain int) stats.Design {
+	var split spec.Split
+	if ds != nil {
+		split = ds.Split
+	}
+	d := stats.Design{Split: split.KindName(), Rows: rows, Train: nTrain, Test: nTest,
+		Pool: PoolRows(ds, rows, nTrain, nTest, maxTrain)}
+	if d.Split == stats.SplitKFold {
+		d.Folds = intParam(split.Params, "folds", 10)
+		d.Repeats = intParam(split.Params, "repeats", 1)
+		d.Refold = boolParam(split.Params, "refold", true)
+	}
+	return d
+}
+
+// intParam returns the whole-number param name of p, or def.
+func intParam(p param.Values, name string, def int) int {
+	switch v := p[name].(type) {
+	case int:
+		return v
+	case int64:
+		return int(v)
+	case float64:
+		return int(v)
+	}
+	return def
+}
+
+// boolParam returns the boolean param name of p, or def.
+func boolParam(p param.Values, name string, def bool) bool {
+	if v, ok := p[name].(bool); ok {
+		return v
+	}
+	return def
+}
+
+// withUnits returns d with the unit of each of trials (Design.UnitOf)
+// where the design repeats splits.
+func withUnits(d stats.Design, trials []int) stats.Design {
+	if !d.RepeatsSplits() {
+		return d
+	}
+	d.Units = make([]int, len(trials))
+	for i, t := range trials {
+		d.Units[i] = d.UnitOf(t)
+	}
+	return d
 }
 
 // datasetSpec returns the datasets: entry of id, or of the first member
@@ -149,11 +187,10 @@ func (d *dataSet) maxTrain() int {
 }
 
 // testOf returns the paired test of the reports on cell c of dataset d,
-// and the rows it scales by.
-func (m *model) testOf(d *dataSet, c *cell) (test string, nTrain, nTest int) {
-	nTrain, nTest = rows(c)
-	pool := PoolRows(datasetSpec(m.spec, d.id), m.rows[d.first()], nTrain, nTest, d.maxTrain())
-	return TestAt(m.spec, d.id, nTrain, pool), nTrain, nTest
+// and the design of its trials.
+func (m *model) testOf(d *dataSet, c *cell) (string, stats.Design) {
+	nTrain, nTest := rows(c)
+	return TestAt(m.spec, d.id), DesignOf(datasetSpec(m.spec, d.first()), m.rows[d.first()], nTrain, nTest, d.maxTrain())
 }
 
 // first returns the id of the datasets: entry d takes its split and
@@ -168,9 +205,33 @@ func (d *dataSet) first() string {
 // compare runs the reports' paired test on metric mn of cell a against
 // cell b of d, over the trial indices both have.
 func (m *model) compare(d *dataSet, a, b *cell, mn string) TestResult {
-	x, y := pairs(a, b, mn)
-	test, nTrain, nTest := m.testOf(d, a)
-	return PairedTest(test, x, y, nTrain, nTest)
+	r, _ := m.compareIn(d, a, b, mn)
+	return r
+}
+
+// compareIn is compare, and the design the test assumed.
+func (m *model) compareIn(d *dataSet, a, b *cell, mn string) (TestResult, stats.Design) {
+	x, y, trials := pairTrials(a, b, mn)
+	test, design := m.testOf(d, a)
+	design = withUnits(design, trials)
+	return stats.Paired(test, x, y, design), design
+}
+
+// pairTrials returns the values of metric mn of the trials a and b both
+// have, in a's order, and those trials' indices.
+func pairTrials(a, b *cell, mn string) (x, y []float64, trials []int) {
+	av, at := a.values(mn)
+	bv, bt := b.values(mn)
+	byTrial := map[int]float64{}
+	for i, t := range bt {
+		byTrial[t] = bv[i]
+	}
+	for i, t := range at {
+		if v, ok := byTrial[t]; ok {
+			x, y, trials = append(x, av[i]), append(y, v), append(trials, t)
+		}
+	}
+	return x, y, trials
 }
 
 // outcome classifies a paired test of a against b as W/T/L counts it:
@@ -205,14 +266,15 @@ type wtlCount struct {
 	Uses  []testUse
 }
 
-// testUse is the test that ran at one x value.
+// testUse is the test that ran at one x value, and its design.
 type testUse struct {
-	x    float64
-	test string
+	x      float64
+	test   string
+	design stats.Design
 }
 
-// add counts the outcome of one test at x.
-func (c *wtlCount) add(x float64, r TestResult, verdict string) {
+// add counts the outcome of one test at x on trials of design dz.
+func (c *wtlCount) add(x float64, r TestResult, verdict string, dz stats.Design) {
 	switch verdict {
 	case "win":
 		c.Win++
@@ -224,37 +286,90 @@ func (c *wtlCount) add(x float64, r TestResult, verdict string) {
 		c.None++
 		return
 	}
-	c.Uses = append(c.Uses, testUse{x, r.Test})
+	c.Uses = append(c.Uses, testUse{x, r.Test, dz})
 	if !slices.Contains(c.Tests, r.Test) {
 		c.Tests = append(c.Tests, r.Test)
 	}
 }
 
-// testsAt names the tests of uses for a table's note: one test; the
-// plain paired t-test below some x and the corrected one from it on
-// (the default where training samples grow to most of the pool) as
-// "two-sided paired t-test; … corrected resampled t-test … at sizes ≥ N",
-// unit naming the x ("sizes"); else the tests' names, the corrected
-// test's with where the plain one ran instead.
-func testsAt(uses []testUse, unit string) string {
+// testNote words, for a check row, what a test's trials share
+// (stats.Design.Short) and a difference without spread: "; trials share
+// 25% of training rows, 50% of test rows; constant difference: sign-test
+// p, needs ≥ 6 pairs".
+func testNote(r TestResult, dz stats.Design) string {
+	var s string
+	if r.Test != TestWilcoxon {
+		if d := dz.Short(); d != "" {
+			s += "; " + d
+		}
+	}
+	if r.Constant {
+		s += fmt.Sprintf("; constant difference: sign-test p, a verdict needs ≥ %d pairs", stats.MinPairs(spec.DefaultAlpha))
+	}
+	return s
+}
+
+// testsAt names the tests of uses for a table's note.
+func testsAt(uses []testUse) string {
 	var tests []string
-	from, below := math.Inf(1), math.Inf(-1) // corrected-t's least x, t's largest
 	for _, u := range uses {
 		if !slices.Contains(tests, u.test) {
 			tests = append(tests, u.test)
 		}
-		switch u.test {
-		case TestCorrectedT:
-			from = math.Min(from, u.x)
-		case TestT:
-			below = math.Max(below, u.x)
-		}
-	}
-	if len(tests) == 2 && slices.Contains(tests, TestT) && slices.Contains(tests, TestCorrectedT) && below < from {
-		return fmt.Sprintf("%s at %s < %s; %s at %s ≥ %s (where two trials' training samples share at least half their rows)",
-			testName(TestT), unit, num(from), testName(TestCorrectedT), unit, num(from))
 	}
 	return testsName(tests)
+}
+
+// designNote describes, as a sentence of a table's note, what the
+// trials of uses share and what their test assumed of it
+// (stats.Describe): one design per x value (the first use of each; the
+// least and largest x where there are more than six), unit naming the x
+// ("sizes"); "" when no design is known.
+func designNote(uses []testUse, unit string) string {
+	var ds []stats.Design
+	var xs []float64
+	for _, u := range uses {
+		if u.design.Split != "" && !slices.Contains(xs, u.x) {
+			xs = append(xs, u.x)
+			ds = append(ds, u.design)
+		}
+	}
+	if len(ds) == 0 {
+		return ""
+	}
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmpFloat(xs[a], xs[b]) })
+	if len(idx) > 6 {
+		idx = []int{idx[0], idx[len(idx)-1]}
+	}
+	var sel []stats.Design
+	var labels []string
+	for _, i := range idx {
+		sel = append(sel, ds[i])
+		labels = append(labels, fmtX(xs[i]))
+	}
+	note := stats.Describe(uses[0].test, sel, labels)
+	if note == "" {
+		return ""
+	}
+	if len(sel) > 1 {
+		note += "; in parentheses the " + unit
+	}
+	return " Design: " + note + "."
+}
+
+// cmpFloat orders a before b.
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // testsName names tests for a table's note: one test, or the tests
@@ -266,7 +381,7 @@ func testsName(tests []string) string {
 	case len(tests) == 1:
 		return testName(tests[0])
 	case len(tests) == 2 && slices.Contains(tests, TestT) && slices.Contains(tests, TestCorrectedT):
-		return testName(TestCorrectedT) + " where two trials' training samples share at least half their rows, else (or where the trials recorded no row counts) the two-sided paired t-test"
+		return testName(TestCorrectedT) + ", or the two-sided paired t-test where the trials recorded no row counts"
 	}
 	names := make([]string, len(tests))
 	for i, t := range tests {
@@ -283,8 +398,8 @@ func (c wtlCount) String() string { return fmt.Sprintf("%d/%d/%d", c.Win, c.Tie,
 func (m *model) wtl(d *dataSet, a, b *series, mn string, higher bool, alpha float64, xs []float64) wtlCount {
 	var c wtlCount
 	for _, x := range xs {
-		r := m.compare(d, a.cells[x], b.cells[x], mn)
-		c.add(x, r, outcome(r, alpha, higher))
+		r, dz := m.compareIn(d, a.cells[x], b.cells[x], mn)
+		c.add(x, r, outcome(r, alpha, higher), dz)
 	}
 	return c
 }
@@ -299,6 +414,8 @@ func testName(test string) string {
 		return "two-sided corrected resampled t-test (Nadeau & Bengio 2003: variance × (1/J + n_test/n_train))"
 	case TestWilcoxon:
 		return "two-sided Wilcoxon signed-rank test"
+	case TestDesignT:
+		return "two-sided paired t-test (design-t)"
 	}
 	return test
 }

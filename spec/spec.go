@@ -8,6 +8,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/stats"
 )
 
 // Spec is a parsed and validated experiment. See docs/spec.md for the YAML.
@@ -375,31 +376,30 @@ type ReportSpec struct {
 	// The metrics of the resamples are stored in Result.Bootstrap.
 	Bootstrap int `yaml:"bootstrap,omitempty" spec:"optional" range:"[0, MaxBootstrap]"`
 	// The paired test over trials with the same index that the Win/Tie/Loss
-	// tables and the expectations use, and that each table names: `t`
+	// tables and the expectations use, and that each table names beside
+	// the overlap of the trials it assumed: `design-t` (the default), `t`
 	// (Student's paired t-test), `corrected-t` (the corrected resampled
 	// t-test of Nadeau & Bengio 2003, Weka's "corrected" tester: the
 	// variance of the mean difference multiplied by 1/J + n_test/n_train
-	// instead of 1/J, for J trials whose training and test sets overlap) or
-	// `wilcoxon` (the Wilcoxon signed-rank test: exact for at most 50 pairs
-	// without zero or tied differences, else the normal approximation; zeros
-	// dropped). Default, per dataset and size: `corrected-t` where two
-	// trials' training samples are expected to share at least half their
-	// rows (training rows ≥ ½ of the pool they are drawn from: k-fold
-	// cross-validation, repeated random subsampling of most of the pool —
-	// the setting the correction models), `t` where they share less (a
-	// learning curve's or an active learner's small samples from a large
-	// pool, where the factor n_test/n_train — 25 at 20 training and 500 test
-	// rows — would inflate the variance though the samples barely overlap)
-	// and for split `train` (in-sample metrics). The pool is the rows less
-	// the test part (`rest`: all rows), from the dataset's row count in
-	// datasets.json. A table whose sizes use both names both ("paired t-test
-	// below sizes 516; corrected … at sizes ≥ 516"); `repro diff` uses the
-	// same test. A paper's reproduction names the test the paper used.
+	// instead of 1/J) or `wilcoxon` (the Wilcoxon signed-rank test: exact
+	// for at most 50 pairs without zero or tied differences, else the
+	// normal approximation; zeros dropped). `design-t` is the paired t-test
+	// over the design's independent units: the trials, or — kfold with
+	// refold false, whose repeats of a fold share its split — the folds'
+	// mean differences; given the data, trials that draw their splits and
+	// samples independently are uncorrelated whatever rows they share, so
+	// it corrects nothing else (docs/statistics.md derives it, and `repro
+	// calibrate` measures its Type I error and power on every design of
+	// experiments/). Split `train` (in-sample metrics) takes `t`. A
+	// difference constant over n pairs (no spread) gets the sign test's p =
+	// 2^(1−n) from the t-tests: a verdict from one needs at least 6 pairs.
+	// `repro diff` uses the same test. A paper's reproduction names the
+	// test the paper used.
 	//
-	// Default: per dataset and size (below)
+	// Default: `design-t` (below)
 	//
-	// Test is one of PairedTests, or "" for the default at each size
-	// (reports.DefaultTest).
+	// Test is one of PairedTests, or "" for the default (design-t:
+	// reports.DefaultTest).
 	Test string `yaml:"test,omitempty" spec:"optional" hook:"paired test"`
 	// Datasets of the report made of others, each `{id, among}`: per method
 	// series, size and trial, the result of the `among` entry whose select
@@ -755,10 +755,11 @@ type WTLCount struct {
 	Losses *int `yaml:"losses,omitempty" spec:"optional" range:"[0, +inf)"`
 }
 
-// PairedTests names the paired tests report.test may choose (the reports
-// package runs them): Student's paired t-test, the corrected resampled
-// t-test of Nadeau and Bengio (2003), the Wilcoxon signed-rank test.
-var PairedTests = []string{"t", "corrected-t", "wilcoxon"}
+// PairedTests names the paired tests report.test may choose: the stats
+// package's registry (Student's paired t-test, the corrected resampled
+// t-test of Nadeau and Bengio (2003), the Wilcoxon signed-rank test, and
+// design-t, the default).
+var PairedTests = stats.Names()
 
 // KindName returns the split kind, "rest" when none is set (a spec built in
 // code rather than decoded, which fills the default).

@@ -1,4 +1,4 @@
-package reports
+package stats
 
 import (
 	"math"
@@ -41,7 +41,7 @@ func Friedman(scores [][]float64, higher bool) FriedmanResult {
 	tieSum := 0.0
 	for _, row := range scores {
 		if len(row) != k {
-			panic("reports: Friedman: rows of different lengths")
+			panic("stats: Friedman: rows of different lengths")
 		}
 		for _, v := range row {
 			if math.IsNaN(v) {
@@ -51,7 +51,7 @@ func Friedman(scores [][]float64, higher bool) FriedmanResult {
 				return r
 			}
 		}
-		ranks, ties := rankRow(row, higher)
+		ranks, ties := RankRow(row, higher)
 		tieSum += ties
 		for j, rk := range ranks {
 			r.AvgRanks[j] += rk / float64(n)
@@ -84,9 +84,9 @@ func Friedman(scores [][]float64, higher bool) FriedmanResult {
 	return r
 }
 
-// rankRow ranks the values of row, 1 the best, ties sharing the mean of
+// RankRow ranks the values of row, 1 the best, ties sharing the mean of
 // their ranks; ties is Σ(t³ − t) over the groups of t tied values.
-func rankRow(row []float64, higher bool) (ranks []float64, ties float64) {
+func RankRow(row []float64, higher bool) (ranks []float64, ties float64) {
 	idx := make([]int, len(row))
 	for i := range idx {
 		idx[i] = i
@@ -124,12 +124,12 @@ func NemenyiCD(k, n int, alpha float64) float64 {
 	if k < 2 || n < 1 {
 		return math.NaN()
 	}
-	return nemenyiQ(k, alpha) * math.Sqrt(float64(k*(k+1))/(6*float64(n)))
+	return NemenyiQ(k, alpha) * math.Sqrt(float64(k*(k+1))/(6*float64(n)))
 }
 
-// nemenyiQ returns q_α of NemenyiCD: the q at which the studentized
+// NemenyiQ returns q_α of NemenyiCD: the q at which the studentized
 // range of k standard normals, over √2, exceeds q with probability alpha.
-func nemenyiQ(k int, alpha float64) float64 {
+func NemenyiQ(k int, alpha float64) float64 {
 	lo, hi := 0.0, 10.0
 	for range 60 {
 		mid := (lo + hi) / 2
