@@ -14,10 +14,11 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/embedded"
-	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/reports"
 	"github.com/repro-ml/repro/runner"
 	"github.com/repro-ml/repro/spec"
 	"github.com/repro-ml/repro/stats"
+	"go.yaml.in/yaml/v3"
 )
 
 // calibrationTests are the paired tests the calibration measures, the
@@ -33,8 +34,8 @@ type calDesign struct {
 	Name     string
 	From     string // the experiments it stands for
 	Rows     int
-	Given    int
-	Split    spec.Split
+	Given    int    // the given split's training rows; 0: none
+	Split    string // the split: entry, in YAML
 	Sizes    []int
 	Trials   int
 	Sampling datasets.Sampling
@@ -47,31 +48,36 @@ type calDesign struct {
 
 // calDesigns are the designs of experiments/ (split:, curve:, the active
 // protocol's batches), scaled to the splice data where the paper's data
-// are larger (the shares of test and training rows kept).
+// are larger (the shares of test and training rows kept). Each split is
+// written as in a spec.
 func calDesigns() []calDesign {
-	hold := func(test float64, strat bool) spec.Split {
-		return spec.Split{Kind: "holdout", Params: param.Values{"test": test, "stratify": strat}}
-	}
-	kfold := func(k, r int, refold bool) spec.Split {
-		return spec.Split{Kind: "kfold", Params: param.Values{"folds": k, "repeats": r, "stratify": true, "refold": refold}}
-	}
 	return []calDesign{
-		{Name: "holdout 1000 of 2000, sizes 50–1000, 5 trials", From: "sandler2008-fig2, -fig3", Rows: 2000, Split: hold(1000, true), Sizes: []int{50, 100, 200, 500, 1000}, Trials: 5, Sampling: datasets.Stratified},
-		{Name: "holdout 500 of 1532, sizes 20–800, 5 trials", From: "quickstart", Rows: 1532, Split: hold(500, true), Sizes: []int{20, 50, 100, 200, 400, 800}, Trials: 5, Sampling: datasets.Stratified},
-		{Name: "holdout 600 of 3186, size 200, 3 trials", From: "jebara2004-fig3 (isolet, scaled)", Rows: 3186, Split: hold(600, false), Sizes: []int{200}, Trials: 3, Sampling: datasets.Random},
-		{Name: "holdout 166 of 366, size 200 (the pool), 5 trials", From: "jebara2004-fig4", Rows: 366, Split: hold(166, false), Sizes: []int{200}, Trials: 5, Sampling: datasets.Random},
-		{Name: "holdout 959 of 3186, size 2227 (the pool), 10 trials", From: "szafranski2007-table1 (abalone, scaled)", Rows: 3186, Split: hold(959, false), Sizes: []int{2227}, Trials: 10, Sampling: datasets.Random},
-		{Name: "rest, size 200 of 1532, 10 trials", From: "jebara2004-fig1, -fig2", Rows: 1532, Split: spec.Split{Kind: "rest"}, Sizes: []int{200}, Trials: 10, Sampling: datasets.Random},
-		{Name: "rest, sizes 100, 200 of 3186, 10 trials", From: "peers-splice", Rows: 3186, Split: spec.Split{Kind: "rest"}, Sizes: []int{100, 200}, Trials: 10, Sampling: datasets.Random},
-		{Name: "rest, size 112 of 3186, 10 trials", From: "szafranski2007-table2 (census, scaled)", Rows: 3186, Split: spec.Split{Kind: "rest"}, Sizes: []int{112}, Trials: 10, Sampling: datasets.Random},
-		{Name: "given 2000/1186, sizes 100–2000, 5 trials", From: "sandler2008-fig1 (20news, scaled)", Rows: 3186, Given: 2000, Split: spec.Split{Kind: "given"}, Sizes: []int{100, 200, 500, 1000, 2000}, Trials: 5, Sampling: datasets.Balanced},
-		{Name: "given 1064/708, sizes 50–1000, 20 trials", From: "paskov2013-fig4", Rows: 1772, Given: 1064, Split: spec.Split{Kind: "given"}, Sizes: []int{50, 100, 200, 400, 1000}, Trials: 20, Sampling: datasets.Stratified},
-		{Name: "given 1911/1275, sizes 169–1690, 3 trials", From: "peers-20newsgroups (scaled)", Rows: 3186, Given: 1911, Split: spec.Split{Kind: "given"}, Sizes: []int{169, 676, 1690}, Trials: 3, Sampling: datasets.Random},
-		{Name: "kfold 10×10 refold false, labelled 10–200 (active batches)", From: "bilgic2012 (all five)", Rows: 2708, Split: kfold(10, 10, false), Sizes: []int{10, 50, 100, 200}, Trials: 100, Sampling: datasets.Random},
-		{Name: "kfold 10×10 refold false, labelled 10–200, deterministic learners", From: "bilgic2012 (a learner without randomness)", Rows: 2708, Split: kfold(10, 10, false), Sizes: []int{10, 50, 100, 200}, Trials: 100, Sampling: datasets.Random, Tied: true},
-		{Name: "kfold 5×2, the whole pool", From: "issue 40's k-fold study", Rows: 1532, Split: kfold(5, 2, true), Sizes: []int{1225}, Trials: 10, Sampling: datasets.Random},
-		{Name: "kfold 10×10, the whole pool", From: "Bouckaert & Frank (2004)", Rows: 1532, Split: kfold(10, 10, true), Sizes: []int{1378}, Trials: 100, Sampling: datasets.Random},
+		{Name: "holdout 1000 of 2000, sizes 50–1000, 5 trials", From: "sandler2008-fig2, -fig3", Rows: 2000, Split: "{kind: holdout, test: 1000, stratify: true}", Sizes: []int{50, 100, 200, 500, 1000}, Trials: 5, Sampling: datasets.Stratified},
+		{Name: "holdout 500 of 1532, sizes 20–800, 5 trials", From: "quickstart", Rows: 1532, Split: "{kind: holdout, test: 500, stratify: true}", Sizes: []int{20, 50, 100, 200, 400, 800}, Trials: 5, Sampling: datasets.Stratified},
+		{Name: "holdout 600 of 3186, size 200, 3 trials", From: "jebara2004-fig3 (isolet, scaled)", Rows: 3186, Split: "{kind: holdout, test: 600}", Sizes: []int{200}, Trials: 3, Sampling: datasets.Random},
+		{Name: "holdout 166 of 366, size 200 (the pool), 5 trials", From: "jebara2004-fig4", Rows: 366, Split: "{kind: holdout, test: 166}", Sizes: []int{200}, Trials: 5, Sampling: datasets.Random},
+		{Name: "holdout 959 of 3186, size 2227 (the pool), 10 trials", From: "szafranski2007-table1 (abalone, scaled)", Rows: 3186, Split: "{kind: holdout, test: 959}", Sizes: []int{2227}, Trials: 10, Sampling: datasets.Random},
+		{Name: "rest, size 200 of 1532, 10 trials", From: "jebara2004-fig1, -fig2", Rows: 1532, Split: "{kind: rest}", Sizes: []int{200}, Trials: 10, Sampling: datasets.Random},
+		{Name: "rest, sizes 100, 200 of 3186, 10 trials", From: "peers-splice", Rows: 3186, Split: "{kind: rest}", Sizes: []int{100, 200}, Trials: 10, Sampling: datasets.Random},
+		{Name: "rest, size 112 of 3186, 10 trials", From: "szafranski2007-table2 (census, scaled)", Rows: 3186, Split: "{kind: rest}", Sizes: []int{112}, Trials: 10, Sampling: datasets.Random},
+		{Name: "given 2000/1186, sizes 100–2000, 5 trials", From: "sandler2008-fig1 (20news, scaled)", Rows: 3186, Given: 2000, Split: "{kind: given}", Sizes: []int{100, 200, 500, 1000, 2000}, Trials: 5, Sampling: datasets.Balanced},
+		{Name: "given 1064/708, sizes 50–1000, 20 trials", From: "paskov2013-fig4", Rows: 1772, Given: 1064, Split: "{kind: given}", Sizes: []int{50, 100, 200, 400, 1000}, Trials: 20, Sampling: datasets.Stratified},
+		{Name: "given 1911/1275, sizes 169–1690, 3 trials", From: "peers-20newsgroups (scaled)", Rows: 3186, Given: 1911, Split: "{kind: given}", Sizes: []int{169, 676, 1690}, Trials: 3, Sampling: datasets.Random},
+		{Name: "kfold 10×10 refold false, labelled 10–200 (active batches)", From: "bilgic2012 (all five)", Rows: 2708, Split: "{kind: kfold, folds: 10, repeats: 10, stratify: true, refold: false}", Sizes: []int{10, 50, 100, 200}, Trials: 100, Sampling: datasets.Random},
+		{Name: "kfold 10×10 refold false, labelled 10–200, deterministic learners", From: "bilgic2012 (a learner without randomness)", Rows: 2708, Split: "{kind: kfold, folds: 10, repeats: 10, stratify: true, refold: false}", Sizes: []int{10, 50, 100, 200}, Trials: 100, Sampling: datasets.Random, Tied: true},
+		{Name: "kfold 5×2, the whole pool", From: "issue 40's k-fold study", Rows: 1532, Split: "{kind: kfold, folds: 5, repeats: 2, stratify: true}", Sizes: []int{1225}, Trials: 10, Sampling: datasets.Random},
+		{Name: "kfold 10×10, the whole pool", From: "Bouckaert & Frank (2004)", Rows: 1532, Split: "{kind: kfold, folds: 10, repeats: 10, stratify: true}", Sizes: []int{1378}, Trials: 100, Sampling: datasets.Random},
 	}
+}
+
+// split returns the design's split: its Split parsed as a spec's split:
+// entry.
+func (cd *calDesign) split() (spec.Split, error) {
+	var sp spec.Split
+	if err := yaml.Unmarshal([]byte(cd.Split), &sp); err != nil {
+		return sp, fmt.Errorf("split %s: %w", cd.Split, err)
+	}
+	return sp, nil
 }
 
 // calOptions are the calibration's settings.
@@ -138,7 +144,7 @@ func designData(all *datasets.Dataset, cd *calDesign) (*calData, error) {
 	rows := slices.Clone(perm[:cd.Rows])
 	slices.Sort(rows)
 	d := all.Subset(rows)
-	if cd.Split.Kind == "given" {
+	if cd.Given > 0 {
 		d.Split = make([]datasets.Part, d.Rows())
 		// The first Given rows of another fixed permutation train.
 		p := rand.New(rand.NewPCG(3, 4)).Perm(d.Rows())
@@ -168,13 +174,18 @@ func calibrateDesign(ctx context.Context, all *datasets.Dataset, cd *calDesign, 
 	if err != nil {
 		return nil, err
 	}
-	sp, err := runner.LookupSplitter(cd.Split.Kind)
+	split, err := cd.split()
+	if err != nil {
+		return nil, err
+	}
+	sp, err := runner.LookupSplitter(split.KindName())
 	if err != nil {
 		return nil, err
 	}
 	type seedOut struct {
 		null, effect [][]stats.Result // per size, per test
 		diff         []float64
+		tests        []int // per size, one trial's test rows
 		err          error
 	}
 	outs := make([]seedOut, opts.Seeds)
@@ -185,8 +196,8 @@ func calibrateDesign(ctx context.Context, all *datasets.Dataset, cd *calDesign, 
 		go func() {
 			defer wg.Done()
 			for s := range next {
-				n, e, diff, err := calExperiment(data, sp, cd, uint64(s+1), opts)
-				outs[s] = seedOut{n, e, diff, err}
+				n, e, diff, tests, err := calExperiment(data, sp, split, cd, uint64(s+1), opts)
+				outs[s] = seedOut{n, e, diff, tests, err}
 			}
 		}()
 	}
@@ -204,12 +215,12 @@ func calibrateDesign(ctx context.Context, all *datasets.Dataset, cd *calDesign, 
 	cells := make([]calCell, len(cd.Sizes))
 	for si, size := range cd.Sizes {
 		c := calCell{Design: cd, Size: size, Seeds: opts.Seeds, Null: map[string]int{}, Effect: map[string]int{}}
-		c.Overlap[0], c.Overlap[1] = designOf(cd, data.d.Rows(), size, testRows(cd, data.d.Rows(), size), nil).Overlap()
 		diffs := 0.0
 		for _, o := range outs {
 			if o.err != nil {
 				return nil, o.err
 			}
+			c.Overlap[0], c.Overlap[1] = designOf(split, data.d.Rows(), size, o.tests[si], nil).Overlap()
 			for ti, test := range calibrationTests {
 				if o.null[si][ti].P < opts.Alpha {
 					c.Null[test]++
@@ -226,42 +237,15 @@ func calibrateDesign(ctx context.Context, all *datasets.Dataset, cd *calDesign, 
 	return cells, nil
 }
 
-// testRows returns one trial's test rows of design cd at a size.
-func testRows(cd *calDesign, rows, size int) int {
-	switch cd.Split.Kind {
-	case "holdout":
-		return int(cd.Split.Params["test"].(float64))
-	case "given":
-		return rows - cd.Given
-	case "rest":
-		return rows - size
-	case "kfold":
-		return rows / cd.Split.Params["folds"].(int)
-	}
-	return 0
-}
-
-// designOf returns the stats.Design of design cd at a size, with the units
-// of the trials.
-func designOf(cd *calDesign, rows, size, test int, trials []int) stats.Design {
-	d := stats.Design{Split: cd.Split.Kind, Rows: rows, Train: size, Test: test}
-	switch cd.Split.Kind {
-	case "holdout", "kfold":
-		d.Pool = rows - test
-	case "given":
-		d.Pool = cd.Given
-	case "rest":
-		d.Pool = rows
-	}
-	if cd.Split.Kind == "kfold" {
-		d.Folds = cd.Split.Params["folds"].(int)
-		d.Repeats = cd.Split.Params["repeats"].(int)
-		d.Refold = cd.Split.Params["refold"].(bool)
-		if d.RepeatsSplits() && trials != nil {
-			d.Units = make([]int, len(trials))
-			for i, t := range trials {
-				d.Units[i] = d.UnitOf(t)
-			}
+// designOf returns the stats.Design the reports would assume for trials
+// of split on a dataset of rows rows at a size (reports.DesignOf), with
+// the units of trials where the design repeats splits.
+func designOf(split spec.Split, rows, size, test int, trials []int) stats.Design {
+	d := reports.DesignOf(&spec.DatasetSpec{Split: split}, rows, size, test, size)
+	if d.RepeatsSplits() && trials != nil {
+		d.Units = make([]int, len(trials))
+		for i, t := range trials {
+			d.Units[i] = d.UnitOf(t)
 		}
 	}
 	return d
@@ -273,24 +257,24 @@ func designOf(cd *calDesign, rows, size, test int, trials []int) stats.Design {
 // columns, and B' as B with opts.Flip of its training labels flipped; it
 // returns per size the tests of A against B (the null) and of A against
 // B' (the effect), and the effect's mean difference.
-func calExperiment(data *calData, sp *runner.Splitter, cd *calDesign, seed uint64, opts calOptions) (null, effect [][]stats.Result, diff []float64, err error) {
+func calExperiment(data *calData, sp *runner.Splitter, split spec.Split, cd *calDesign, seed uint64, opts calOptions) (null, effect [][]stats.Result, diff []float64, tests []int, err error) {
 	d := data.d
 	ns := len(cd.Sizes)
 	a := make([][]float64, ns)
 	b := make([][]float64, ns)
 	bf := make([][]float64, ns)
-	tests := make([]int, ns)
+	tests = make([]int, ns)
 	var trials []int
 	dsSeed := spec.Derive(seed, "split", "calibration")
 	for t := 0; t < cd.Trials; t++ {
 		sample := spec.Derive(seed, "sample", "calibration", fmt.Sprint(t))
-		part, err := sp.Split(d, cd.Split.Params, runner.SplitAt{Trial: t, Sample: sample, Dataset: dsSeed})
+		part, err := sp.Split(d, split.Params, runner.SplitAt{Trial: t, Sample: sample, Dataset: dsSeed})
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		order, err := datasets.Order(part.Pool, d.Y, data.k, cd.Sampling, spec.Derive(sample, "train"))
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		colSeed := sample
 		if cd.Tied {
@@ -302,7 +286,7 @@ func calExperiment(data *calData, sp *runner.Splitter, cd *calDesign, seed uint6
 		flip := rand.New(rand.NewPCG(spec.Derive(sample, "flip"), 0))
 		for si, size := range cd.Sizes {
 			if size > len(order) {
-				return nil, nil, nil, fmt.Errorf("size %d beyond the pool of %d", size, len(order))
+				return nil, nil, nil, nil, fmt.Errorf("size %d beyond the pool of %d", size, len(order))
 			}
 			train := slices.Clone(order[:size])
 			slices.Sort(train)
@@ -327,7 +311,7 @@ func calExperiment(data *calData, sp *runner.Splitter, cd *calDesign, seed uint6
 	effect = make([][]stats.Result, ns)
 	diff = make([]float64, ns)
 	for si, size := range cd.Sizes {
-		dz := designOf(cd, d.Rows(), size, tests[si], trials)
+		dz := designOf(split, d.Rows(), size, tests[si], trials)
 		for _, test := range calibrationTests {
 			null[si] = append(null[si], stats.Paired(test, a[si], b[si], dz))
 			effect[si] = append(effect[si], stats.Paired(test, a[si], bf[si], dz))
@@ -336,7 +320,7 @@ func calExperiment(data *calData, sp *runner.Splitter, cd *calDesign, seed uint6
 			diff[si] += (a[si][i] - bf[si][i]) / float64(len(a[si]))
 		}
 	}
-	return null, effect, diff, nil
+	return null, effect, diff, tests, nil
 }
 
 // half returns a random half of the column indices 0 … n−1, sorted.

@@ -99,12 +99,16 @@ func TestOverlapBySimulation(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sp, err := runner.LookupSplitter(cd.Split.Kind)
+			split, err := cd.split()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp, err := runner.LookupSplitter(split.KindName())
 			if err != nil {
 				t.Fatal(err)
 			}
 			trials := cd.Trials
-			if cd.Split.Kind != "kfold" {
+			if sp.Replicates == nil {
 				trials = 40 // more pairs for a closer mean
 			}
 			var trains, tests [][]int
@@ -112,7 +116,7 @@ func TestOverlapBySimulation(t *testing.T) {
 				dsSeed := spec.Derive(seed, "split", "overlap")
 				for tr := 0; tr < trials; tr++ {
 					sample := spec.Derive(seed, "sample", "overlap", fmt.Sprint(tr))
-					part, err := sp.Split(data.d, cd.Split.Params, runner.SplitAt{Trial: tr, Sample: sample, Dataset: dsSeed})
+					part, err := sp.Split(data.d, split.Params, runner.SplitAt{Trial: tr, Sample: sample, Dataset: dsSeed})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -142,7 +146,7 @@ func TestOverlapBySimulation(t *testing.T) {
 				}
 			}
 			gotTr, gotTe := trSum/float64(pairs), teSum/float64(pairs)
-			wantTr, wantTe := designOf(&cd, data.d.Rows(), tc.size, testRows(&cd, data.d.Rows(), tc.size), nil).Overlap()
+			wantTr, wantTe := designOf(split, data.d.Rows(), tc.size, len(tests[0]), nil).Overlap()
 			if math.Abs(gotTr-wantTr) > 0.01+0.03*wantTr || math.Abs(gotTe-wantTe) > 0.01+0.03*wantTe {
 				t.Errorf("overlap train %.4f test %.4f by simulation; Design.Overlap says %.4f and %.4f", gotTr, gotTe, wantTr, wantTe)
 			}

@@ -51,6 +51,9 @@ var notBranches = map[string]map[string]struct {
 	"diff.go": {
 		"test": {1, "the flag -test of repro diff, not the select rule"},
 	},
+	"calibrate.go": {
+		"train": {1, "the seed domain of the training sample (spec.Derive), as runner/trial.go's, not the split kind"},
+	},
 }
 
 // pendingBranches are the branches on a registered name that are still to

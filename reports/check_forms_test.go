@@ -185,9 +185,9 @@ func TestCheckDirPools(t *testing.T) {
 // overlap.
 func TestTestsAt(t *testing.T) {
 	hold := func(train int) stats.Design {
-		return stats.Design{Split: "holdout", Rows: 2000, Pool: 1000, Train: train, Test: 1000}
+		return stats.Design{Kind: "holdout", Scheme: stats.Redrawn, Rows: 2000, Pool: 1000, Train: train, Test: 1000}
 	}
-	bilgic := stats.Design{Split: "kfold", Rows: 1000, Pool: 900, Train: 50, Test: 100, Folds: 10, Repeats: 10}
+	bilgic := stats.Design{Kind: "kfold", Scheme: stats.Folds, Rows: 1000, Pool: 900, Train: 50, Test: 100, Folds: 10, Repeats: 10}
 	for _, tc := range []struct {
 		uses []testUse
 		want string

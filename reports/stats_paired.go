@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
 	"github.com/repro-ml/repro/stats"
@@ -41,41 +40,21 @@ func TestAt(sp *spec.Spec, dataset string) string {
 
 // DesignOf returns the design facts of the trials of dataset entry ds
 // (nil: the default split) that train on nTrain and test on nTest rows,
-// of a dataset of rows rows (0: unknown; see PoolRows for maxTrain).
+// of a dataset of rows rows (0: unknown; see PoolRows for maxTrain): the
+// split kind's registration says how its trials draw (spec.Splitter's
+// Design), the rows fill in the rest.
 func DesignOf(ds *spec.DatasetSpec, rows, nTrain, nTest, maxTrain int) stats.Design {
 	var split spec.Split
 	if ds != nil {
 		split = ds.Split
 	}
-	d := stats.Design{Split: split.KindName(), Rows: rows, Train: nTrain, Test: nTest,
-		Pool: PoolRows(ds, rows, nTrain, nTest, maxTrain)}
-	if d.Split == stats.SplitKFold {
-		d.Folds = intParam(split.Params, "folds", 10)
-		d.Repeats = intParam(split.Params, "repeats", 1)
-		d.Refold = boolParam(split.Params, "refold", true)
+	var d stats.Design
+	if sp, err := spec.LookupSplitter(split.KindName()); err == nil && sp.Design != nil {
+		d = sp.Design(split.Params)
 	}
+	d.Kind, d.Rows, d.Train, d.Test = split.KindName(), rows, nTrain, nTest
+	d.Pool = PoolRows(ds, rows, nTrain, nTest, maxTrain)
 	return d
-}
-
-// intParam returns the whole-number param name of p, or def.
-func intParam(p param.Values, name string, def int) int {
-	switch v := p[name].(type) {
-	case int:
-		return v
-	case int64:
-		return int(v)
-	case float64:
-		return int(v)
-	}
-	return def
-}
-
-// boolParam returns the boolean param name of p, or def.
-func boolParam(p param.Values, name string, def bool) bool {
-	if v, ok := p[name].(bool); ok {
-		return v
-	}
-	return def
 }
 
 // withUnits returns d with the unit of each of trials (Design.UnitOf)
@@ -329,7 +308,7 @@ func designNote(uses []testUse, unit string) string {
 	var ds []stats.Design
 	var xs []float64
 	for _, u := range uses {
-		if u.design.Split != "" && !slices.Contains(xs, u.x) {
+		if u.design.Scheme != stats.Unknown && !slices.Contains(xs, u.x) {
 			xs = append(xs, u.x)
 			ds = append(ds, u.design)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/spec"
+	"github.com/repro-ml/repro/stats"
 )
 
 // SplitAt is what a splitter may depend on besides the data and its params.
@@ -31,6 +32,7 @@ func init() {
 		Splitter: spec.Splitter{
 			Doc:       "the dataset's own train/test partition (20 Newsgroups by-date, Isolet 1-4 vs 5)",
 			LegacyKey: noTest,
+			Design:    scheme(stats.FixedTest),
 		},
 		CheckData: func(d *datasets.Dataset, _ param.Values, id, _ string) (string, error) {
 			if d.Split == nil {
@@ -58,6 +60,7 @@ func init() {
 			Brief:    func(p param.Values) string { return " test " + param.Format(paramsOf[holdoutParams](p).Test) },
 			Report:   reportHoldout,
 			Pool:     holdoutPool,
+			Design:   scheme(stats.Redrawn),
 		},
 		CheckData: checkHoldout,
 		Split:     holdout,
@@ -66,6 +69,7 @@ func init() {
 		Splitter: spec.Splitter{
 			Doc:       "no fixed test set: each trial's training sample is drawn from all rows and every other row is the test set",
 			LegacyKey: noTest,
+			Design:    scheme(stats.Complement),
 			Pool: func(_ param.Values, rows, nTrain, nTest int) int {
 				switch {
 				case rows > 0:
@@ -86,6 +90,7 @@ func init() {
 			Doc:       "no test set: metrics on the training sample itself (in-sample), for figures of a fit to all the data",
 			LegacyKey: noTest,
 			InSample:  true,
+			Design:    scheme(stats.InSample),
 			Report: func(param.Values) string {
 				return " (in-sample: metrics are training-set values, not test-set values)"
 			},
@@ -102,6 +107,20 @@ func init() {
 			Replicates: func(p param.Values) int {
 				x := paramsOf[kfoldParams](p)
 				return x.Folds * x.Repeats
+			},
+			Design: func(p param.Values) stats.Design {
+				// A stored spec's params, defaults where absent.
+				x := param.DecodeValid[kfoldParams](p)
+				if _, ok := p["folds"]; !ok {
+					x.Folds = 10
+				}
+				if _, ok := p["repeats"]; !ok {
+					x.Repeats = 1
+				}
+				if _, ok := p["refold"]; !ok {
+					x.Refold = true
+				}
+				return stats.Design{Scheme: stats.Folds, Folds: x.Folds, Repeats: x.Repeats, Refold: x.Refold}
 			},
 			Pool: func(p param.Values, rows, nTrain, nTest int) int {
 				// A stored spec's folds, or none (0) when absent.
@@ -157,6 +176,11 @@ func paramsOf[T any](p param.Values) T {
 		panic(fmt.Sprintf("runner: params %v: %v", p, err))
 	}
 	return x
+}
+
+// scheme returns the Design of a kind whose trials draw by scheme s.
+func scheme(s stats.Scheme) func(param.Values) stats.Design {
+	return func(param.Values) stats.Design { return stats.Design{Scheme: s} }
 }
 
 // noTest is the LegacyKey of a kind without a test size or stratify flag.

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"github.com/repro-ml/repro/param"
+	"github.com/repro-ml/repro/stats"
 	"github.com/repro-ml/repro/registry"
 )
 
@@ -79,6 +80,11 @@ type Splitter struct {
 	// unknown), nTrain and nTest a trial's training and test rows; 0 when
 	// it cannot tell. Otherwise the pool is the rows less the test part.
 	Pool func(p param.Values, rows, nTrain, nTest int) int
+	// Design, if set, returns how the kind's trials draw their test sets
+	// and pools (stats.Design's Scheme, and for folds Folds, Repeats and
+	// Refold), which the paired tests and the overlap a report prints
+	// follow; reports fill in the rows. Without it the overlap is unknown.
+	Design func(p param.Values) stats.Design
 }
 
 // Static returns s itself: a *Splitter is a SplitKind, and so is a value

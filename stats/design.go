@@ -6,42 +6,60 @@ import (
 	"strings"
 )
 
-// The split kinds Design knows (runner/split.go).
+// Scheme is how the trials of a design draw their test sets and the
+// pools their training samples come from.
+type Scheme int
+
+// The schemes of the split kinds (each kind's registration says its own).
 const (
-	SplitHoldout = "holdout" // a test set drawn anew in each trial
-	SplitGiven   = "given"   // the dataset's own test set, the same in every trial
-	SplitRest    = "rest"    // each trial's test set: the rows it did not train on
-	SplitKFold   = "kfold"   // k folds × r repeats
-	SplitTrain   = "train"   // in-sample: no test set
+	// Unknown: no overlap can be told.
+	Unknown Scheme = iota
+	// Redrawn: a test set of Test rows drawn anew from the Rows in each
+	// trial, the other rows the pool (holdout).
+	Redrawn
+	// FixedTest: one test set and one pool of Pool rows for every trial
+	// (the dataset's own split).
+	FixedTest
+	// Complement: training samples drawn from all Rows, each trial's
+	// test set the rows it did not train on (rest).
+	Complement
+	// InSample: no test set; metrics on the training sample (train).
+	InSample
+	// Folds: Folds folds × Repeats repeats, each trial a fold's test
+	// part and the other folds its pool; Refold false repeats the folds
+	// of one partition (trial t is fold t div Repeats).
+	Folds
 )
 
 // Design holds the facts of an experiment's design that the paired tests
 // depend on: how the trials of one dataset and size draw their training
 // samples and test sets.
 type Design struct {
-	// Split is the split kind (SplitHoldout, …; "" unknown).
-	Split string
+	// Kind names the split kind for notes ("holdout").
+	Kind string
+	// Scheme is how the trials draw their test sets and pools.
+	Scheme Scheme
 	// Rows is the dataset's row count, Pool the rows one trial's
 	// training sample is drawn from (0: unknown).
 	Rows, Pool int
 	// Train and Test are one trial's training and test rows (the mean
 	// over the trials when they vary, as folds do).
 	Train, Test int
-	// Folds, Repeats and Refold are a kfold split's params.
+	// Folds, Repeats and Refold describe the Folds scheme.
 	Folds, Repeats int
 	Refold         bool
 	// Units, when not nil, gives for each pair the split it was drawn on
-	// where the design makes several trials repeat one split (kfold with
+	// where the design makes several trials repeat one split (Folds with
 	// Refold false: trial t is fold t div Repeats); design-t tests the
 	// means of each unit's pairs.
 	Units []int
 }
 
-// RepeatsSplits reports whether the trials of d repeat splits (kfold,
-// refold false, more than one repeat): design-t then tests the folds'
+// RepeatsSplits reports whether the trials of d repeat splits (Folds,
+// Refold false, more than one repeat): design-t then tests the folds'
 // means.
 func (d Design) RepeatsSplits() bool {
-	return d.Split == SplitKFold && !d.Refold && d.Repeats > 1 && d.Folds >= 2
+	return d.Scheme == Folds && !d.Refold && d.Repeats > 1 && d.Folds >= 2
 }
 
 // UnitOf returns the unit (the split) of trial t: t div Repeats where
@@ -60,12 +78,13 @@ func (d Design) UnitOf(t int) int {
 // replacement a row is in a training sample of n from a pool of P with
 // probability n/P, so two independent draws share n/P of a sample:
 //
-//	holdout (test set of t rows redrawn from N): train n/N, test t/N
-//	given (pool P and test set fixed):           train n/P, test 1
-//	rest (test set the other rows of N):          train n/N, test (N−n)/N
-//	kfold, two folds of one partition:            train (n/P)·(k−2)/(k−1), test 0
-//	kfold, folds of independent partitions:       train (n/P)·(k−1)/k, test 1/k
-//	kfold refold false, one fold's repeats:       train n/P, test 1
+//	Redrawn (test set of t rows from N, holdout): train n/N, test t/N
+//	FixedTest (pool P and test set fixed, given): train n/P, test 1
+//	Complement (test the other rows of N, rest):  train n/N, test (N−n)/N
+//	InSample (train):                             train n/N, test n/N
+//	Folds, two folds of one partition:            train (n/P)·(k−2)/(k−1), test 0
+//	Folds, folds of independent partitions:       train (n/P)·(k−1)/k, test 1/k
+//	Folds with refold false, a fold's repeats:    train n/P, test 1
 //
 // NaN when the counts it needs are unknown.
 func (d Design) Overlap() (train, test float64) {
@@ -75,25 +94,25 @@ func (d Design) Overlap() (train, test float64) {
 		return nan, nan
 	}
 	rows := float64(d.Rows)
-	if rows <= 0 && d.Pool > 0 && t > 0 && d.Split != SplitRest && d.Split != SplitTrain {
+	if rows <= 0 && d.Pool > 0 && t > 0 && (d.Scheme == Redrawn || d.Scheme == Folds) {
 		rows = float64(d.Pool) + t
 	}
 	pool := float64(d.Pool)
 	if pool <= 0 && rows > 0 {
 		pool = rows - t
 	}
-	switch d.Split {
-	case SplitHoldout:
+	switch d.Scheme {
+	case Redrawn:
 		if rows <= 0 {
 			return nan, nan
 		}
 		return n / rows, t / rows
-	case SplitGiven:
+	case FixedTest:
 		if pool <= 0 {
 			return nan, 1
 		}
 		return math.Min(1, n/pool), 1
-	case SplitRest, SplitTrain:
+	case Complement, InSample:
 		all := float64(d.Rows)
 		if all <= 0 {
 			all = float64(d.Pool) // rest's pool is every row
@@ -101,11 +120,11 @@ func (d Design) Overlap() (train, test float64) {
 		if all <= 0 {
 			return nan, nan
 		}
-		if d.Split == SplitTrain {
+		if d.Scheme == InSample {
 			return n / all, n / all
 		}
 		return n / all, (all - n) / all
-	case SplitKFold:
+	case Folds:
 		k, r := float64(d.Folds), float64(max(d.Repeats, 1))
 		if k < 2 || pool <= 0 {
 			return nan, nan
@@ -147,8 +166,8 @@ func Describe(test string, ds []Design, labels []string) string {
 		return ""
 	}
 	d := ds[len(ds)-1]
-	s := d.Split + " split"
-	if d.Split == SplitKFold {
+	s := d.Kind + " split"
+	if d.Scheme == Folds {
 		s += fmt.Sprintf(" (%d folds × %d repeats", d.Folds, max(d.Repeats, 1))
 		if d.RepeatsSplits() {
 			s += ", refold false"
@@ -162,7 +181,7 @@ func Describe(test string, ds []Design, labels []string) string {
 		switch {
 		case d.RepeatsSplits():
 			s += fmt.Sprintf("; design-t averages the %d repeats of each fold, which share its split, and tests the %d folds' means", d.Repeats, d.Folds)
-		case d.Split == SplitKFold:
+		case d.Scheme == Folds:
 			s += "; design-t takes the folds as uncorrelated: two folds of one partition share fewer rows than independent draws would"
 		default:
 			s += "; design-t takes the trials as uncorrelated: given the data, trials that draw their splits independently are, whatever rows they share"
