@@ -2,8 +2,8 @@ package spec
 
 import (
 	"github.com/repro-ml/repro/param"
-	"github.com/repro-ml/repro/stats"
 	"github.com/repro-ml/repro/registry"
+	"github.com/repro-ml/repro/stats"
 )
 
 // A trial runs in three pluggable steps, each a registry of its own:
