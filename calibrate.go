@@ -390,9 +390,10 @@ func centroidAccuracy(data *calData, train, y, test, cols []int) float64 {
 	return 100 * float64(right) / float64(len(test))
 }
 
-// writeCalibration writes the calibration's table in Markdown: per design
-// and size the overlap, then per test the Type I error and the power.
-func writeCalibration(w io.Writer, cells []calCell, opts calOptions) {
+// writeCalibrationHeader writes the head of the calibration's Markdown
+// table: per design and size the overlap, then per test the Type I
+// error and the power.
+func writeCalibrationHeader(w io.Writer) {
 	fmt.Fprintf(w, "| design | stands for | size | overlap train / test |")
 	for _, t := range calibrationTests {
 		fmt.Fprintf(w, " %s type I |", t)
@@ -401,6 +402,10 @@ func writeCalibration(w io.Writer, cells []calCell, opts calOptions) {
 		fmt.Fprintf(w, " %s power |", t)
 	}
 	fmt.Fprintf(w, " effect |\n|:--|:--|--:|--:|%s\n", strings.Repeat("--:|", 2*len(calibrationTests)+1))
+}
+
+// writeCalibrationRows writes the table's rows of cells.
+func writeCalibrationRows(w io.Writer, cells []calCell) {
 	for _, c := range cells {
 		fmt.Fprintf(w, "| %s | %s | %d | %s / %s |", c.Design.Name, c.Design.From, c.Size, pctOf(c.Overlap[0]), pctOf(c.Overlap[1]))
 		for _, t := range calibrationTests {
@@ -492,12 +497,19 @@ corrected-t's Type I error is in that band.
 		}
 	}
 	start := time.Now()
-	cells, err := calibrate(ctx, opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "repro calibrate: %v\n", err)
-		return exitFailed
+	writeCalibrationHeader(stdout)
+	var cells []calCell
+	for _, d := range opts.Designs {
+		o := opts
+		o.Designs = []calDesign{d}
+		cs, err := calibrate(ctx, o) // a design's rows as soon as they are known
+		if err != nil {
+			fmt.Fprintf(stderr, "repro calibrate: %v\n", err)
+			return exitError
+		}
+		writeCalibrationRows(stdout, cs)
+		cells = append(cells, cs...)
 	}
-	writeCalibration(stdout, cells, opts)
 	fmt.Fprintf(stdout, "\n%d experiment seeds per design, %d%% of series B's training labels flipped for the power, α = %s; %s.\n",
 		opts.Seeds, int(math.Round(100*opts.Flip)), fmt.Sprint(opts.Alpha), time.Since(start).Round(time.Second))
 	if bad := calAcceptance(cells, 0.03, 0.07); len(bad) > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
@@ -170,4 +171,28 @@ func shared(a, b []int) int {
 		}
 	}
 	return n
+}
+
+// repro calibrate prints the table a design's rows at a time and says
+// whether the default met the acceptance; bad flags are usage errors.
+func TestCalibrateCLI(t *testing.T) {
+	code, stdout, stderr := cli(t, "calibrate", "--seeds", "20", "--designs", "holdout 600 of 3186")
+	if code != exitOK && code != exitFailed {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"| design | stands for | size | overlap train / test | t type I | corrected-t type I | wilcoxon type I | design-t type I |",
+		"| holdout 600 of 3186, size 200, 3 trials | jebara2004-fig3 (isolet, scaled) | 200 | 6.3% / 18.8% |",
+		"20 experiment seeds per design, 20% of series B's training labels flipped",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in\n%s", want, stdout)
+		}
+	}
+	if met := strings.Contains(stdout, "meets the acceptance"); met != (code == exitOK) {
+		t.Errorf("exit %d but the verdict line says met=%v:\n%s", code, met, stdout)
+	}
+	for _, args := range [][]string{{"calibrate", "--seeds", "0"}, {"calibrate", "--flip", "1"}, {"calibrate", "extra"}} {
+		mustCLI(t, exitUsage, args...)
+	}
 }
