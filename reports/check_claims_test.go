@@ -145,6 +145,8 @@ func TestCheckClaimsGolden(t *testing.T) {
 			[]bool{true}, []string{"by +61.50"}},
 		{spec.Expectation{Better: "DDR (k=10)", Than: "EE (k=10)", Extra: "iterations", Direction: "lower", Sizes: at(10), Source: "result field, wrong direction"},
 			[]bool{false}, []string{"13.50 vs 13.00: by -0.50"}},
+		{spec.Expectation{Method: "EE (k=10)", Extra: "components", OverExtra: "iterations", Sizes: at(10), Value: fp(5.76), Tol: fp(0.01), Source: "ratio of two extras"},
+			[]bool{true}, []string{"5.76 ± 0.97 (n=4)"}}, // (70/10 + 72/12 + 74/14 + 76/16) / 4
 		{spec.Expectation{Method: "DDR (k=10)", Extra: "comps", Sizes: at(10), Min: fp(1), Source: "extra not recorded"},
 			[]bool{false}, []string{`DDR (k=10) records no "comps" at size 10; it records components, iterations, fit_seconds, train_rows, test_rows`}},
 		{spec.Expectation{Dataset: "big", OverDataset: "small", Fact: "cols", Min: fp(100), Source: "fact ratio"},

@@ -154,6 +154,13 @@ func (c *checker) cellOf(sj subject, s *series, x float64) (*cell, string) {
 			if v, ok = extraValue(o, e.Extra); !ok {
 				v = math.NaN()
 			}
+			if e.OverExtra != "" {
+				w, okw := extraValue(o, e.OverExtra)
+				if !okw {
+					return nil, fmt.Sprintf("%s records no %q at size %s; it records %s", s.name, e.OverExtra, fmtX(x), strings.Join(recorded(o), ", "))
+				}
+				v /= w
+			}
 			found = found || ok
 		default:
 			if !o.last {

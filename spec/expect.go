@@ -26,6 +26,8 @@ const (
 // zeros").
 func (e *Expectation) Subject() string {
 	switch {
+	case e.Extra != "" && e.OverExtra != "":
+		return e.Extra + " / " + e.OverExtra
 	case e.Extra != "":
 		return e.Extra
 	case e.Fact != "":
@@ -203,6 +205,9 @@ func (x *Expectation) checkSubject(d *decoder, f *fields, path string) {
 		case x.OverDataset == x.Dataset:
 			d.errorf(f.get(d, "over_dataset"), Sub(path, "over_dataset"), "%s is the expectation's own dataset; want another dataset id, whose %s divides this one's", param.Quote(x.OverDataset), x.Fact)
 		}
+	}
+	if has("over_extra") && !has("extra") {
+		d.errorf(f.get(d, "over_extra"), Sub(path, "over_extra"), "over_extra divides an extra; want extra with it, or no over_extra")
 	}
 	if has("direction") && !has("extra") && !has("artifact") {
 		d.errorf(f.get(d, "direction"), Sub(path, "direction"), "a metric's direction is its own; want direction only with extra or artifact")

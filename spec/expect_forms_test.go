@@ -28,6 +28,10 @@ expect:
 			}},
 		{"extra relation lower", `{dataset: a, better: "m (shrink=0)", than: "n (shrink=0)", extra: iterations, direction: lower}`,
 			func(e spec.Expectation) bool { return e.Extra == "iterations" && !e.HigherIsBetter() }},
+		{"extra ratio", `{dataset: a, method: "m (shrink=0)", extra: chosen.alpha, over_extra: chosen.beta, value: 100, rtol: 0.5}`,
+			func(e spec.Expectation) bool {
+				return e.OverExtra == "chosen.beta" && e.Subject() == "chosen.alpha / chosen.beta"
+			}},
 		{"fact ratio", `{dataset: a, over_dataset: b, fact: cols, min: 100}`,
 			func(e spec.Expectation) bool { return e.Fact == "cols" && e.OverDataset == "b" && *e.Min == 100 }},
 		{"value within sds", `{dataset: a, method: "m (shrink=0)", metric: accuracy, value: 90, sds: 2}`,
@@ -86,6 +90,8 @@ expect:
 			`t.yaml:7:32: expect[0].over_dataset: "a" is the expectation's own dataset; want another dataset id, whose cols divides this one's`},
 		{"over_dataset without fact", `{dataset: a, over_dataset: b, method: "m (shrink=0)", metric: accuracy, min: 1}`,
 			`t.yaml:7:32: expect[0].over_dataset: over_dataset belongs to a fact check; want fact with it, or no over_dataset`},
+		{"over_extra without extra", `{dataset: a, method: "m (shrink=0)", metric: accuracy, over_extra: iterations, min: 1}`,
+			`t.yaml:7:72: expect[0].over_extra: over_extra divides an extra; want extra with it, or no over_extra`},
 		{"direction of a metric", `{dataset: a, better: "m (shrink=0)", than: "n (shrink=0)", metric: accuracy, direction: lower}`,
 			`t.yaml:7:93: expect[0].direction: a metric's direction is its own; want direction only with extra or artifact`},
 		{"bad direction", `{dataset: a, better: "m (shrink=0)", than: "n (shrink=0)", extra: components, direction: up}`,

@@ -42,6 +42,7 @@ var fieldDocs = map[string]fieldDoc{
 	"Expectation.Min":         {"Value check: a lower bound on the mean (`min` ≤ `max`).", ""},
 	"Expectation.Note":        {"Why the result may differ.", ""},
 	"Expectation.OverDataset": {"With `fact`: the dataset id whose fact divides this dataset's.", ""},
+	"Expectation.OverExtra":   {"With `extra`: a second value of the same trial that divides it, the check being on the ratio per trial — \"the ratio of α to β tended to be around 100:1\": `{method: fnr, extra: chosen.alpha, over_extra: chosen.beta, value: 100, rtol: 0.5}`.", ""},
 	"Expectation.RTol":        {"Value check: relative tolerance, a fraction of `value`.", ""},
 	"Expectation.SDs":         {"Value check: a tolerance of this many standard deviations of ours over trials — the band of our single runs, for a figure the paper took from one run or split (`{method: hp, metric: mse, value: 4.3, sds: 2}`: could the paper's split be a typical one of ours?). With `tol` or `rtol` too, any of them suffices. Needs two trials or more.", ""},
 	"Expectation.Significant": {"Relation: pass only if the paired test (`report.test`) over trials with the same index finds `better` significantly ahead of `than` at `alpha`, besides the margin `by` on the means. Without it a relation compares means only and its verdict reads `PASS (direction only, p=…)`.", "`false`"},

@@ -506,6 +506,11 @@ type Expectation struct {
 	// EE (k=30), extra: components, min: 100}`, `{better: EE (k=30), than:
 	// DDR (k=30), extra: components}` (EE records more; see `direction`).
 	Extra string `yaml:"extra,omitempty" spec:"optional"`
+	// With `extra`: a second value of the same trial that divides it, the
+	// check being on the ratio per trial — "the ratio of α to β tended to
+	// be around 100:1": `{method: fnr, extra: chosen.alpha, over_extra:
+	// chosen.beta, value: 100, rtol: 0.5}`.
+	OverExtra string `yaml:"over_extra,omitempty" spec:"optional"`
 	// Instead of `metric`: a fact of the dataset from datasets.json —
 	// `rows`, `cols`, `classes` (their number) or a key of its `stats` —
 	// checked with `value` (and `tol`/`rtol`), `min` or `max`, without
