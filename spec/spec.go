@@ -494,8 +494,8 @@ func (r *ReportSpec) check(d *decoder, f *fields, path string) bool {
 type Expectation struct {
 	// A dataset id; may be omitted when the spec has one dataset.
 	Dataset string `yaml:"dataset,omitempty" spec:"optional"`
-	// What is checked, one of `metric`, `extra`, `fact` and `artifact`: one
-	// of the spec's `metrics:`.
+	// One of the spec's `metrics:`: what the entry checks — or instead
+	// `extra`, `fact` or `artifact`, one of the four per entry.
 	Metric string `yaml:"metric,omitempty" spec:"optional" elem:"metric" hook:"metric"`
 	// Instead of `metric`: a value the method records in each trial's line
 	// of results.jsonl besides its metrics — an extra (`components` of
@@ -540,7 +540,8 @@ type Expectation struct {
 	Sizes []float64 `yaml:"sizes,omitempty" spec:"optional" elem:"training size" want:"a list of training sizes: counts ≥ 2 or fractions in (0, 1] of the training pool" check:"training size"`
 
 	// Value check: a method label, or a series name `"label (p=v)"` of a
-	// fixed-rule grid point.
+	// fixed-rule grid point (with `best: grid`, a label of several; with
+	// `trend`, the method whose values follow it).
 	//
 	// The value check is on the mean over trials of Method's Metric at
 	// each size.
