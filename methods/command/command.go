@@ -428,7 +428,7 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 			tasks = mod.classes
 		}
 		bound := modelBound(m.memoryMB, train.X.NNZ(), train.Rows(), train.Cols(), tasks)
-		if mod.file, err = readRegular(vars[phModel], "model file {model}", bound); err != nil {
+		if mod.file, err = readRegular(vars[phModel], "model file {model}", bound, modelHint); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("train program %s wrote no model file {model}: %w", argv[0], err)
 			}
@@ -512,7 +512,7 @@ func (mod *model) PredictSet(set *datasets.Dataset) (*methods.Prediction, error)
 	where := "standard output"
 	if fromFile {
 		where = "predictions file {predictions}"
-		if b, err = readRegular(vars[phPredictions], where, bound); err != nil {
+		if b, err = readRegular(vars[phPredictions], where, bound, predictionsHint); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
 				return nil, fmt.Errorf("predict program %s wrote no predictions: %w", argv[0], err)
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"syscall"
 )
 
@@ -38,7 +37,7 @@ func modelBound(memoryMB float64, nnz, rows, cols, tasks int) int64 {
 // readRegular reads the file at path, which a program wrote: it must be
 // a regular file (not a symbolic link, a device or a FIFO) of at most
 // limit bytes. what names the file in errors ("model file {model}").
-func readRegular(path, what string, limit int64) ([]byte, error) {
+func readRegular(path, what string, limit int64, hint string) ([]byte, error) {
 	f, err := openRegular(path)
 	if err != nil {
 		if errors.Is(err, syscall.ELOOP) {
@@ -55,20 +54,23 @@ func readRegular(path, what string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s %s is a %s, not a regular file; want a regular file the program wrote", what, path, modeName(st.Mode()))
 	}
 	if st.Size() > limit {
-		return nil, fmt.Errorf("%s %s has %d bytes, more than its bound of %d; %s", what, path, st.Size(), limit, boundHint)
+		return nil, fmt.Errorf("%s %s has %d bytes, more than its bound of %d; %s", what, path, st.Size(), limit, hint)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > limit { // it grew while read
-		return nil, fmt.Errorf("%s %s has more than its bound of %d bytes; %s", what, path, limit, boundHint)
+		return nil, fmt.Errorf("%s %s has more than its bound of %d bytes; %s", what, path, limit, hint)
 	}
 	return b, nil
 }
 
-// boundHint says how to raise the bound of a program's files.
-const boundHint = "want a smaller file, or memory_mb set to the program's peak memory (which bounds its model file too)"
+// The hints of the errors of a file over its bound.
+const (
+	modelHint       = "want a smaller file, or memory_mb set to the program's peak memory (a quarter of which bounds its model file)"
+	predictionsHint = "want one line per row, a label and at most one score per class (32 bytes a number)"
+)
 
 // modeName names the kind of a file that is not regular.
 func modeName(m os.FileMode) string {
@@ -119,5 +121,5 @@ func (c *capped) over(what string) error {
 	if c.total <= c.max {
 		return nil
 	}
-	return fmt.Errorf("%s: more than %d bytes (its bound); %s", what, c.max, strings.TrimPrefix(boundHint, "want a smaller file, or "))
+	return fmt.Errorf("%s: more than %d bytes, its bound; %s", what, c.max, predictionsHint)
 }
