@@ -2,24 +2,34 @@ package matrix
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"sort"
 )
 
 // CSR is a sparse matrix in compressed sparse row form: the non-zeros of row
 // i are Val[Ptr[i]:Ptr[i+1]] at columns Ind[Ptr[i]:Ptr[i+1]], with column
 // indices strictly increasing within a row.
+//
+// Column indices are int32, so a stored non-zero costs 12 bytes (its index
+// and its float64 value); a CSR has at most MaxCSRDim columns (and, for
+// its transpose, rows).
 type CSR struct {
 	R, C int
 	Ptr  []int
-	Ind  []int
+	Ind  []int32
 	Val  []float64
 }
+
+// MaxCSRDim is the largest number of columns of a CSR matrix: its column
+// indices are int32.
+const MaxCSRDim = math.MaxInt32
 
 var _ Matrix = (*CSR)(nil)
 
 // NewCSR returns a CSR matrix from its three arrays, which are used, not
 // copied. It panics if they are inconsistent.
-func NewCSR(r, c int, ptr, ind []int, val []float64) *CSR {
+func NewCSR(r, c int, ptr []int, ind []int32, val []float64) *CSR {
 	m := &CSR{R: r, C: c, Ptr: ptr, Ind: ind, Val: val}
 	if err := m.Check(); err != nil {
 		panic("matrix: NewCSR: " + err.Error())
@@ -30,6 +40,9 @@ func NewCSR(r, c int, ptr, ind []int, val []float64) *CSR {
 // Check reports whether the arrays of m are consistent: monotone Ptr,
 // in-range and strictly increasing column indices within each row.
 func (m *CSR) Check() error {
+	if m.C < 0 || m.C > MaxCSRDim {
+		return fmt.Errorf("%d columns, want 0 to %d", m.C, MaxCSRDim)
+	}
 	if len(m.Ptr) != m.R+1 {
 		return fmt.Errorf("len(Ptr) = %d, want %d", len(m.Ptr), m.R+1)
 	}
@@ -41,7 +54,8 @@ func (m *CSR) Check() error {
 			return fmt.Errorf("row %d: Ptr decreases", i)
 		}
 		prev := -1
-		for _, j := range m.Ind[m.Ptr[i]:m.Ptr[i+1]] {
+		for _, j32 := range m.Ind[m.Ptr[i]:m.Ptr[i+1]] {
+			j := int(j32)
 			if j <= prev || j >= m.C {
 				return fmt.Errorf("row %d: column %d out of order or range", i, j)
 			}
@@ -60,9 +74,12 @@ func (m *CSR) NNZ() int { return len(m.Val) }
 // At returns the element at row i, column j (binary search within the row).
 func (m *CSR) At(i, j int) float64 {
 	lo, hi := m.Ptr[i], m.Ptr[i+1]
+	if j < 0 || j > MaxCSRDim {
+		return 0
+	}
 	ind := m.Ind[lo:hi]
-	k := sort.SearchInts(ind, j)
-	if k < len(ind) && ind[k] == j {
+	k, found := slices.BinarySearch(ind, int32(j))
+	if found {
 		return m.Val[lo+k]
 	}
 	return 0
@@ -116,17 +133,28 @@ func (m *CSR) AddRow(dst []float64, i int, alpha float64) {
 // Row calls fn for every non-zero of row i.
 func (m *CSR) Row(i int, fn func(j int, v float64)) {
 	for k := m.Ptr[i]; k < m.Ptr[i+1]; k++ {
-		fn(m.Ind[k], m.Val[k])
+		fn(int(m.Ind[k]), m.Val[k])
 	}
 }
 
-// RowsOf returns the given rows as a new CSR matrix.
+// RowsOf returns the given rows as a CSR matrix. A run of consecutive
+// rows (ColumnRun) shares m's Ind and Val, with a Ptr of its own: the
+// test rows of a given split (a training file, then a test file) cost no
+// copy. Other rows are copied.
 func (m *CSR) RowsOf(rows []int) Matrix {
+	if i0, ok := ColumnRun(rows); ok {
+		lo, hi := m.Ptr[i0], m.Ptr[i0+len(rows)]
+		ptr := make([]int, len(rows)+1)
+		for k := range ptr {
+			ptr[k] = m.Ptr[i0+k] - lo
+		}
+		return &CSR{R: len(rows), C: m.C, Ptr: ptr, Ind: m.Ind[lo:hi:hi], Val: m.Val[lo:hi:hi]}
+	}
 	n := 0
 	for _, i := range rows {
 		n += m.Ptr[i+1] - m.Ptr[i]
 	}
-	out := &CSR{R: len(rows), C: m.C, Ptr: make([]int, len(rows)+1), Ind: make([]int, 0, n), Val: make([]float64, 0, n)}
+	out := &CSR{R: len(rows), C: m.C, Ptr: make([]int, len(rows)+1), Ind: make([]int32, 0, n), Val: make([]float64, 0, n)}
 	for k, i := range rows {
 		out.Ind = append(out.Ind, m.Ind[m.Ptr[i]:m.Ptr[i+1]]...)
 		out.Val = append(out.Val, m.Val[m.Ptr[i]:m.Ptr[i+1]]...)
@@ -164,12 +192,15 @@ func (m *CSR) T() *CSR {
 	for j := 0; j < m.C; j++ {
 		cnt[j+1] += cnt[j]
 	}
-	out := &CSR{R: m.C, C: m.R, Ptr: append([]int(nil), cnt...), Ind: make([]int, len(m.Ind)), Val: make([]float64, len(m.Val))}
+	if m.R > MaxCSRDim {
+		panic(fmt.Sprintf("matrix: CSR.T: %d rows, want at most %d (they become int32 column indices)", m.R, MaxCSRDim))
+	}
+	out := &CSR{R: m.C, C: m.R, Ptr: append([]int(nil), cnt...), Ind: make([]int32, len(m.Ind)), Val: make([]float64, len(m.Val))}
 	next := cnt[:m.C]
 	for i := 0; i < m.R; i++ {
 		for k := m.Ptr[i]; k < m.Ptr[i+1]; k++ {
 			j := m.Ind[k]
-			out.Ind[next[j]] = i
+			out.Ind[next[j]] = int32(i)
 			out.Val[next[j]] = m.Val[k]
 			next[j]++
 		}
@@ -188,6 +219,9 @@ type Builder struct {
 
 // NewBuilder returns a Builder for a matrix with c columns.
 func NewBuilder(c int) *Builder {
+	if c < 0 || c > MaxCSRDim {
+		panic(fmt.Sprintf("matrix: NewBuilder: %d columns, want 0 to %d", c, MaxCSRDim))
+	}
 	return &Builder{c: c, m: CSR{C: c, Ptr: []int{0}}, row: map[int]float64{}}
 }
 
@@ -207,7 +241,7 @@ func (b *Builder) EndRow() {
 	sort.Ints(b.keys)
 	for _, j := range b.keys {
 		if v := b.row[j]; v != 0 {
-			b.m.Ind = append(b.m.Ind, j)
+			b.m.Ind = append(b.m.Ind, int32(j))
 			b.m.Val = append(b.m.Val, v)
 		}
 	}

@@ -156,8 +156,13 @@ func (d *Dense) Row(i int, fn func(j int, v float64)) {
 	}
 }
 
-// RowsOf returns a copy of the given rows.
+// RowsOf returns the given rows: a view of d's storage for a run of
+// consecutive rows (ColumnRun), a copy otherwise.
 func (d *Dense) RowsOf(rows []int) Matrix {
+	if i0, ok := ColumnRun(rows); ok {
+		lo, hi := i0*d.c, (i0+len(rows))*d.c
+		return NewDense(len(rows), d.c, d.data[lo:hi:hi])
+	}
 	out := NewDense(len(rows), d.c, nil)
 	for k, i := range rows {
 		copy(out.RawRow(k), d.RawRow(i))
@@ -184,7 +189,8 @@ func (d *Dense) ColsOf(cols []int) Matrix {
 }
 
 // ColumnRun reports whether cols is a non-empty run j0, j0+1, … and
-// returns j0: ColsOf of such columns copies a slice of every row.
+// returns j0: ColsOf of such columns copies a slice of every row, and
+// RowsOf of such rows is a view.
 func ColumnRun(cols []int) (int, bool) {
 	if len(cols) == 0 {
 		return 0, false

@@ -25,7 +25,8 @@ type Matrix interface {
 	Row(i int, fn func(j int, v float64))
 	// NNZ returns the number of stored elements.
 	NNZ() int
-	// RowsOf returns a new matrix made of the given rows, in that order.
+	// RowsOf returns a matrix made of the given rows, in that order. It
+	// may share the receiver's storage (matrices are read-only).
 	RowsOf(rows []int) Matrix
 	// ColsOf returns a new matrix made of the given columns, in that order.
 	ColsOf(cols []int) Matrix

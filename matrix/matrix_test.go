@@ -165,7 +165,7 @@ func TestBuilder(t *testing.T) {
 	b.Add(2, 7)
 	b.EndRow()
 	m := b.Build()
-	want := &matrix.CSR{R: 3, C: 4, Ptr: []int{0, 2, 2, 3}, Ind: []int{0, 3, 2}, Val: []float64{2, 2, 7}}
+	want := &matrix.CSR{R: 3, C: 4, Ptr: []int{0, 2, 2, 3}, Ind: []int32{0, 3, 2}, Val: []float64{2, 2, 7}}
 	if !reflect.DeepEqual(m, want) {
 		t.Errorf("Build = %+v, want %+v", m, want)
 	}
@@ -173,10 +173,10 @@ func TestBuilder(t *testing.T) {
 
 func TestCheckRejects(t *testing.T) {
 	bad := []*matrix.CSR{
-		{R: 1, C: 2, Ptr: []int{0}, Ind: nil, Val: nil},                        // short Ptr
-		{R: 1, C: 2, Ptr: []int{0, 2}, Ind: []int{1, 0}, Val: []float64{1, 1}}, // unsorted
-		{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{2}, Val: []float64{1}},       // out of range
-		{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int{0}, Val: nil},                // lengths
+		{R: 1, C: 2, Ptr: []int{0}, Ind: nil, Val: nil},                          // short Ptr
+		{R: 1, C: 2, Ptr: []int{0, 2}, Ind: []int32{1, 0}, Val: []float64{1, 1}}, // unsorted
+		{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int32{2}, Val: []float64{1}},       // out of range
+		{R: 1, C: 2, Ptr: []int{0, 1}, Ind: []int32{0}, Val: nil},                // lengths
 	}
 	for i, m := range bad {
 		if m.Check() == nil {

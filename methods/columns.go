@@ -47,7 +47,7 @@ func presentMask(X matrix.Matrix) ([]uint64, int) {
 	}
 	if c, ok := X.(*matrix.CSR); ok {
 		for _, j := range c.Ind {
-			set(j)
+			set(int(j))
 		}
 	} else {
 		r, _ := X.Dims()
@@ -88,13 +88,13 @@ func SelectColumns(X matrix.Matrix, cols []int) *matrix.CSR {
 	r, _ := X.Dims()
 	out := &matrix.CSR{R: r, C: len(cols), Ptr: make([]int, r+1)}
 	if c, ok := X.(*matrix.CSR); ok {
-		out.Ind = make([]int, 0, len(c.Ind))
+		out.Ind = make([]int32, 0, len(c.Ind))
 		out.Val = make([]float64, 0, len(c.Val))
 	}
 	for i := 0; i < r; i++ {
 		X.Row(i, func(j int, v float64) {
 			if k := sort.SearchInts(cols, j); k < len(cols) && cols[k] == j && v != 0 {
-				out.Ind = append(out.Ind, k)
+				out.Ind = append(out.Ind, int32(k))
 				out.Val = append(out.Val, v)
 			}
 		})

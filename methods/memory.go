@@ -121,9 +121,10 @@ func mulSat(a, b int64) int64 {
 }
 
 // CSRBytes returns the bytes of a CSR matrix with rows rows and nnz stored
-// entries (Ptr, Ind and Val): what a copy, a transpose (rows = the
-// columns) or a conversion of a dense matrix costs.
-func CSRBytes(rows, nnz int) int64 { return Bytes(Floats(rows+1), Floats(nnz, 2)) }
+// entries (Ptr, and 12 bytes an entry: its int32 Ind and float64 Val): what
+// a copy, a transpose (rows = the columns) or a conversion of a dense
+// matrix costs.
+func CSRBytes(rows, nnz int) int64 { return Bytes(Floats(rows+1), Times(nnz, 12)) }
 
 // CSRCopy returns what matrix.ToCSR(X) allocates for X of shape s: nothing
 // for a CSR, a sparse copy of a dense matrix.

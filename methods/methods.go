@@ -101,7 +101,7 @@ func (k Key) String() string {
 // ContentID returns an identity of xs that depends on its values only, not
 // on where they are stored: a hex SHA-256 prefix of their bits. Keys use it
 // to name data a value depends on, such as a task's targets.
-func ContentID[T int | float64](xs []T) string {
+func ContentID[T int | int32 | float64](xs []T) string {
 	h := sha256.New()
 	buf := make([]byte, 0, 4096)
 	put := func(u uint64) {
@@ -118,6 +118,10 @@ func ContentID[T int | float64](xs []T) string {
 	case []int:
 		for _, x := range v {
 			put(uint64(x))
+		}
+	case []int32: // hashed as the same values in an []int
+		for _, x := range v {
+			put(uint64(int64(x)))
 		}
 	}
 	h.Write(buf)

@@ -221,7 +221,8 @@ type cached struct {
 	Dense                          bool
 	R, C                           int
 	Data                           []float64
-	Ptr, Ind                       []int
+	Ptr                            []int
+	Ind                            []int32 // gob reads the []int of caches written before CSR indices were int32
 	Val                            []float64
 	Y                              []float64
 	Classes, Features, Text, Notes []string

@@ -35,6 +35,7 @@ type realConfig struct {
 	reps     int
 	solvers  []string // l2, l2-lbfgs, l2-tron, l2-newton, l1
 	minDF    int
+	stop     string // 20news: stop_words
 	export   string // if set, write the LIBSVM files there and stop
 }
 
@@ -48,6 +49,9 @@ func realProblem(cfg realConfig) (name string, train, test *datasets.Dataset, er
 		}
 		p := param.Defaults(l.Params)
 		p["min_df"] = cfg.minDF
+		if cfg.stop != "" {
+			p["stop_words"] = cfg.stop
+		}
 		if cfg.problem == "20news-bigrams" {
 			p["ngrams"] = 2
 		}
@@ -56,7 +60,7 @@ func realProblem(cfg realConfig) (name string, train, test *datasets.Dataset, er
 			return "", nil, nil, err
 		}
 		tr, te := d.SplitRows()
-		name = fmt.Sprintf("20 Newsgroups by-date (20news loader: min_df %d, ngrams %d, default stop words, log(1+count))", cfg.minDF, p["ngrams"])
+		name = fmt.Sprintf("20 Newsgroups by-date (20news loader: min_df %d, ngrams %d, stop words %s, log(1+count))", cfg.minDF, p["ngrams"], p["stop_words"])
 		return name, d.Subset(tr), d.Subset(te), nil
 	case "spam":
 		l, err := datasets.Lookup("csv")

@@ -318,7 +318,7 @@ func (p *problem) features(ctx context.Context, each func(i int, emit func(s int
 		sorted[c] = names[i]
 	}
 	m.C = len(cols)
-	m.Ind = make([]int, m.Ptr[docs])
+	m.Ind = make([]int32, m.Ptr[docs])
 	m.Val = make([]float64, m.Ptr[docs])
 	err = parallel(ctx, p.workers, chunks, func(c, _ int) error {
 		out := rows[c]
@@ -330,7 +330,7 @@ func (p *problem) features(ctx context.Context, each func(i int, emit func(s int
 			row := out[m.Ptr[i]-m.Ptr[c*chunk] : m.Ptr[i+1]-m.Ptr[c*chunk]]
 			slices.Sort(row)
 			for e, v := range row {
-				m.Ind[m.Ptr[i]+e] = int(v >> 32)
+				m.Ind[m.Ptr[i]+e] = int32(v >> 32)
 				m.Val[m.Ptr[i]+e] = float64(v & (1<<32 - 1))
 			}
 		}

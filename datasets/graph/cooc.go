@@ -95,7 +95,7 @@ func Cooccurrence(ctx context.Context, x matrix.Matrix, k int, threshold float64
 					for _, i := range bt.Ind[bt.Ptr[j]:bt.Ptr[j+1]] {
 						for _, l := range b.Ind[b.Ptr[i]:b.Ptr[i+1]] {
 							if acc[l] == 0 {
-								touched = append(touched, l)
+								touched = append(touched, int(l))
 							}
 							acc[l]++
 						}
@@ -137,10 +137,10 @@ func Cooccurrence(ctx context.Context, x matrix.Matrix, k int, threshold float64
 	for _, row := range rows {
 		links += len(row)
 	}
-	out := &matrix.CSR{R: d, C: d, Ptr: make([]int, 1, d+1), Ind: make([]int, 0, links), Val: make([]float64, 0, links)}
+	out := &matrix.CSR{R: d, C: d, Ptr: make([]int, 1, d+1), Ind: make([]int32, 0, links), Val: make([]float64, 0, links)}
 	for _, row := range rows {
 		for _, e := range row {
-			out.Ind = append(out.Ind, e.j)
+			out.Ind = append(out.Ind, int32(e.j))
 			out.Val = append(out.Val, e.w)
 		}
 		out.Ptr = append(out.Ptr, len(out.Ind))

@@ -29,7 +29,7 @@ const (
 // RowNormalize returns W with every row scaled to sum to one: P_jk =
 // W_jk / Σ_k W_jk. Rows with no links (or summing to zero) stay zero.
 func RowNormalize(w *matrix.CSR) *matrix.CSR {
-	out := &matrix.CSR{R: w.R, C: w.C, Ptr: append([]int(nil), w.Ptr...), Ind: append([]int(nil), w.Ind...), Val: make([]float64, len(w.Val))}
+	out := &matrix.CSR{R: w.R, C: w.C, Ptr: append([]int(nil), w.Ptr...), Ind: append([]int32(nil), w.Ind...), Val: make([]float64, len(w.Val))}
 	for i := 0; i < w.R; i++ {
 		s := 0.0
 		for k := w.Ptr[i]; k < w.Ptr[i+1]; k++ {
@@ -59,7 +59,7 @@ func add(a, b *matrix.CSR, s float64) *matrix.CSR {
 	for i := 0; i < a.R; i++ {
 		ka, kb := a.Ptr[i], b.Ptr[i]
 		for ka < a.Ptr[i+1] || kb < b.Ptr[i+1] {
-			var j int
+			var j int32
 			var v float64
 			switch {
 			case kb >= b.Ptr[i+1] || ka < a.Ptr[i+1] && a.Ind[ka] < b.Ind[kb]:
@@ -90,7 +90,7 @@ func Counts(w *matrix.CSR) (nodes, links, pairs int) {
 	t := w.T()
 	for i := 0; i < w.R; i++ {
 		for k := w.Ptr[i]; k < w.Ptr[i+1]; k++ {
-			j := w.Ind[k]
+			j := int(w.Ind[k])
 			if j == i {
 				continue
 			}
@@ -163,7 +163,7 @@ func setStats(d *datasets.Dataset) {
 // presence returns the 0/1 pattern of m's non-zeros as a CSR matrix.
 func presence(m matrix.Matrix) *matrix.CSR {
 	c := matrix.ToCSR(m)
-	out := &matrix.CSR{R: c.R, C: c.C, Ptr: make([]int, 1, c.R+1), Ind: make([]int, 0, len(c.Ind)), Val: make([]float64, 0, len(c.Val))}
+	out := &matrix.CSR{R: c.R, C: c.C, Ptr: make([]int, 1, c.R+1), Ind: make([]int32, 0, len(c.Ind)), Val: make([]float64, 0, len(c.Val))}
 	for i := 0; i < c.R; i++ {
 		for k := c.Ptr[i]; k < c.Ptr[i+1]; k++ {
 			if c.Val[k] != 0 && !math.IsNaN(c.Val[k]) {

@@ -128,7 +128,7 @@ func TestCooccurrenceBruteForce(t *testing.T) {
 
 func TestCooccurrenceKnown(t *testing.T) {
 	// Three documents; features a,b always together, c alone in doc 2.
-	x := matrix.NewCSR(3, 3, []int{0, 2, 4, 5}, []int{0, 1, 0, 1, 2}, []float64{1, 1, 2, 3, 1})
+	x := matrix.NewCSR(3, 3, []int{0, 2, 4, 5}, []int32{0, 1, 0, 1, 2}, []float64{1, 1, 2, 3, 1})
 	w, err := Cooccurrence(context.Background(), x, 1, 0.1)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestCooccurrenceKnown(t *testing.T) {
 
 func TestRowNormalizeSymmetrizeCounts(t *testing.T) {
 	// 0→1 (2), 0→2 (2), 1→0 (1), 3 has no links, 2→2 self-loop (5).
-	w := matrix.NewCSR(4, 4, []int{0, 2, 3, 4, 4}, []int{1, 2, 0, 2}, []float64{2, 2, 1, 5})
+	w := matrix.NewCSR(4, 4, []int{0, 2, 3, 4, 4}, []int32{1, 2, 0, 2}, []float64{2, 2, 1, 5})
 	p := RowNormalize(w)
 	wantP := [][]float64{{0, .5, .5, 0}, {1, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 0}}
 	s := Symmetrize(w)
@@ -417,8 +417,8 @@ func TestClassMeans(t *testing.T) {
 
 func TestLexiconClassesKeepsGraph(t *testing.T) {
 	feats := []string{"bad", "camera", "good"}
-	x := matrix.NewCSR(2, 3, []int{0, 2, 3}, []int{0, 1, 2}, []float64{1, 1, 1})
-	g := matrix.NewCSR(3, 3, []int{0, 1, 2, 2}, []int{1, 0}, []float64{0.5, 0.5})
+	x := matrix.NewCSR(2, 3, []int{0, 2, 3}, []int32{0, 1, 2}, []float64{1, 1, 1})
+	g := matrix.NewCSR(3, 3, []int{0, 1, 2, 2}, []int32{1, 0}, []float64{0.5, 0.5})
 	d := &datasets.Dataset{Name: "toy", X: x, Y: []float64{0, 1}, Features: feats, Graphs: map[string]*matrix.CSR{Feature: g}}
 	out := apply(t, "lexicon-classes", d, param.Values{"dissimilarity": true})
 	w := out.Graphs[Feature]
@@ -459,7 +459,7 @@ func TestTransformsStats(t *testing.T) {
 }
 
 func ExampleRowNormalize() {
-	w := matrix.NewCSR(2, 2, []int{0, 2, 2}, []int{0, 1}, []float64{1, 3})
+	w := matrix.NewCSR(2, 2, []int{0, 2, 2}, []int32{0, 1}, []float64{1, 3})
 	p := RowNormalize(w)
 	fmt.Println(p.Val, p.Ptr)
 	// Output: [0.25 0.75] [0 2 2]
@@ -507,7 +507,7 @@ func ExampleCooccurrence() {
 	// Four documents over the words a, b, c: a and b always appear
 	// together; c appears with a once.
 	x := matrix.NewCSR(4, 3, []int{0, 2, 4, 6, 7},
-		[]int{0, 1, 0, 1, 0, 2, 2},
+		[]int32{0, 1, 0, 1, 0, 2, 2},
 		[]float64{1, 1, 1, 1, 1, 1, 1})
 	w, _ := Cooccurrence(context.Background(), x, 1, 0.1)
 	for j := 0; j < 3; j++ {

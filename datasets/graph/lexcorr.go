@@ -119,7 +119,7 @@ func Correlations(x matrix.Matrix, cols []int) []float64 {
 			continue
 		}
 		for k := c.Ptr[i]; k < c.Ptr[i+1]; k++ {
-			row := s[c.Ind[k]*L : (c.Ind[k]+1)*L]
+			row := s[int(c.Ind[k])*L : (int(c.Ind[k])+1)*L]
 			xv := c.Val[k]
 			for _, e := range li {
 				row[e.l] += xv * e.v
@@ -176,7 +176,7 @@ func LexiconCorrelation(ctx context.Context, x matrix.Matrix, cols []int, k int,
 	for j := 0; j < d; j++ {
 		for _, l := range knn[j] {
 			if _, found := slices.BinarySearch(knn[l], j); found {
-				out.Ind = append(out.Ind, l)
+				out.Ind = append(out.Ind, int32(l))
 				out.Val = append(out.Val, 1)
 			}
 		}

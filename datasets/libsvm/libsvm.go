@@ -16,11 +16,13 @@ package libsvm
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"sort"
 	"strconv"
@@ -141,62 +143,114 @@ func loadMemory(env datasets.Env, file string) int64 {
 
 // Load reads one file, or a training file and a test file whose rows are
 // marked as the given split. Files ending in .gz are decompressed.
+//
+// The files' entries are parsed into one set of arrays that becomes the
+// CSR matrix: no copy of the whole file is made. Plain files are sized
+// first (a count of their ':' and line ends, an upper bound on the
+// entries and rows), so that the arrays are allocated once; gzipped ones
+// grow the arrays by doubling. A stored entry costs 12 bytes (an int32
+// column index and a float64 value), a row 16 (its pointer and label).
 func Load(paths []string, o Options) (*datasets.Dataset, error) {
 	if len(paths) == 0 || len(paths) > 2 {
 		return nil, fmt.Errorf("libsvm: want 1 or 2 files, got %d", len(paths))
 	}
-	var parts []*rows
+	rs := &rows{ptr: []int{0}}
+	if entries, lines, ok := size(paths); ok {
+		rs.ind = make([]int32, 0, entries)
+		rs.val = make([]float64, 0, entries)
+		rs.ptr = make([]int, 1, lines+1)
+		rs.labels = make([]float64, 0, lines)
+	}
 	for _, path := range paths {
 		f, err := tabio.Open(path)
 		if err != nil {
 			return nil, err
 		}
-		r, err := parse(f, path)
+		err = rs.parse(f, path)
 		f.Close()
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, r)
 	}
-	d, err := build(parts, paths, o)
+	d, err := rs.build(paths, o)
 	if err != nil {
 		return nil, err
 	}
-	if _, csr := d.X.(*matrix.CSR); !csr || len(parts) > 1 {
-		// The matrix holds copies of the parsed entries: they are
-		// garbage now.
-		n := int64(0)
-		for _, p := range parts {
-			n += int64(cap(p.ind)+cap(p.val)) * 8
-		}
-		parts = nil
+	if _, csr := d.X.(*matrix.CSR); !csr {
+		// The dense matrix holds copies of the parsed entries: they
+		// are garbage now.
+		n := int64(cap(rs.ind))*4 + int64(cap(rs.val))*8
+		rs = nil
 		tabio.Collect(n)
 	}
 	return d, nil
 }
 
-// Read parses one file from r; file names it in errors.
-func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
-	rs, err := parse(r, file)
-	if err != nil {
-		return nil, err
+// size returns upper bounds on the entries and lines of the files (their
+// ':' and '\n' bytes, and one line more per file), reading each once;
+// ok is false if a file is gzipped or cannot be read (the parse then
+// grows its arrays, and reports the error).
+func size(paths []string) (entries, lines int, ok bool) {
+	buf := make([]byte, 1<<20)
+	for _, path := range paths {
+		if strings.HasSuffix(path, ".gz") {
+			return 0, 0, false
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return 0, 0, false
+		}
+		for {
+			n, err := f.Read(buf)
+			entries += bytes.Count(buf[:n], colon)
+			lines += bytes.Count(buf[:n], newline)
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				f.Close()
+				return 0, 0, false
+			}
+		}
+		f.Close()
+		lines++ // a last line without its \n
 	}
-	return build([]*rows{rs}, []string{file}, o)
+	return entries, lines, true
 }
 
+var colon, newline = []byte{':'}, []byte{'\n'}
+
+// Read parses one file from r; file names it in errors.
+func Read(r io.Reader, file string, o Options) (*datasets.Dataset, error) {
+	rs := &rows{ptr: []int{0}}
+	if err := rs.parse(r, file); err != nil {
+		return nil, err
+	}
+	return rs.build([]string{file}, o)
+}
+
+// rows are the examples parsed from one or more files, in the arrays of
+// a CSR matrix.
 type rows struct {
 	labels []float64
-	lines  []int
 	ptr    []int
-	ind    []int
+	ind    []int32
 	val    []float64
-	maxInd int // largest 1-based index
+	parts  []part // one per file
+}
+
+// part is what rows holds of one file.
+type part struct {
+	rows   int // the file's examples
+	first  int // the line of its first example
+	maxInd int // its largest 1-based index
 	maxAt  int // its line
 }
 
-func parse(r io.Reader, file string) (*rows, error) {
-	rs := &rows{ptr: []int{0}}
-	err := tabio.Lines(r, file, func(line int, text string) error {
+// parse appends the examples of r to rs; file names it in errors.
+func (rs *rows) parse(r io.Reader, file string) error {
+	p := part{}
+	err := tabio.Scan(r, file, func(line int, text string) error {
 		if k := strings.IndexByte(text, '#'); k >= 0 {
 			text = text[:k]
 		}
@@ -238,8 +292,8 @@ func parse(r io.Reader, file string) (*rows, error) {
 				return tabio.Errorf(file, line, "%q: value %v (want a finite number)", f, err)
 			}
 			prev = j
-			if j > rs.maxInd {
-				rs.maxInd, rs.maxAt = j, line
+			if j > p.maxInd {
+				p.maxInd, p.maxAt = j, line
 			}
 			if v != 0 {
 				if len(rs.ind) == cap(rs.ind) {
@@ -248,22 +302,26 @@ func parse(r io.Reader, file string) (*rows, error) {
 					rs.ind = slices.Grow(rs.ind, max(len(rs.ind), 1024))
 					rs.val = slices.Grow(rs.val, max(len(rs.val), 1024))
 				}
-				rs.ind = append(rs.ind, j-1)
+				rs.ind = append(rs.ind, int32(j-1))
 				rs.val = append(rs.val, v)
 			}
 		}
+		if p.rows == 0 {
+			p.first = line
+		}
+		p.rows++
 		rs.labels = append(rs.labels, y)
-		rs.lines = append(rs.lines, line)
 		rs.ptr = append(rs.ptr, len(rs.ind))
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if len(rs.labels) == 0 {
-		return nil, tabio.Errorf(file, 0, "no examples")
+	if p.rows == 0 {
+		return tabio.Errorf(file, 0, "no examples")
 	}
-	return rs, nil
+	rs.parts = append(rs.parts, p)
+	return nil
 }
 
 // nextField returns the first field of s, as strings.Fields would, and
@@ -311,12 +369,14 @@ func asciiSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
-func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) {
+// build returns the dataset of the parsed rows; files are the files
+// parsed, one per part. A CSR matrix takes over rs's arrays.
+func (rs *rows) build(files []string, o Options) (*datasets.Dataset, error) {
 	cols := o.Features
 	if cols < 0 || cols > MaxFeatures {
 		return nil, fmt.Errorf("libsvm: %s: features = %d, want 0 (infer) to %d", strings.Join(files, ", "), cols, MaxFeatures)
 	}
-	for k, p := range parts {
+	for k, p := range rs.parts {
 		if o.Features == 0 {
 			cols = max(cols, p.maxInd)
 		} else if p.maxInd > o.Features {
@@ -324,50 +384,31 @@ func build(parts []*rows, files []string, o Options) (*datasets.Dataset, error) 
 		}
 	}
 	if cols == 0 {
-		return nil, tabio.Errorf(files[0], parts[0].lines[0], "no index:value pair on any line of %s (a file of labels only?); a dataset needs at least one feature", strings.Join(files, " or "))
+		return nil, tabio.Errorf(files[0], rs.parts[0].first, "no index:value pair on any line of %s (a file of labels only?); a dataset needs at least one feature", strings.Join(files, " or "))
 	}
-	d := &datasets.Dataset{}
-	n, nnz := 0, 0
-	for k, p := range parts {
-		n, nnz = n+len(p.labels), nnz+len(p.ind)
-		d.Y = append(d.Y, p.labels...)
-		if len(parts) > 1 {
-			for range p.labels {
+	d := &datasets.Dataset{Y: rs.labels}
+	n, nnz := len(rs.labels), len(rs.ind)
+	if len(rs.parts) > 1 {
+		d.Split = make([]datasets.Part, 0, n)
+		for k, p := range rs.parts {
+			for range p.rows {
 				d.Split = append(d.Split, datasets.Part(min(k, 1)))
 			}
 		}
 	}
 	if float64(nnz) > DenseFill*float64(n)*float64(cols) {
-		// Dense, filled from the parsed rows: no CSR of the whole file
-		// beside them (on ISOLET's two files it doubled the live heap).
+		// Dense, filled from the parsed rows.
 		data := make([]float64, n*cols)
-		i := 0
-		for _, p := range parts {
-			for r := range p.labels {
-				row := data[i*cols : (i+1)*cols]
-				for k := p.ptr[r]; k < p.ptr[r+1]; k++ {
-					row[p.ind[k]] = p.val[k]
-				}
-				i++
+		for i := 0; i < n; i++ {
+			row := data[i*cols : (i+1)*cols]
+			for k := rs.ptr[i]; k < rs.ptr[i+1]; k++ {
+				row[rs.ind[k]] = rs.val[k]
 			}
 		}
 		d.X = matrix.NewDense(n, cols, data)
 	} else {
-		m := &matrix.CSR{R: n, C: cols}
-		if len(parts) == 1 { // the parsed arrays are the matrix's
-			m.Ind, m.Val, m.Ptr = parts[0].ind, parts[0].val, parts[0].ptr
-		} else {
-			m.Ptr = make([]int, 1, n+1)
-			m.Ind, m.Val = make([]int, 0, nnz), make([]float64, 0, nnz)
-			for _, p := range parts {
-				base := len(m.Ind)
-				m.Ind = append(m.Ind, p.ind...)
-				m.Val = append(m.Val, p.val...)
-				for _, q := range p.ptr[1:] {
-					m.Ptr = append(m.Ptr, base+q)
-				}
-			}
-		}
+		// The parsed arrays are the matrix's.
+		m := &matrix.CSR{R: n, C: cols, Ptr: rs.ptr, Ind: rs.ind, Val: rs.val}
 		if err := m.Check(); err != nil {
 			return nil, fmt.Errorf("libsvm: %s: internal error: %w", strings.Join(files, ", "), err)
 		}

@@ -150,7 +150,7 @@ func mapRows(x matrix.Matrix, row func(i int) float64, col []float64) matrix.Mat
 		return out
 	}
 	s := matrix.ToCSR(x)
-	out := &matrix.CSR{R: s.R, C: s.C, Ptr: append([]int(nil), s.Ptr...), Ind: append([]int(nil), s.Ind...), Val: make([]float64, len(s.Val))}
+	out := &matrix.CSR{R: s.R, C: s.C, Ptr: append([]int(nil), s.Ptr...), Ind: append([]int32(nil), s.Ind...), Val: make([]float64, len(s.Val))}
 	for i := range r {
 		ri := row(i)
 		for q := s.Ptr[i]; q < s.Ptr[i+1]; q++ {

@@ -168,7 +168,7 @@ func (p *PCA) covarianceEigen(X matrix.Matrix) ([]float64, *mat.Dense) {
 			ind, val := csr.Ind[csr.Ptr[i]:csr.Ptr[i+1]], csr.Val[csr.Ptr[i]:csr.Ptr[i+1]]
 			for a, ja := range ind {
 				va := val[a] * p.Scale[ja]
-				row := raw.Data[ja*raw.Stride:]
+				row := raw.Data[int(ja)*raw.Stride:]
 				for b := a; b < len(ind); b++ {
 					row[ind[b]] += va * val[b] * p.Scale[ind[b]]
 				}
@@ -208,7 +208,7 @@ func (p *PCA) gramEigen(X matrix.Matrix, limit int) ([]float64, *mat.Dense) {
 			ind, val := cols.Ind[cols.Ptr[j]:cols.Ptr[j+1]], cols.Val[cols.Ptr[j]:cols.Ptr[j+1]]
 			for a, ia := range ind {
 				va := val[a] * s2
-				row := raw.Data[ia*raw.Stride:]
+				row := raw.Data[int(ia)*raw.Stride:]
 				for b := a; b < len(ind); b++ {
 					row[ind[b]] += va * val[b]
 				}

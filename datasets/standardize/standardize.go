@@ -120,7 +120,7 @@ func (s *Scaler) Transform(d *datasets.Dataset) (*datasets.Dataset, error) {
 		}
 		val := make([]float64, len(sp.Val))
 		for k, j := range sp.Ind {
-			val[k] = sp.Val[k] * s.factor(j)
+			val[k] = sp.Val[k] * s.factor(int(j))
 		}
 		out.X = matrix.NewCSR(n, c, sp.Ptr, sp.Ind, val)
 		return &out, nil

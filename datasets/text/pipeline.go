@@ -308,7 +308,7 @@ func (v *Vectorizer) Build() (*matrix.CSR, []string, error) {
 		}
 		slices.SortFunc(row, func(a, b cv) int { return a.c - b.c })
 		for _, e := range row {
-			m.Ind = append(m.Ind, e.c)
+			m.Ind = append(m.Ind, int32(e.c))
 			m.Val = append(m.Val, e.v)
 		}
 		m.R++

@@ -299,10 +299,10 @@ func L1Objective(model methods.Model, X matrix.Matrix, y []int, K int, C float64
 		return 0, errors.New("the L1 objective needs one-vs-rest decision values")
 	}
 	// Row 0 of the probe is 0, row j+1 the unit vector eⱼ.
-	ptr, ind, val := make([]int, d+2), make([]int, d), make([]float64, d)
+	ptr, ind, val := make([]int, d+2), make([]int32, d), make([]float64, d)
 	for j := 0; j < d; j++ {
 		ptr[j+2] = j + 1
-		ind[j], val[j] = j, 1
+		ind[j], val[j] = int32(j), 1
 	}
 	probe := model.Predict(matrix.NewCSR(d+1, d, ptr, ind, val))
 	tasks := []int{1}

@@ -43,7 +43,7 @@ func benchData() {
 			}
 			slices.Sort(cols)
 			for _, j := range cols {
-				X.Ind = append(X.Ind, j)
+				X.Ind = append(X.Ind, int32(j))
 				X.Val = append(X.Val, math.Log1p(float64(1+r.IntN(3))))
 			}
 			X.Ptr = append(X.Ptr, len(X.Ind))
@@ -62,7 +62,7 @@ func benchData() {
 			}
 			slices.Sort(cols)
 			for _, k := range cols {
-				G.Ind = append(G.Ind, k)
+				G.Ind = append(G.Ind, int32(k))
 				G.Val = append(G.Val, 0.1+0.9*r.Float64())
 			}
 			G.Ptr = append(G.Ptr, len(G.Ind))

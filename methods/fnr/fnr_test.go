@@ -408,8 +408,8 @@ func TestFitDeterministicAndBeatsRidgeOnSmoothTruth(t *testing.T) {
 func TestFitErrors(t *testing.T) {
 	X := matrix.NewDense(4, 2, []float64{1, 0, 0, 1, 1, 1, 0, 0})
 	y := []float64{0, 1, 1, 0}
-	g3 := matrix.NewCSR(3, 3, []int{0, 1, 1, 1}, []int{1}, []float64{1})
-	neg := matrix.NewCSR(2, 2, []int{0, 1, 1}, []int{1}, []float64{-1})
+	g3 := matrix.NewCSR(3, 3, []int{0, 1, 1, 1}, []int32{1}, []float64{1})
+	neg := matrix.NewCSR(2, 2, []int{0, 1, 1}, []int32{1}, []float64{-1})
 	for _, c := range []struct {
 		name   string
 		graphs map[string]*matrix.CSR
@@ -460,7 +460,7 @@ func Example() {
 	train := &datasets.Dataset{
 		Name: "toy", X: X, Y: []float64{1, 1, 0, 0}, Classes: []string{"neg", "pos"},
 		// Word 2 links to word 0 (raw weight 1).
-		Graphs: map[string]*matrix.CSR{"feature": matrix.NewCSR(3, 3, []int{0, 0, 0, 1}, []int{0}, []float64{1})},
+		Graphs: map[string]*matrix.CSR{"feature": matrix.NewCSR(3, 3, []int{0, 0, 0, 1}, []int32{0}, []float64{1})},
 	}
 	pl, _ := methods.Lookup("fnr")
 	p := param.Defaults(pl.Params)

@@ -50,9 +50,9 @@ func residual(g *matrix.CSR, sign float64) *matrix.CSR {
 		}
 		diag := false
 		for k := lo; k < hi; k++ {
-			c := g.Ind[k]
+			c := int(g.Ind[k])
 			if !diag && c > j {
-				out.Ind = append(out.Ind, j)
+				out.Ind = append(out.Ind, int32(j))
 				out.Val = append(out.Val, 1)
 				diag = true
 			}
@@ -61,11 +61,11 @@ func residual(g *matrix.CSR, sign float64) *matrix.CSR {
 				v += 1
 				diag = true
 			}
-			out.Ind = append(out.Ind, c)
+			out.Ind = append(out.Ind, int32(c))
 			out.Val = append(out.Val, v)
 		}
 		if !diag {
-			out.Ind = append(out.Ind, j)
+			out.Ind = append(out.Ind, int32(j))
 			out.Val = append(out.Val, 1)
 		}
 		out.R++
@@ -80,10 +80,10 @@ func symmetrize(w *matrix.CSR) *matrix.CSR {
 	b := matrix.NewBuilder(w.C)
 	for i := 0; i < w.R; i++ {
 		for k := w.Ptr[i]; k < w.Ptr[i+1]; k++ {
-			b.Add(w.Ind[k], w.Val[k]/2)
+			b.Add(int(w.Ind[k]), w.Val[k]/2)
 		}
 		for k := t.Ptr[i]; k < t.Ptr[i+1]; k++ {
-			b.Add(t.Ind[k], t.Val[k]/2)
+			b.Add(int(t.Ind[k]), t.Val[k]/2)
 		}
 		b.EndRow()
 	}
@@ -114,12 +114,12 @@ func LaplacianResidual(w *matrix.CSR, normalized bool) *matrix.CSR {
 	out := &matrix.CSR{C: s.C, Ptr: []int{0}}
 	for i := 0; i < s.R; i++ {
 		for k := s.Ptr[i]; k < s.Ptr[i+1]; k++ {
-			j := s.Ind[k]
+			j := int(s.Ind[k])
 			if j <= i {
 				continue
 			}
 			r := math.Sqrt(s.Val[k])
-			out.Ind = append(out.Ind, i, j)
+			out.Ind = append(out.Ind, int32(i), int32(j))
 			out.Val = append(out.Val, r*scale[i], -r*scale[j])
 			out.R++
 			out.Ptr = append(out.Ptr, len(out.Ind))

@@ -271,7 +271,7 @@ func denseEnough(m *matrix.CSR) bool {
 
 // mergeDot returns the inner product of two sparse rows with sorted
 // indices, summed in b's order as CSR.RowDot sums a dense copy of a.
-func mergeDot(ai []int, av []float64, bi []int, bv []float64) float64 {
+func mergeDot(ai []int32, av []float64, bi []int32, bv []float64) float64 {
 	s, p := 0.0, 0
 	for k, j := range bi {
 		for p < len(ai) && ai[p] < j {

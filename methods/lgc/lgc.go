@@ -120,7 +120,7 @@ func stack(a, b *matrix.CSR) *matrix.CSR {
 	for _, p := range b.Ptr[1:] {
 		out.Ptr = append(out.Ptr, p+len(a.Ind))
 	}
-	out.Ind = append(append(make([]int, 0, len(a.Ind)+len(b.Ind)), a.Ind...), b.Ind...)
+	out.Ind = append(append(make([]int32, 0, len(a.Ind)+len(b.Ind)), a.Ind...), b.Ind...)
 	out.Val = append(append(make([]float64, 0, len(a.Val)+len(b.Val)), a.Val...), b.Val...)
 	return out
 }
@@ -151,7 +151,7 @@ func KNNCosine(X *matrix.CSR, k int) *matrix.CSR {
 		for p := X.Ptr[i]; p < X.Ptr[i+1]; p++ {
 			col, v := X.Ind[p], X.Val[p]
 			for q := T.Ptr[col]; q < T.Ptr[col+1]; q++ {
-				j := T.Ind[q]
+				j := int(T.Ind[q])
 				if j == i {
 					continue
 				}
@@ -205,7 +205,7 @@ func KNNCosine(X *matrix.CSR, k int) *matrix.CSR {
 		}
 		sort.Slice(cands, func(a, b int) bool { return cands[a].j < cands[b].j })
 		for _, c := range cands {
-			out.Ind = append(out.Ind, c.j)
+			out.Ind = append(out.Ind, int32(c.j))
 			out.Val = append(out.Val, c.v)
 		}
 		out.Ptr = append(out.Ptr, len(out.Ind))
@@ -232,10 +232,10 @@ func Affinity(W *matrix.CSR) *matrix.CSR {
 	for i := 0; i < W.R; i++ {
 		r := map[int]float64{}
 		for p := W.Ptr[i]; p < W.Ptr[i+1]; p++ {
-			r[W.Ind[p]] = W.Val[p]
+			r[int(W.Ind[p])] = W.Val[p]
 		}
 		for p := T.Ptr[i]; p < T.Ptr[i+1]; p++ {
-			r[T.Ind[p]] = math.Max(r[T.Ind[p]], T.Val[p])
+			r[int(T.Ind[p])] = math.Max(r[int(T.Ind[p])], T.Val[p])
 		}
 		rows[i] = r
 		// Sum in column order: map order would change the last bits of

@@ -181,7 +181,7 @@ func TestAffinityDeterministic(t *testing.T) {
 
 func ExamplePropagate() {
 	// Path 0 — 1 — 2 with unit weights.
-	W := matrix.NewCSR(3, 3, []int{0, 1, 3, 4}, []int{1, 0, 2, 1}, []float64{1, 1, 1, 1})
+	W := matrix.NewCSR(3, 3, []int{0, 1, 3, 4}, []int32{1, 0, 2, 1}, []float64{1, 1, 1, 1})
 	f, _, _ := Propagate(Affinity(W), []float64{1, 0, 0}, 0.5, 1e-12, 100)
 	fmt.Printf("%.4f %.4f %.4f\n", f[0], f[1], f[2])
 	// Output: 0.5833 0.2357 0.0833
@@ -202,10 +202,10 @@ func TestKNNCosineTies(t *testing.T) {
 	b.EndRow()
 	G := KNNCosine(b.Build(), 3)
 	for i := 0; i < 12; i++ {
-		var want []int
+		var want []int32
 		for j := 0; j < 10 && i < 10 && len(want) < 3; j++ {
 			if j != i {
-				want = append(want, j)
+				want = append(want, int32(j))
 			}
 		}
 		got := G.Ind[G.Ptr[i]:G.Ptr[i+1]]

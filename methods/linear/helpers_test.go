@@ -45,7 +45,7 @@ func sparseCopy(d *datasets.Dataset) *datasets.Dataset {
 }
 
 // pm returns the ±1 targets of class 1 against the rest.
-func pm(y []float64) []float64 { return signs(y, 1) }
+func pm(y []float64) []float64 { return signs(nil, y, 1) }
 
 func newMethod(t testing.TB, name string, p map[string]any) methods.Method {
 	t.Helper()

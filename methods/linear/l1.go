@@ -58,11 +58,7 @@ func newColMajor(X matrix.Matrix) *colMajor {
 	}
 	c.rows = matrix.ToCSR(X)
 	t := c.rows.T()
-	c.ptr, c.val = t.Ptr, t.Val
-	c.ind = make([]int32, len(t.Ind))
-	for k, i := range t.Ind {
-		c.ind[k] = int32(i)
-	}
+	c.ptr, c.ind, c.val = t.Ptr, t.Ind, t.Val
 	c.ones = make([]bool, d)
 	for j := range c.ones {
 		c.ones[j] = true

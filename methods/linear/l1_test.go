@@ -227,7 +227,7 @@ func TestL2SolversAgree(t *testing.T) {
 				}
 				f := 0.0
 				for c := range 3 {
-					g, fc := l2Grad(data.X, signs(data.Y, c), m.W[c], m.B[c], C, intercept)
+					g, fc := l2Grad(data.X, signs(nil, data.Y, c), m.W[c], m.B[c], C, intercept)
 					f += fc
 					if gn := maxAbs(g); gn > 1e-8*math.Max(1, fc) {
 						t.Errorf("%s C=%g class %d: ‖∇f‖∞ = %g", solver, C, c, gn)

@@ -368,7 +368,7 @@ func TestLogRegL1Multiclass(t *testing.T) {
 			t.Errorf("C=%v: %+v", C, m.info)
 		}
 		for c := 0; c < 3; c++ {
-			if v := l1Violation(data.X, signs(data.Y, c), m.W[c], m.B[c], C, true); v > 1e-4 {
+			if v := l1Violation(data.X, signs(nil, data.Y, c), m.W[c], m.B[c], C, true); v > 1e-4 {
 				t.Errorf("C=%v class %d: KKT violated by %g", C, c, v)
 			}
 		}

@@ -60,7 +60,7 @@ func memLogRegL2Fit(s methods.Shape, p logRegL2) int64 {
 func memLogRegL1(s methods.Shape, _ l1Params) int64 {
 	s, compact := s.CompactShape()
 	n, d := s.Rows, s.Cols
-	cols := methods.Bytes(s.CSRCopy(), methods.CSRBytes(d, s.NNZ), int64(s.NNZ)*4, int64(d))
+	cols := methods.Bytes(s.CSRCopy(), methods.CSRBytes(d, s.NNZ), int64(d))
 	if s.Dense {
 		cols = methods.Bytes(cols, methods.Floats(n, d))
 	}

@@ -169,9 +169,12 @@ func (p *product) mulVec(dst, w []float64) {
 	p.X.ColsOf(cols).MulVec(dst, vals)
 }
 
-// signs returns the ±1 targets of the one-vs-rest task for class c.
-func signs(y []float64, c int) []float64 {
-	out := make([]float64, len(y))
+// signs returns the ±1 targets of the one-vs-rest task for class c, in
+// out if it has room.
+func signs(out, y []float64, c int) []float64 {
+	if len(out) != len(y) {
+		out = make([]float64, len(y))
+	}
 	for i, v := range y {
 		out[i] = -1
 		if int(v) == c {
@@ -218,12 +221,13 @@ func fitOVR(X matrix.Matrix, y []float64, K int, fit binaryFit, warm *classifier
 	if K == 2 {
 		m.kind, tasks = binaryScores, 1
 	}
+	var yt []float64 // the task's targets: fit keeps none of them
 	for t := 0; t < tasks; t++ {
 		c := t
 		if K == 2 {
 			c = 1
 		}
-		yt := signs(y, c)
+		yt = signs(yt, y, c)
 		if one, b := oneSided(yt); one {
 			m.W = append(m.W, make([]float64, d))
 			m.B = append(m.B, b)

@@ -32,7 +32,7 @@ func optimality(name string, m *classifier, train *datasets.Dataset, C float64) 
 		if m.K == 2 {
 			c = 1
 		}
-		y := signs(train.Y, c)
+		y := signs(nil, train.Y, c)
 		if name == "logreg-l1" {
 			v = math.Max(v, l1Violation(train.X, y, m.W[t], m.B[t], C, true))
 			continue

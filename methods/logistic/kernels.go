@@ -17,7 +17,7 @@ import (
 // assembly loop per row that keeps the row's C-vector in registers.
 
 // gatherRow adds Σ_k val[k]·W[ind[k]·C : ind[k]·C+C] to r[:C].
-func gatherRow(r []float64, ind []int, val []float64, W []float64, C int) {
+func gatherRow(r []float64, ind []int32, val []float64, W []float64, C int) {
 	checkRow("gather", r, ind, val, W, C)
 	if useAVX2 && C >= 4 {
 		gatherAVX2(r, ind, val, W, C)
@@ -27,7 +27,7 @@ func gatherRow(r []float64, ind []int, val []float64, W []float64, C int) {
 }
 
 // scatterRow adds a·val[k]·r[:C] to G[ind[k]·C : ind[k]·C+C] for every k.
-func scatterRow(G []float64, ind []int, val []float64, r []float64, a float64, C int) {
+func scatterRow(G []float64, ind []int32, val []float64, r []float64, a float64, C int) {
 	checkRow("scatter", r, ind, val, G, C)
 	if useAVX2 && C >= 4 {
 		scatterAVX2(G, ind, val, r, a, C)
@@ -41,7 +41,7 @@ func scatterRow(G []float64, ind []int, val []float64, r []float64, a float64, C
 // invariant, checked once per problem (Problem.check): the assembly kernels
 // do not check their accesses, and a scan of the indices on every call
 // cost 3 % of a fit.
-func checkRow(op string, r []float64, ind []int, val []float64, W []float64, C int) {
+func checkRow(op string, r []float64, ind []int32, val []float64, W []float64, C int) {
 	if C < 1 || len(r) < C || len(val) < len(ind) || len(W)%C != 0 {
 		panic(fmt.Sprintf("logistic: %s: C = %d, %d values in r, %d values for %d indices, %d weights", op, C, len(r), len(val), len(ind), len(W)))
 	}
@@ -59,16 +59,18 @@ func checkIndices(what string, A *matrix.CSR, n int) {
 // gatherGo and scatterGo are the kernels without the assembly: gonum's
 // axpy per non-zero, what Eval did before the assembly (faster than a
 // plain Go loop by a quarter on the benchmark).
-func gatherGo(r []float64, ind []int, val []float64, W []float64, C int) {
+func gatherGo(r []float64, ind []int32, val []float64, W []float64, C int) {
 	r = r[:C]
-	for k, j := range ind {
+	for k, j32 := range ind {
+		j := int(j32)
 		floats.AddScaled(r, val[k], W[j*C:j*C+C])
 	}
 }
 
-func scatterGo(G []float64, ind []int, val []float64, r []float64, a float64, C int) {
+func scatterGo(G []float64, ind []int32, val []float64, r []float64, a float64, C int) {
 	r = r[:C]
-	for k, j := range ind {
+	for k, j32 := range ind {
+		j := int(j32)
 		floats.AddScaled(G[j*C:j*C+C], a*val[k], r)
 	}
 }

@@ -9,7 +9,7 @@ import "golang.org/x/sys/cpu"
 var useAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
-func gatherAVX2(r []float64, ind []int, val []float64, W []float64, C int)
+func gatherAVX2(r []float64, ind []int32, val []float64, W []float64, C int)
 
 //go:noescape
-func scatterAVX2(G []float64, ind []int, val []float64, r []float64, a float64, C int)
+func scatterAVX2(G []float64, ind []int32, val []float64, r []float64, a float64, C int)

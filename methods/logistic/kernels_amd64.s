@@ -2,11 +2,12 @@
 
 #include "textflag.h"
 
-// ROWOFF sets AX to the byte offset 8·C·ind[k+off] of the off-th non-zero's
-// C-vector (SI ind, R13 k, R9 8·C).
-#define ROWOFF(off) MOVQ off(SI)(R13*8), AX; IMULQ R9, AX
+// ROWOFF sets AX to the byte offset 8·C·ind[k] of a non-zero's C-vector,
+// off the byte offset of the int32 index from ind[R13] (SI ind, R13 k,
+// R9 8·C).
+#define ROWOFF(off) MOVLQSX off(SI)(R13*4), AX; IMULQ R9, AX
 
-// func gatherAVX2(r []float64, ind []int, val []float64, W []float64, C int)
+// func gatherAVX2(r []float64, ind []int32, val []float64, W []float64, C int)
 //
 // r[:C] += Σ_k val[k]·W[ind[k]·C : ind[k]·C+C], column block by column
 // block: 16 columns in eight accumulators (two non-zeros per step), then 4
@@ -50,7 +51,7 @@ g16pair:
 	VFMADD231PD  32(R12)(AX*1), Y0, Y5
 	VFMADD231PD  64(R12)(AX*1), Y0, Y6
 	VFMADD231PD  96(R12)(AX*1), Y0, Y7
-	ROWOFF(8)
+	ROWOFF(4)
 	VBROADCASTSD 8(DX)(R13*8), Y1
 	VFMADD231PD  0(R12)(AX*1), Y1, Y8
 	VFMADD231PD  32(R12)(AX*1), Y1, Y9
@@ -98,7 +99,7 @@ g4pair:
 	ROWOFF(0)
 	VBROADCASTSD (DX)(R13*8), Y0
 	VFMADD231PD  0(R12)(AX*1), Y0, Y4
-	ROWOFF(8)
+	ROWOFF(4)
 	VBROADCASTSD 8(DX)(R13*8), Y1
 	VFMADD231PD  0(R12)(AX*1), Y1, Y8
 	ADDQ $2, R13
@@ -142,7 +143,7 @@ gdone:
 	VZEROUPPER
 	RET
 
-// func scatterAVX2(G []float64, ind []int, val []float64, r []float64, a float64, C int)
+// func scatterAVX2(G []float64, ind []int32, val []float64, r []float64, a float64, C int)
 //
 // G[ind[k]·C : ind[k]·C+C] += val[k]·(a·r[:C]) for every k, column block by
 // column block (16, then 4, then 1), a·r's block held in registers.

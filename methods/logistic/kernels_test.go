@@ -29,10 +29,10 @@ func TestRowKernels(t *testing.T) {
 				for i := range W {
 					W[i] = r.NormFloat64()
 				}
-				ind := make([]int, nnz)
+				ind := make([]int32, nnz)
 				val := make([]float64, nnz)
 				for k := range ind {
-					ind[k], val[k] = r.IntN(rows), r.NormFloat64()
+					ind[k], val[k] = int32(r.IntN(rows)), r.NormFloat64()
 				}
 				x := make([]float64, C)
 				for i := range x {
@@ -44,7 +44,7 @@ func TestRowKernels(t *testing.T) {
 				gatherRow(got, ind, val, W, C)
 				for k, j := range ind {
 					for c := 0; c < C; c++ {
-						want[c] += val[k] * W[j*C+c]
+						want[c] += val[k] * W[int(j)*C+c]
 					}
 				}
 				closeAll(t, "gather", avx, C, nnz, got, want)
@@ -53,7 +53,7 @@ func TestRowKernels(t *testing.T) {
 				scatterRow(gotG, ind, val, x, a, C)
 				for k, j := range ind {
 					for c := 0; c < C; c++ {
-						wantG[j*C+c] += a * val[k] * x[c]
+						wantG[int(j)*C+c] += a * val[k] * x[c]
 					}
 				}
 				closeAll(t, "scatter", avx, C, nnz, gotG, wantG)
@@ -75,9 +75,9 @@ func closeAll(t *testing.T, op string, avx bool, C, nnz int, got, want []float64
 // in a penalty matrix, panics before the assembly kernels read past W.
 func TestEvalPanicsOnBadIndex(t *testing.T) {
 	good := func() *matrix.CSR {
-		return &matrix.CSR{R: 1, C: 3, Ptr: []int{0, 2}, Ind: []int{0, 2}, Val: []float64{1, 1}}
+		return &matrix.CSR{R: 1, C: 3, Ptr: []int{0, 2}, Ind: []int32{0, 2}, Val: []float64{1, 1}}
 	}
-	bad := func(j int) *matrix.CSR { A := good(); A.Ind[1] = j; return A }
+	bad := func(j int) *matrix.CSR { A := good(); A.Ind[1] = int32(j); return A }
 	for _, tc := range []struct {
 		name string
 		X, B *matrix.CSR

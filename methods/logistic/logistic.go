@@ -39,7 +39,7 @@ func Gram(B *matrix.CSR) *matrix.CSR {
 		for k := T.Ptr[j]; k < T.Ptr[j+1]; k++ {
 			i, v := T.Ind[k], T.Val[k]
 			for l := B.Ptr[i]; l < B.Ptr[i+1]; l++ {
-				b.Add(B.Ind[l], v*B.Val[l])
+				b.Add(int(B.Ind[l]), v*B.Val[l])
 			}
 		}
 		b.EndRow()

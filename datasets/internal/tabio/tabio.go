@@ -16,6 +16,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/repro-ml/repro/datasets"
 )
@@ -118,6 +119,46 @@ func Lines(r io.Reader, file string, fn func(line int, text string) error) error
 	}
 	if n > 0 {
 		return fn(n, pending)
+	}
+	return nil
+}
+
+// Scan is Lines for a parser that keeps nothing of a line's text: the
+// string fn receives shares a buffer that the next line overwrites, so
+// it is valid only during the call (copy what outlives it, as
+// fmt.Errorf's %q does). Lines allocates a string per line, as much
+// garbage as the file's size: the collector's headroom grew with it
+// while a large file was parsed.
+func Scan(r io.Reader, file string, fn func(line int, text string) error) error {
+	sc := bufio.NewScanner(SkipBOM(r))
+	sc.Buffer(make([]byte, 64*1024), MaxLine)
+	// As in Lines, a line is handed to fn once the next one is read.
+	n := 0
+	var pending []byte
+	call := func() error {
+		b := bytes.TrimSuffix(pending, []byte{'\r'})
+		if len(b) == 0 {
+			return fn(n, "")
+		}
+		return fn(n, unsafe.String(&b[0], len(b)))
+	}
+	for sc.Scan() {
+		if n > 0 {
+			if err := call(); err != nil {
+				return err
+			}
+		}
+		n++
+		pending = append(pending[:0], sc.Bytes()...)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("%s:%d: line longer than %d MiB: %w", file, n+1, MaxLine>>20, err)
+		}
+		return fmt.Errorf("%s: after line %d: %w", file, max(n-1, 0), err)
+	}
+	if n > 0 {
+		return call()
 	}
 	return nil
 }
@@ -237,13 +278,17 @@ func Check(d *datasets.Dataset) error {
 		}
 	}
 	r, _ := d.X.Dims()
-	for i := 0; i < r; i++ {
-		var bad error
-		d.X.Row(i, func(j int, v float64) {
-			if bad == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
-				bad = fmt.Errorf("dataset %q: row %d, column %d: value %v is not finite", d.Name, i, j, v)
-			}
-		})
+	var (
+		bad error
+		i   int
+	)
+	check := func(j int, v float64) { // one closure for all rows: no allocation per row
+		if bad == nil && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			bad = fmt.Errorf("dataset %q: row %d, column %d: value %v is not finite", d.Name, i, j, v)
+		}
+	}
+	for i = 0; i < r; i++ {
+		d.X.Row(i, check)
 		if bad != nil {
 			return bad
 		}
