@@ -43,6 +43,11 @@ type Dataset struct {
 
 	// Notes are sentences for the report: provenance, deviations, warnings.
 	Notes []string
+
+	// Prep records the loader's preprocessing that depends on the rows it
+	// saw (imputed means, one-hot category sets), which the runner refits
+	// on each trial's training rows (Refit); nil when there is none.
+	Prep *Prep
 }
 
 // Part labels a row of a dataset with a given train/test split.
@@ -143,6 +148,7 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 			out.Text[k] = d.Text[i]
 		}
 	}
+	out.Prep = d.Prep.subset(rows)
 	return &out
 }
 

@@ -67,6 +67,7 @@ func loadDatasetIn(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, 
 		return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
 	}
 	d.Name = ds.ID // what methods' and transforms' errors call it
+	prep := d.Prep // the loader's row-fitted preprocessing, refitted per trial
 	if err := d.Validate(); err != nil {
 		return nil, err
 	}
@@ -123,6 +124,7 @@ func loadDatasetIn(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, 
 		d = out
 		d.Name = ds.ID
 	}
+	prepNote(d, prep, ds)
 	return d, nil
 }
 

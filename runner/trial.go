@@ -131,9 +131,18 @@ func (t *TrialRun) Order() ([]int, error) {
 // both.
 func (t *TrialRun) Sets(ctx context.Context, train, test []int) (trainSet, testSet *datasets.Dataset, err error) {
 	trainSet, testSet = t.Data.Subset(train), t.Data.Subset(test)
-	// The first transform is fitted on the rows train of Data; each later
-	// one on every row of the training set its predecessors produced.
+	// The first transform is fitted on the rows train of Data (or of the
+	// training set, when the loader's preprocessing was refitted on it);
+	// each later one on every row of the training set its predecessors
+	// produced.
 	fitOn, rows, id := t.Data, train, ""
+	trainSet, testSet, prepID, err := t.refitPrep(trainSet, testSet, train)
+	if err != nil {
+		return nil, nil, err
+	}
+	if prepID != "" {
+		fitOn, rows, id = trainSet, trainSet.Indices(), prepID
+	}
 	for _, ts := range t.Trial.Dataset.Transforms {
 		if ts.Fit != spec.FitTrain {
 			continue

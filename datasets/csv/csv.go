@@ -22,11 +22,18 @@
 // they are an error, drop their rows, or are replaced by the column mean.
 // Features are never rescaled: scaling is the methods' business.
 //
+// The means and the dummies' category sets are computed over every row
+// read, and recorded (Dataset.Prep) for the runner to refit on the
+// training rows of each trial (datasets.Refit): there a missing value
+// gets its column's mean over the training rows, and a category absent
+// from them leaves every dummy of its column zero, so that nothing of a
+// trial's test rows informs its features.
+//
 // A test_file parameter names a second table of the same columns (with
 // its own header line when header is true) whose rows form the test part
 // of the given split (split: {kind: given}), as the libsvm plugin's does;
-// both tables are read as one, so classes, dummies and imputed means are
-// those of all their rows.
+// both tables are read as one, so the classes are those of all their
+// rows (the dummies and imputed means are refitted per trial, above).
 //
 // Numbers are decimal (1, -2.5e3, .5): the forms strconv.ParseFloat also
 // reads but a data file does not mean — hexadecimal floats (0x1p3),
@@ -89,7 +96,8 @@ type Options struct {
 	Drop []string
 	// Missing is MissingError, MissingDropRows or MissingMean. Under
 	// MissingMean a missing categorical value gives each of the column's
-	// dummies its mean over the other rows; a missing label is an error
+	// dummies its mean over the other rows (refitted on a trial's
+	// training rows by the runner); a missing label is an error
 	// unless rows are dropped.
 	Missing string
 	// Groups maps a group name to comma-separated column names; a categorical
@@ -657,6 +665,7 @@ func read(srcs []source, o Options) (*datasets.Dataset, error) {
 		}
 		d.Notes = append(d.Notes, notes...)
 	}
+	d.Prep = prepOf(isMissing, anyMissing, n, p, categorical, firstFeat, nFeat)
 	d.Features = make([]string, p)
 	for k, f := range feats {
 		d.Features[k] = names[f.src]
@@ -813,8 +822,39 @@ func imputeMean(x *matrix.Dense, isMissing []bool, column func(int) (name, value
 	if len(cols) == 1 {
 		columns = "column"
 	}
-	return []string{fmt.Sprintf("%d missing %s in %d %s replaced by the column's mean over the rows that have one (computed over every row read, test rows included): %s",
+	return []string{fmt.Sprintf("%d missing %s in %d %s replaced by the column's mean over the training rows of each trial that have one (the means shown are over every row read): %s",
 		total, values, len(cols), columns, strings.Join(listed(items), ", "))}, nil
+}
+
+// prepOf returns the record of the table's preprocessing that the runner
+// refits on each trial's training rows (datasets.Prep): the imputed cells
+// of each row (isMissing, n rows of p features) and the dummy columns of
+// each categorical column; nil when there is neither.
+func prepOf(isMissing []bool, anyMissing bool, n, p int, categorical []bool, firstFeat, nFeat []int) *datasets.Prep {
+	prep := &datasets.Prep{Imputed: anyMissing}
+	for j, c := range categorical {
+		if c && nFeat[j] > 0 {
+			cols := make([]int, nFeat[j])
+			for k := range cols {
+				cols[k] = firstFeat[j] + k
+			}
+			prep.Dummies = append(prep.Dummies, cols)
+		}
+	}
+	if anyMissing {
+		prep.Missing = make([][]int, n)
+		for i := range prep.Missing {
+			for k := 0; k < p; k++ {
+				if isMissing[i*p+k] {
+					prep.Missing[i] = append(prep.Missing[i], k)
+				}
+			}
+		}
+	}
+	if !anyMissing && len(prep.Dummies) == 0 {
+		return nil
+	}
+	return prep
 }
 
 // maxListed is the most column names a note lists.

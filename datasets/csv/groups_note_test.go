@@ -82,7 +82,7 @@ func TestImputeOneNote(t *testing.T) {
 			imputed = append(imputed, n)
 		}
 	}
-	want := "3 missing values in 2 columns replaced by the column's mean over the rows that have one (computed over every row read, test rows included): colour (1; each of its 98 dummy columns by its mean), size (2, mean 48.9485)"
+	want := "3 missing values in 2 columns replaced by the column's mean over the training rows of each trial that have one (the means shown are over every row read): colour (1; each of its 98 dummy columns by its mean), size (2, mean 48.9485)"
 	if len(imputed) != 1 || imputed[0] != want {
 		t.Errorf("notes %q\nwant one: %q", imputed, want)
 	}

@@ -111,7 +111,7 @@ func runActive(ctx context.Context, t *runner.TrialRun, p param.Values) ([]resul
 	// Without transforms fitted on the training rows, the test set is the
 	// same at every batch and the candidates are rows of Data: the test
 	// set is built once and the candidates are a view, not a copy.
-	fixed := !fitsOnTrain(t)
+	fixed := !fitsOnTrain(t) && t.Data.Prep == nil // else Sets refits per batch
 	var testSet *datasets.Dataset
 	if fixed {
 		testSet = t.Data.Subset(test)
