@@ -560,6 +560,7 @@ func (c *checker) checkWTL(d *dataSet, e *spec.Expectation, r CheckRow) CheckRow
 	if cnt.None > 0 {
 		r.Measured += fmt.Sprintf("; %d with fewer than two pairs not counted", cnt.None)
 	}
+	r.Measured += wtlOverlap(cnt.Uses)
 	paper := [3]*int{e.WTL.Wins, e.WTL.Ties, e.WTL.Losses}
 	r.Pass = true
 	for i, got := range [3]int{cnt.Win, cnt.Tie, cnt.Loss} {

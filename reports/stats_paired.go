@@ -288,6 +288,25 @@ func testNote(r TestResult, dz stats.Design) string {
 	return s
 }
 
+// wtlOverlap words, for a W/T/L check row, what the trials of the
+// largest x counted share (stats.Design.Short): "; at 1000 trials share
+// …"; "" when unknown.
+func wtlOverlap(uses []testUse) string {
+	var last *testUse
+	for i := range uses {
+		if u := &uses[i]; u.test != TestWilcoxon && (last == nil || u.x > last.x) {
+			last = u
+		}
+	}
+	if last == nil {
+		return ""
+	}
+	if d := last.design.Short(); d != "" {
+		return "; at " + fmtX(last.x) + " " + d
+	}
+	return ""
+}
+
 // testsAt names the tests of uses for a table's note.
 func testsAt(uses []testUse) string {
 	var tests []string
