@@ -32,6 +32,10 @@ import (
 //     tree, so that nothing outlives the run and no background child
 //     holds the pipes of a program that has exited;
 //   - exits with the program's status (128+N when a signal N killed it).
+//
+// A parent-death signal is sent when the thread that started the child
+// exits; Go ends a thread only when a goroutine locked to it
+// (runtime.LockOSThread) returns, which repro never does.
 const guardEnv = "REPRO_COMMAND_GUARD"
 
 // guardRace ends guardEnv's value when repro set GORACE for the guard
