@@ -1,11 +1,20 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/repro-ml/repro/results"
+	"github.com/repro-ml/repro/spec"
 )
 
 // kfoldSpec is the k-fold study of issue 40 §2: four learners, 5-fold × 2
@@ -54,5 +63,78 @@ func TestKFoldSplice(t *testing.T) {
 	friedman := regexp.MustCompile(`(?m)^\| series \| average rank \| +ei-ie \| +ei-n \| +ie-n \|$`)
 	if !friedman.MatchString(md) || !strings.Contains(md, "Friedman χ² =") {
 		t.Errorf("no Friedman table over the three datasets:\n%s", md)
+	}
+}
+
+// scaleDir writes an output directory of 2 datasets × 5 methods × 10
+// sizes × trials results (trials 500: 50k; 2000: 200k), as a run stores
+// them, for timing the commands that read one.
+func scaleDir(tb testing.TB, trials int) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	y := fmt.Sprintf(`name: scale
+seed: 1
+datasets:
+  - {name: iris, id: a, split: {kind: holdout, test: 50}}
+  - {name: iris, id: b, split: {kind: holdout, test: 50}}
+methods:
+  - {name: logreg-l2, label: m0}
+  - {name: logreg-l2, label: m1, params: {C: 2}}
+  - {name: logreg-l2, label: m2, params: {C: 3}}
+  - {name: logreg-l2, label: m3, params: {C: 4}}
+  - {name: logreg-l2, label: m4, params: {C: 5}}
+curve: {sizes: [10, 20, 30, 40, 50, 60, 70, 80, 90, 100], trials: %d}
+metrics: [accuracy, auc]
+baseline: m0
+`, trials)
+	if err := os.WriteFile(filepath.Join(dir, spec.SpecFile), []byte(y), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	sp, err := spec.ReadSpec(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	plan, err := spec.NewPlan(sp)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, t := range plan.Trials {
+		v := 70 + float64(t.Index%17) + float64(len(t.Method.Label)+int(t.Size))/100
+		r := results.Result{Key: t.Key, Dataset: t.Dataset.ID, Method: t.Method.Label, Plugin: t.Method.Name,
+			Size: int(t.Size), Trial: t.Index, TrainRows: int(t.Size), TestRows: 50, FitSeconds: 0.01,
+			Seeds:   results.Seeds{Sample: uint64(t.Index), Method: uint64(t.Index)},
+			Metrics: results.Metrics{"accuracy": v, "auc": v / 100}}
+		if err := enc.Encode(&r); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "results.jsonl"), b.Bytes(), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
+
+// BenchmarkReportCommand times `repro report DIR` on 50k and 200k stored
+// trials: reading results.jsonl, aggregating and rendering are linear in
+// the trials (issue 43: 1.1 s for 25k, 19.9 s for 200k). cpu-ns/op is
+// the process's CPU time (GC included), which a loaded machine inflates
+// less than the wall time of ns/op.
+func BenchmarkReportCommand(b *testing.B) {
+	for _, trials := range []int{500, 2000} {
+		dir := scaleDir(b, trials)
+		b.Run(fmt.Sprintf("%dk", trials/10), func(b *testing.B) {
+			b.ReportAllocs()
+			runtime.GC() // not the setup's garbage
+			cpu := cpuTime()
+			defer func() { b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op") }()
+			for b.Loop() {
+				var stderr bytes.Buffer
+				if code := repro(context.Background(), io.Discard, &stderr, []string{"report", dir}); code != exitOK {
+					b.Fatalf("report: exit %d: %s", code, stderr.String())
+				}
+			}
+		})
 	}
 }

@@ -129,5 +129,5 @@ func loadResults(dir string, sp *spec.Spec, stderr io.Writer) ([]results.Result,
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	printShards(stderr, dir, plan, recs)
-	return spec.ForPlan(plan, results.Latest(recs)), nil
+	return spec.ForPlan(plan, recs), nil // the latest result of each key
 }

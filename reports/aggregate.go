@@ -331,14 +331,17 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 		}
 	}
 	recs = append(recs[:len(recs):len(recs)], chooseDatasets(sp, recs, planned)...)
-	cols := columnsOf(recs, planned)
-
-	sorted := make([]*results.Result, len(recs))
+	// trialOf holds each result's planned trial (nil for a key the plan
+	// does not know): one look-up per result.
+	trialOf := make(map[*results.Result]*spec.Trial, len(recs))
 	for i := range recs {
-		sorted[i] = &recs[i]
+		if t := planned[recs[i].Key]; t != nil {
+			trialOf[&recs[i]] = t
+		}
 	}
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Trial < sorted[j].Trial })
-	for _, r := range sorted {
+	cols := columnsOf(recs, trialOf)
+
+	for _, r := range byTrial(recs) {
 		d := byID[r.Dataset]
 		if d == nil {
 			continue
@@ -351,7 +354,7 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 		}
 		s.oracle = s.oracle || r.Oracle
 		s.results = append(s.results, r)
-		t := planned[r.Key]
+		t := trialOf[r]
 		if r.Failed() {
 			m.failures = append(m.failures, r)
 			switch {
@@ -383,14 +386,12 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 	// judge a partial run as if it were whole.
 	// Results whose keys the plan does not know (hand-made or from an
 	// older spec) leave nothing to compare with.
-	have := make(map[string]bool, len(recs))
-	known := false
-	for i := range recs {
-		have[recs[i].Key] = true
-		known = known || planned[recs[i].Key] != nil
+	have := make(map[*spec.Trial]bool, len(trialOf))
+	for _, t := range trialOf {
+		have[t] = true
 	}
 	for _, t := range planned {
-		if have[t.Key] || !known {
+		if have[t] || len(have) == 0 {
 			continue
 		}
 		label := t.Method.Label
@@ -437,6 +438,36 @@ func build(sp *spec.Spec, recs []results.Result) *model {
 	return m
 }
 
+// byTrial returns pointers to recs in the order of their trial index,
+// results of one index in their order in recs (a stable counting sort).
+func byTrial(recs []results.Result) []*results.Result {
+	top, bottom := 0, 0
+	for i := range recs {
+		top, bottom = max(top, recs[i].Trial), min(bottom, recs[i].Trial)
+	}
+	out := make([]*results.Result, len(recs))
+	if top > 4*len(recs) || bottom < 0 { // sparse or negative indices: sort
+		for i := range recs {
+			out[i] = &recs[i]
+		}
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Trial < out[j].Trial })
+		return out
+	}
+	start := make([]int, top+2)
+	for i := range recs {
+		start[recs[i].Trial+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	for i := range recs {
+		k := recs[i].Trial
+		out[start[k]] = &recs[i]
+		start[k]++
+	}
+	return out
+}
+
 // column is the x of the trials of one requested training size: one
 // column, one paired test and one cell of the Friedman table however
 // many rows each trial's fold or fraction left it (5-fold
@@ -454,13 +485,13 @@ type columns map[string]map[float64]column
 
 // columnsOf returns the columns of the successful one-observation trials
 // of recs whose keys the plan knows, from the size the spec requested
-// (planned[key].Size), not the rows it resolved to: the key of a trial
+// (trialOf[r].Size), not the rows it resolved to: the key of a trial
 // names its requested size, so a stored run of any age maps the same.
-func columnsOf(recs []results.Result, planned map[string]*spec.Trial) columns {
+func columnsOf(recs []results.Result, trialOf map[*results.Result]*spec.Trial) columns {
 	cols := columns{}
 	for i := range recs {
 		r := &recs[i]
-		t := planned[r.Key]
+		t := trialOf[r]
 		if t == nil || t.Size == 0 || r.Failed() || r.Size <= 0 || len(r.Observations) > 1 {
 			continue
 		}

@@ -23,6 +23,9 @@ import (
 // choice is a failed result saying so. planned maps trial keys to the
 // plan's trials (the size as the spec writes it), when known.
 func chooseDatasets(sp *spec.Spec, recs []results.Result, planned map[string]*spec.Trial) []results.Result {
+	if len(sp.Report.Choose) == 0 {
+		return nil
+	}
 	type trialID struct {
 		dataset, series string
 		size            float64

@@ -228,8 +228,10 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 		}
 	}
 	newBy := map[string]*results.Result{}
-	for _, r := range spec.ForPlan(newPlan, results.Latest(newResults)) {
-		newBy[r.Key] = &r
+	// ForPlan keeps the latest result of each key.
+	newRecs := spec.ForPlan(newPlan, newResults)
+	for i := range newRecs {
+		newBy[newRecs[i].Key] = &newRecs[i]
 	}
 	oldTrial := map[string]*spec.Trial{}
 	for _, t := range oldPlan.Trials {
@@ -289,7 +291,9 @@ func Compare(oldSpec *spec.Spec, oldResults []results.Result, newSpec *spec.Spec
 			trialsOf[k] = append(trialsOf[k], trial)
 		}
 	}
-	for _, or := range spec.ForPlan(oldPlan, results.Latest(oldResults)) {
+	oldRecs := spec.ForPlan(oldPlan, oldResults)
+	for i := range oldRecs {
+		or := &oldRecs[i]
 		id := idOf(oldTrial[or.Key])
 		oldHas[id] = true
 		g := series{id.dataset, id.series}

@@ -205,8 +205,8 @@ func (s *Store) Close() error { return s.f.Close() }
 // Latest returns the last result of every key, in order of first
 // appearance: a retried trial's newer line replaces the older one.
 func Latest(results []Result) []Result {
-	idx := map[string]int{}
-	var out []Result
+	idx := make(map[string]int, len(results))
+	out := make([]Result, 0, len(results))
 	for _, r := range results {
 		if i, ok := idx[r.Key]; ok {
 			out[i] = r

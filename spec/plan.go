@@ -200,10 +200,13 @@ func NewPlan(spec *Spec) (*Plan, error) {
 				case len(m.Select.Over) > 0:
 					cands = v.Points
 				}
+				// The key's identity but for size and trial, marshalled
+				// once for the variant's trials.
+				prefix := keyPrefix(spec, dkey, &Trial{Dataset: ds, Method: m, Point: pt, Candidates: cands})
 				for _, size := range sizes {
 					for tr := 0; tr < trials; tr++ {
 						t := &Trial{Dataset: ds, Method: m, Point: pt, Candidates: cands, Size: size, Index: tr}
-						t.Key = trialKey(spec, dkey, t)
+						t.Key = prefix.key(size, tr)
 						p.Trials = append(p.Trials, t)
 					}
 				}
@@ -297,7 +300,49 @@ func KeyParams(v param.Values, decls []param.Decl) map[string]string {
 	return out
 }
 
-func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
+// identityPrefix is a trial identity marshalled without its last two
+// keys, "size" and "trial" (every other key sorts before them), and
+// without its closing brace: what the trials of one method variant on
+// one dataset share.
+type identityPrefix []byte
+
+// key returns the trial key of the identity with size and trial index:
+// the bytes json.Marshal writes for the whole map.
+func (p identityPrefix) key(size float64, index int) string {
+	sz, err := json.Marshal(size)
+	if err != nil {
+		panic("runner: trial key: " + err.Error())
+	}
+	var buf [64]byte
+	b := buf[:0]
+	if len(p) > 1 {
+		b = append(b, ',')
+	}
+	b = append(b, `"size":`...)
+	b = append(b, sz...)
+	b = append(b, `,"trial":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, '}')
+	h := sha256.New()
+	h.Write(p)
+	h.Write(b)
+	var sum [sha256.Size]byte
+	return hex.EncodeToString(h.Sum(sum[:0])[:12])
+}
+
+// keyPrefix returns the identity of t but for its size and index.
+func keyPrefix(spec *Spec, dkey map[string]any, t *Trial) identityPrefix {
+	b, err := json.Marshal(identity(spec, dkey, t)) // map keys are sorted: canonical
+	if err != nil {
+		panic("runner: trial key: " + err.Error())
+	}
+	return identityPrefix(b[:len(b)-1])
+}
+
+// identity returns what identifies t but for its size and trial index:
+// its dataset's identity dkey, method, seed, sampling, metrics and
+// protocol.
+func identity(spec *Spec, dkey map[string]any, t *Trial) map[string]any {
 	m := t.Method
 	var decls []param.Decl
 	if p, err := methods.Lookup(m.Name); err == nil {
@@ -322,8 +367,6 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 		"seed":     spec.Seed,
 		"dataset":  dkey,
 		"method":   map[string]any{"plugin": m.Name, "label": m.Label, "grid": grid, "select": sel},
-		"size":     t.Size,
-		"trial":    t.Index,
 		"sampling": spec.Curve.Sampling,
 		"metrics":  metrics,
 	}
@@ -333,12 +376,7 @@ func trialKey(spec *Spec, dkey map[string]any, t *Trial) string {
 		// change a value, so keys of specs without them stay valid.
 		id["protocol"] = map[string]any{"name": name, "params": Canonical(spec.ProtocolParams(m))}
 	}
-	b, err := json.Marshal(id) // map keys are sorted: canonical
-	if err != nil {
-		panic("runner: trial key: " + err.Error())
-	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:12])
+	return id
 }
 
 // Fits returns the number of model fits the plan performs: a cv trial fits

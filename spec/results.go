@@ -15,16 +15,19 @@ import (
 // added to a one-value grid, but its series then gains a variant, and a
 // value read back from JSON is a float64 where the grid holds an int.
 func ForPlan(p *Plan, stored []results.Result) []results.Result {
-	byKey := map[string]results.Result{}
-	for _, r := range stored {
-		byKey[r.Key] = r
+	// The index of each key's last result: a copy of each result only
+	// as it goes out (a stored run may be 200k results).
+	byKey := make(map[string]int, len(stored))
+	for i := range stored {
+		byKey[stored[i].Key] = i
 	}
-	var out []results.Result
+	out := make([]results.Result, 0, min(len(p.Trials), len(byKey)))
 	for _, t := range p.Trials {
-		r, ok := byKey[t.Key]
+		i, ok := byKey[t.Key]
 		if !ok {
 			continue
 		}
+		r := stored[i]
 		r.Dataset, r.Method, r.Plugin = t.Dataset.ID, t.Method.Label, t.Method.Name
 		r.Variant = nil
 		if v := t.Variant(); v != nil {
