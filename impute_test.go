@@ -64,3 +64,38 @@ func TestImputeFarTestRows(t *testing.T) {
 		t.Errorf("report of the whole-dataset run lacks %q", want)
 	}
 }
+
+// TestReportFitOn checks what the report says a transform run on the whole
+// dataset was fitted on: one that learns from its rows (normalize's column
+// scales) says the test rows were seen, and says how to declare or avoid
+// it; fit: all names the transductive protocol the spec declares; the
+// trial keys are those of no fit.
+func TestReportFitOn(t *testing.T) {
+	b, err := os.ReadFile(irisSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ fit, want string }{
+		{"", "- Transform: normalize {l1=true scale=true} (fitted once on every row, test rows included; fit: train or pool fits it in each trial, fit: all declares a transductive protocol)"},
+		{", fit: all", "- Transform: normalize {l1=true scale=true} (fitted once on every row, test rows included: a transductive protocol, as the spec declares with fit: all)"},
+	} {
+		s := strings.Replace(string(b), "  - name: iris\n", "  - name: iris\n    transforms: [{name: normalize"+tc.fit+"}]\n", 1)
+		if s == string(b) {
+			t.Fatalf("%s has no dataset iris to transform", irisSpec)
+		}
+		tmp := t.TempDir()
+		sp := filepath.Join(tmp, "iris.yaml")
+		if err := os.WriteFile(sp, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(tmp, "out")
+		mustCLI(t, exitOK, "run", sp, "--smoke", "-o", dir, "-q")
+		rep, err := os.ReadFile(filepath.Join(dir, "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(rep), tc.want) {
+			t.Errorf("fit%q: report lacks %q", tc.fit, tc.want)
+		}
+	}
+}

@@ -72,6 +72,13 @@ type Transform struct {
 	// Rows declares that a corpus-level transform keeps only some of
 	// the rows (a subsample, a filter); every other keeps them all.
 	Rows bool
+	// Learns declares that what the transform makes of a row depends on
+	// the other rows it runs on (column statistics, a vocabulary, a
+	// dictionary, components, a graph of co-occurrences): run on the
+	// whole dataset it sees the test rows, which the report says unless
+	// the spec fits it per trial or declares the protocol transductive
+	// (fit: all).
+	Learns bool
 	// Version is part of the cache key: bump it when the output changes.
 	Version int
 	// Validate, if set, checks resolved params beyond the declarations.

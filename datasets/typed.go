@@ -66,9 +66,10 @@ type TypedTransform[T any] struct {
 	Validate   func(p T) error
 	Memory     func(rows, cols, nnz int, p T) int64
 	DataMemory func(d *Dataset, p T) int64
-	// Supervised, Rows and Version are Transform's.
+	// Supervised, Rows, Learns and Version are Transform's.
 	Supervised bool
 	Rows       bool
+	Learns     bool
 	Version    int
 }
 
@@ -82,7 +83,7 @@ func RegisterTypedTransform[T any](name string, t TypedTransform[T]) {
 // Transform returns the Transform of t: its declarations derived from T,
 // its hooks decoding the values they receive into a T.
 func (t TypedTransform[T]) Transform() *Transform {
-	out := &Transform{Doc: t.Doc, Params: param.Of[T]().Params, Supervised: t.Supervised, Rows: t.Rows, Version: t.Version}
+	out := &Transform{Doc: t.Doc, Params: param.Of[T]().Params, Supervised: t.Supervised, Rows: t.Rows, Learns: t.Learns, Version: t.Version}
 	if t.Apply != nil {
 		out.Apply = func(ctx context.Context, env Env, d *Dataset, v param.Values) (*Dataset, error) {
 			x, err := param.Decode[T](v)

@@ -336,6 +336,12 @@ func (m *model) writeDataset(w *bytes.Buffer, d *dataSet, dir string, infos map[
 			fit = " (fitted in each trial on the pool, test rows excluded)"
 		case spec.FitTrain:
 			fit = " (fitted in each trial on the training rows)"
+		case spec.FitAll:
+			fit = " (fitted once on every row, test rows included: a transductive protocol, as the spec declares with fit: all)"
+		default:
+			if t.Learns() {
+				fit = " (fitted once on every row, test rows included; fit: train or pool fits it in each trial, fit: all declares a transductive protocol)"
+			}
 		}
 		fmt.Fprintf(w, "- Transform: %s {%s}%s\n", t.Name, t.Params.Label(), fit)
 	}

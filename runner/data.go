@@ -75,7 +75,7 @@ func loadDatasetIn(ctx context.Context, env datasets.Env, ds *spec.DatasetSpec, 
 		return nil, fmt.Errorf("dataset %q: %w", ds.ID, err)
 	}
 	for _, ts := range ds.Transforms {
-		if ts.Fit != "" {
+		if ts.PerTrial() {
 			continue // fitted inside each trial
 		}
 		t, err := datasets.LookupTransform(ts.Name)
@@ -165,7 +165,7 @@ func stringBytes(ss []string) int64 {
 func residentCharge(ds *spec.DatasetSpec, d *datasets.Dataset) int64 {
 	b := residentBytes(d)
 	for _, ts := range ds.Transforms {
-		if ts.Fit == "" {
+		if !ts.PerTrial() {
 			continue
 		}
 		if t, err := datasets.LookupTransform(ts.Name); err == nil {

@@ -379,7 +379,7 @@ func checkExpectRows(sp *spec.Spec, id string, rows map[int]int, where string) [
 // then, so those two are not checked on it here.
 func checkNeeds(sp *spec.Spec, i int, d *datasets.Dataset) []spec.FieldError {
 	ds := &sp.Datasets[i]
-	perTrial := slices.ContainsFunc(ds.Transforms, func(ts spec.TransformSpec) bool { return ts.Fit != "" })
+	perTrial := slices.ContainsFunc(ds.Transforms, func(ts spec.TransformSpec) bool { return ts.PerTrial() })
 	named := *d
 	named.Name = ds.ID
 	var errs []spec.FieldError

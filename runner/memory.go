@@ -238,7 +238,7 @@ func transformMemory(tr *datasets.Transform, ts spec.TransformSpec, d *datasets.
 	}
 	r, c := d.X.Dims()
 	what := fmt.Sprintf("transform %q (fit: %s)", ts.Name, ts.Fit)
-	if ts.Fit == "" {
+	if !ts.PerTrial() {
 		what = fmt.Sprintf("transform %q (on the whole dataset)", ts.Name)
 	}
 	return &MemoryError{What: what, Rows: r, Cols: c, Need: need, Limit: limit}

@@ -26,7 +26,7 @@ func prepNote(d *datasets.Dataset, prep *datasets.Prep, ds *spec.DatasetSpec) {
 		return
 	}
 	for _, ts := range ds.Transforms {
-		if ts.Fit == "" {
+		if !ts.PerTrial() {
 			d.Prep = nil
 			d.Notes = append(d.Notes, fmt.Sprintf("Transform %s runs on the whole dataset as loaded, so the loader's preprocessing (imputed means, one-hot category sets) is fitted on every row, test rows included, not refitted per trial.", ts.Name))
 			return

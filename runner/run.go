@@ -427,7 +427,7 @@ func conflicting(stored []results.Result) []error {
 func sharePartitions(trials []*spec.Trial) {
 	fitted := func(t *spec.Trial) bool {
 		for _, ts := range t.Dataset.Transforms {
-			if ts.Fit != "" {
+			if ts.PerTrial() {
 				return true
 			}
 		}

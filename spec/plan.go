@@ -242,6 +242,14 @@ func chooses(m *MethodSpec) bool {
 	return err == nil && sel.Chooses
 }
 
+// Learns reports whether the transform's plugin declares that it learns
+// from the rows it runs on (datasets.Transform.Learns); false when the
+// plugin is not registered (a stored spec read without it).
+func (t TransformSpec) Learns() bool {
+	tr, err := datasets.LookupTransform(t.Name)
+	return err == nil && tr.Learns
+}
+
 // datasetIdentity is everything that determines a dataset's rows and split.
 func datasetIdentity(ds *DatasetSpec) map[string]any {
 	tr := make([]map[string]any, len(ds.Transforms))
@@ -251,7 +259,7 @@ func datasetIdentity(ds *DatasetSpec) map[string]any {
 			decls = p.Params
 		}
 		tr[i] = map[string]any{"name": t.Name, "params": KeyParams(t.Params, decls)}
-		if t.Fit != "" {
+		if t.PerTrial() {
 			tr[i]["fit"] = t.Fit
 		}
 	}
@@ -445,8 +453,10 @@ func (p *Plan) Describe(w io.Writer) {
 		fmt.Fprintln(w)
 		for _, t := range ds.Transforms {
 			fmt.Fprintf(w, "  transform %s {%s}", t.Name, t.Params.Label())
-			if t.Fit != "" {
+			if t.PerTrial() {
 				fmt.Fprintf(w, " fitted on the %s in each trial", t.Fit)
+			} else if t.Fit == FitAll {
+				fmt.Fprint(w, " fitted once on every row (transductive, declared)")
 			}
 			fmt.Fprintln(w)
 		}

@@ -87,7 +87,7 @@ var hooks = map[string]func(d *param.Decl, free bool){
 		}))
 	},
 	"transform": pluginName("transform", datasets.TransformNames),
-	"fit":       choices(FitPool, FitTrain),
+	"fit":       choices(FitPool, FitTrain, FitAll),
 	"split": func(d *param.Decl, free bool) {
 		d.Plugin = pluginOf(LookupSplitter, func(s *Splitter) param.Plugin { return param.Plugin{Params: s.Params} })
 	},

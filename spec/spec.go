@@ -183,13 +183,16 @@ type TransformSpec struct {
 	// Default: plugin defaults
 	Params param.Values `yaml:"params,omitempty" spec:"optional"`
 	// What the transform is fitted on: absent, the whole dataset once when
-	// it loads (cached on disk by content); `pool`, in each trial every
-	// non-test row, labels hidden; `train`, in each trial the training rows.
+	// it loads (cached on disk by content); `all`, the same, declared: the
+	// paper's protocol is transductive (a corpus compressed without
+	// labels, a vocabulary over the whole corpus), and the report says the
+	// test rows were seen; `pool`, in each trial every non-test row,
+	// labels hidden; `train`, in each trial the training rows.
 	//
 	// Default: corpus
 	//
-	// Fit is "", FitPool or FitTrain. A transform sees labels only if its
-	// plugin declares itself supervised.
+	// Fit is "", FitAll, FitPool or FitTrain. A transform sees labels only
+	// if its plugin declares itself supervised.
 	Fit string `yaml:"fit,omitempty" spec:"optional" hook:"fit"`
 	Pos Pos    `yaml:"-"`
 }
@@ -199,7 +202,14 @@ type TransformSpec struct {
 const (
 	FitPool  = "pool"  // in each trial, on the pool's rows
 	FitTrain = "train" // in each trial, on the training rows
+	// FitAll is "" declared: once, on every row of the dataset, test rows
+	// included (a transductive protocol). It does not enter trial keys.
+	FitAll = "all"
 )
+
+// PerTrial reports whether the transform is fitted in each trial (fit:
+// pool or train) rather than once on the whole dataset (no fit, fit: all).
+func (t TransformSpec) PerTrial() bool { return t.Fit == FitPool || t.Fit == FitTrain }
 
 // Split says how a dataset is divided, in each trial, into a training pool
 // and a test part: Kind names a splitter (see Splitters: given, holdout,

@@ -185,9 +185,9 @@ func (ts *TransformSpec) check(d *decoder, f *fields, path string) bool {
 		return true // reported at name
 	}
 	switch {
-	case ts.Fit != "" && tr.Fit == nil:
+	case ts.PerTrial() && tr.Fit == nil:
 		d.errorf(f.get(d, "fit"), Sub(path, "fit"), "transform %s runs once on the whole dataset and cannot be fitted in each trial; want no fit", ts.Name)
-	case ts.Fit == "" && tr.Apply == nil:
+	case !ts.PerTrial() && tr.Apply == nil:
 		d.errorf(f.node, Sub(path, "fit"), "missing: transform %s is fitted in each trial; want fit: pool or fit: train", ts.Name)
 	}
 	return true

@@ -23,6 +23,7 @@ func init() {
 		Doc:        "LZ77 phrases as features: the corpus concatenated in a declared order, each document's phrases (longest earlier match, up to k words) counted",
 		Apply:      applyLZ77,
 		Supervised: true,
+		Learns:     true,
 		Version:    1,
 	})
 }

@@ -15,12 +15,14 @@ func init() {
 		Doc:        "compressive features (Paskov et al. 2013): the k-grams a joint lossless compression of the corpus uses, counted per document (reweighted LP relaxations by ADMM, rounded)",
 		Apply:      applyCompress,
 		DataMemory: compressMemory,
+		Learns:     true,
 		Version:    1,
 	})
 	datasets.RegisterTypedTransform("kgrams", datasets.TypedTransform[kgramsParams]{
 		Doc:        "bag of k-grams: every k-gram of up to k words counted per document (compress with every pointer kept)",
 		Apply:      applyKGrams,
 		DataMemory: kgramsMemory,
+		Learns:     true,
 		Version:    1,
 	})
 }

@@ -18,6 +18,7 @@ func init() {
 		Doc:     "feature graph: each feature linked to its k most co-occurring features (cosine of binary document-presence vectors ≥ threshold), weight = cosine",
 		Apply:   applyCooccurrence,
 		Memory:  coocMemory,
+		Learns:  true,
 		Version: 1,
 	})
 }

@@ -23,6 +23,7 @@ func init() {
 		Doc:     "feature graph: each feature as its vector of correlations with the lexicon words; features linked if each is among the other's k nearest (mutual kNN), weight 1",
 		Apply:   applyLexiconCorrelation,
 		Memory:  lexcorrMemory,
+		Learns:  true,
 		Version: 1,
 	})
 }

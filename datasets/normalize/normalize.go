@@ -33,6 +33,7 @@ func init() {
 			return fit(d, p)
 		},
 		Memory:  memory,
+		Learns:  true,
 		Version: 1,
 	})
 }

@@ -29,6 +29,7 @@ func init() {
 			return FitPCACached(ctx, env, d.X, Options{Components: p.Components, Variance: p.Variance, Standardize: p.Standardize})
 		},
 		Memory:  pcaMemory,
+		Learns:  true,
 		Version: 1,
 	})
 }

@@ -30,6 +30,7 @@ func init() {
 			return Fit(ctx, d, p.Center && !sparse, p.Scale)
 		},
 		Memory:  memory,
+		Learns:  true,
 		Version: 1,
 	})
 }
