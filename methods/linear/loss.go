@@ -15,6 +15,20 @@ func log1pexp(t float64) float64 {
 	return math.Log1p(math.Exp(t))
 }
 
+// logLossSigmoid returns log1pexp(t) and sigmoid(t), the same values,
+// from one exponential: both take exp(−|t|).
+func logLossSigmoid(t float64) (l, s float64) {
+	if t > 0 {
+		e := math.Exp(-t)
+		return t + math.Log1p(e), 1 / (1 + e)
+	}
+	e := math.Exp(t)
+	if t == 0 {
+		return math.Log1p(e), 1 / (1 + e) // sigmoid's t ≥ 0 branch
+	}
+	return math.Log1p(e), e / (1 + e)
+}
+
 // sigmoid returns 1/(1+exp(−t)) without overflow.
 func sigmoid(t float64) float64 {
 	if t >= 0 {
@@ -47,6 +61,9 @@ func logisticLoss(X matrix.Matrix, y, w []float64, b float64, grad, z []float64)
 	if len(y) != n || len(w) != d || (grad != nil && len(grad) != d+1) || len(z) != n {
 		panic(fmt.Sprintf("linear: LogisticLoss: X is %d×%d, len(y)=%d, len(w)=%d, len(grad)=%d (want nil or d+1), len(z)=%d", n, d, len(y), len(w), len(grad), len(z)))
 	}
+	if c, ok := X.(*matrix.CSR); ok && grad != nil {
+		return logisticLossCSR(c, y, w, b, grad)
+	}
 	X.MulVec(z, w)
 	loss := 0.0
 	for i, zi := range z {
@@ -63,6 +80,38 @@ func logisticLoss(X matrix.Matrix, y, w []float64, b float64, grad, z []float64)
 		}
 		grad[d] = s
 	}
+	return loss
+}
+
+// logisticLossCSR is logisticLoss with the gradient on a CSR matrix, in
+// one pass over its rows instead of two (MulVec, then MulTransVec): each
+// row's score, then at once its residual times the row added to the
+// gradient, so the data is read once an evaluation, not twice. The
+// gradient's entries and the intercept's derivative are summed row after
+// row, as MulTransVec does; a row's score is matrix.SparseDot's (four
+// partial sums: a single chain of additions bound the pass by their
+// latency), which rounds differently from MulVec's single sum.
+func logisticLossCSR(X *matrix.CSR, y, w []float64, b float64, grad []float64) float64 {
+	d := X.C
+	g := grad[:d]
+	clear(g)
+	loss, sum := 0.0, 0.0
+	for i := 0; i < X.R; i++ {
+		lo, hi := X.Ptr[i], X.Ptr[i+1]
+		ind, val := X.Ind[lo:hi], X.Val[lo:hi:hi]
+		m := y[i] * (matrix.SparseDot(ind, val, w) + b)
+		l, s := logLossSigmoid(-m)
+		loss += l
+		r := -y[i] * s
+		sum += r
+		if r == 0 {
+			continue
+		}
+		for k, j := range ind {
+			g[j] += val[k] * r
+		}
+	}
+	grad[d] = sum
 	return loss
 }
 

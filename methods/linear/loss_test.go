@@ -115,3 +115,59 @@ func ExampleSoftmaxLoss() {
 	fmt.Printf("%.4f %.4f\n", loss, 2*math.Log(3))
 	// Output: 2.1972 2.1972
 }
+
+// hidden hides a matrix's concrete type: LogisticLoss then takes its two
+// passes (MulVec, MulTransVec) instead of the CSR's fused one.
+type hidden struct{ matrix.Matrix }
+
+// TestLogisticLossFusedSame checks that the one-pass loss and gradient of
+// a CSR matrix are those of the two passes up to the rounding of the rows'
+// dot products (summed in four partial sums instead of one), on rows of
+// varying length, empty rows among them, and scores large enough that
+// residuals underflow to zero.
+func TestLogisticLossFusedSame(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	const n, d = 300, 50
+	b := matrix.NewBuilder(d)
+	y := make([]float64, n)
+	for i := 0; i < n; i++ {
+		for k := rng.IntN(12); k > 0; k-- { // row 0 and others empty
+			b.Add(rng.IntN(d), rng.NormFloat64()*float64(1+i%5*200))
+		}
+		b.EndRow()
+		y[i] = float64(2*rng.IntN(2) - 1)
+	}
+	X := b.Build()
+	w := make([]float64, d)
+	for j := range w {
+		w[j] = rng.NormFloat64()
+	}
+	for _, bias := range []float64{0, -0.7} {
+		g1, g2 := make([]float64, d+1), make([]float64, d+1)
+		l1 := LogisticLoss(X, y, w, bias, g1)
+		l2 := LogisticLoss(hidden{X}, y, w, bias, g2)
+		if math.Abs(l1-l2) > 1e-12*math.Abs(l2) {
+			t.Errorf("b = %g: loss %v fused, %v in two passes", bias, l1, l2)
+		}
+		scale := 0.0
+		for _, v := range g2 {
+			scale = math.Max(scale, math.Abs(v))
+		}
+		for j := range g1 {
+			if math.Abs(g1[j]-g2[j]) > 1e-12*scale {
+				t.Errorf("b = %g: gradient[%d] %v fused, %v in two passes", bias, j, g1[j], g2[j])
+			}
+		}
+	}
+}
+
+// TestLogLossSigmoid checks that the pair from one exponential is
+// log1pexp's and sigmoid's to the bit.
+func TestLogLossSigmoid(t *testing.T) {
+	for _, x := range []float64{0, math.Copysign(0, -1), 1e-300, -1e-300, 0.5, -0.5, 3, -3, 36.7, -36.7, 709, -709, 745.2, -745.2, 1e4, -1e4} {
+		l, s := logLossSigmoid(x)
+		if math.Float64bits(l) != math.Float64bits(log1pexp(x)) || math.Float64bits(s) != math.Float64bits(sigmoid(x)) {
+			t.Errorf("logLossSigmoid(%g) = %v, %v; want %v, %v", x, l, s, log1pexp(x), sigmoid(x))
+		}
+	}
+}
