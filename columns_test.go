@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/cputime"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
 )
@@ -66,9 +67,10 @@ func TestKFoldSplice(t *testing.T) {
 	}
 }
 
-// scaleDir writes an output directory of 2 datasets × 5 methods × 10
-// sizes × trials results (trials 500: 50k; 2000: 200k), as a run stores
-// them, for timing the commands that read one.
+// scaleDir writes an output directory of 2 datasets × 5 methods × 2
+// sizes × trials results (trials 2500: 50k; 10000: 200k), as a run
+// stores them, for timing the commands that read one: cells of many
+// trials, where a cost per trial that grows with the cell shows.
 func scaleDir(tb testing.TB, trials int) string {
 	tb.Helper()
 	dir := tb.TempDir()
@@ -83,7 +85,7 @@ methods:
   - {name: logreg-l2, label: m2, params: {C: 3}}
   - {name: logreg-l2, label: m3, params: {C: 4}}
   - {name: logreg-l2, label: m4, params: {C: 5}}
-curve: {sizes: [10, 20, 30, 40, 50, 60, 70, 80, 90, 100], trials: %d}
+curve: {sizes: [50, 100], trials: %d}
 metrics: [accuracy, auc]
 baseline: m0
 `, trials)
@@ -122,17 +124,38 @@ baseline: m0
 // the process's CPU time (GC included), which a loaded machine inflates
 // less than the wall time of ns/op.
 func BenchmarkReportCommand(b *testing.B) {
-	for _, trials := range []int{500, 2000} {
+	for _, trials := range []int{2500, 10000} {
 		dir := scaleDir(b, trials)
-		b.Run(fmt.Sprintf("%dk", trials/10), func(b *testing.B) {
+		b.Run(fmt.Sprintf("%dk", trials/50), func(b *testing.B) {
 			b.ReportAllocs()
 			runtime.GC() // not the setup's garbage
-			cpu := cpuTime()
-			defer func() { b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op") }()
+			cpu := cputime.Used()
+			defer func() { b.ReportMetric(float64(cputime.Used()-cpu)/float64(b.N), "cpu-ns/op") }()
 			for b.Loop() {
 				var stderr bytes.Buffer
 				if code := repro(context.Background(), io.Discard, &stderr, []string{"report", dir}); code != exitOK {
 					b.Fatalf("report: exit %d: %s", code, stderr.String())
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDiffCommand times `repro diff DIR DIR` on 50k and 200k stored
+// trials a run, with the bytes it allocates (B/op) and the CPU time: each
+// run's results are read once, and the comparison keeps one copy of them.
+func BenchmarkDiffCommand(b *testing.B) {
+	for _, trials := range []int{2500, 10000} {
+		dir := scaleDir(b, trials)
+		b.Run(fmt.Sprintf("%dk", trials/50), func(b *testing.B) {
+			b.ReportAllocs()
+			runtime.GC()
+			cpu := cputime.Used()
+			defer func() { b.ReportMetric(float64(cputime.Used()-cpu)/float64(b.N), "cpu-ns/op") }()
+			for b.Loop() {
+				var stderr bytes.Buffer
+				if code := repro(context.Background(), io.Discard, &stderr, []string{"diff", dir, dir}); code != exitOK {
+					b.Fatalf("diff: exit %d: %s", code, stderr.String())
 				}
 			}
 		})

@@ -124,6 +124,13 @@ func loadResults(dir string, sp *spec.Spec, stderr io.Writer) ([]results.Result,
 	for _, w := range warns {
 		fmt.Fprintf(stderr, "warning: %v\n", w)
 	}
+	return planResults(dir, sp, recs, stderr)
+}
+
+// planResults returns the latest result of each trial of sp's plan among
+// recs, the results read from dir, in plan order, and says on stderr which
+// shards of dir have not finished.
+func planResults(dir string, sp *spec.Spec, recs []results.Result, stderr io.Writer) ([]results.Result, error) {
 	plan, err := spec.NewPlan(sp)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)

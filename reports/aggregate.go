@@ -47,6 +47,8 @@ type cell struct {
 	failed int           // failed trials at this x
 	// trials holds the trial indices of obs, for add.
 	trials map[int]bool
+	// byName caches values by name.
+	byName map[string]cellValues
 }
 
 // add appends o unless c already has an observation of the same trial:
@@ -70,16 +72,36 @@ func (c *cell) values(name string) (vals []float64, trials []int) {
 	if c == nil {
 		return nil, nil
 	}
-	for i := range c.obs {
-		o := &c.obs[i]
-		v, ok := o.value(name)
-		if !ok {
-			v = math.NaN()
+	// The report asks for a cell's values in every table and plot: they
+	// are gathered once per name (a look-up in each trial's map, spread
+	// over the heap) and copied out, so a caller may sort its copy.
+	v, ok := c.byName[name]
+	if !ok || len(v.vals) != len(c.obs) {
+		v = cellValues{vals: make([]float64, len(c.obs)), trials: make([]int, len(c.obs))}
+		for i := range c.obs {
+			o := &c.obs[i]
+			x, ok := o.value(name)
+			if !ok {
+				x = math.NaN()
+			}
+			v.vals[i], v.trials[i] = x, o.trial
 		}
-		vals = append(vals, v)
-		trials = append(trials, o.trial)
+		if c.byName == nil {
+			c.byName = map[string]cellValues{}
+		}
+		c.byName[name] = v
 	}
-	return vals, trials
+	if len(v.vals) == 0 {
+		return nil, nil
+	}
+	return slices.Clone(v.vals), slices.Clone(v.trials)
+}
+
+// cellValues are the values of one metric or extra in a cell's
+// observations and their trial indices.
+type cellValues struct {
+	vals   []float64
+	trials []int
 }
 
 // series is one method series of a dataset: a method, or one grid point of

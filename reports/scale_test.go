@@ -2,23 +2,25 @@ package reports
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"testing"
 
+	"github.com/repro-ml/repro/internal/cputime"
 	"github.com/repro-ml/repro/param"
 	"github.com/repro-ml/repro/results"
 	"github.com/repro-ml/repro/spec"
 )
 
-// synthRuns returns a spec of 2 datasets × 5 methods × 10 sizes and
+// synthRuns returns a spec of 2 datasets × 5 methods × 2 sizes and
 // trials trials per size, and a result for every trial of its plan
-// (2 × 5 × 10 × trials results), with metrics that vary by trial.
+// (2 × 5 × 2 × trials results), with metrics that vary by trial.
 func synthRuns(tb testing.TB, trials int) (*spec.Spec, []results.Result) {
 	tb.Helper()
 	sp := &spec.Spec{
 		Name:    "scale",
 		Seed:    1,
-		Curve:   spec.Curve{Sizes: []float64{10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, Trials: trials},
+		Curve:   spec.Curve{Sizes: []float64{50, 100}, Trials: trials},
 		Metrics: []string{"accuracy", "auc"},
 	}
 	for _, id := range []string{"d1", "d2"} {
@@ -48,11 +50,14 @@ func synthRuns(tb testing.TB, trials int) (*spec.Spec, []results.Result) {
 // 200k trials: aggregation is linear in the trials, so 200k takes about
 // 4× 50k (issue 43: it took 18× with an O(T²) scan per cell).
 func BenchmarkRender(b *testing.B) {
-	for _, trials := range []int{500, 2000} { // 50k and 200k results
+	for _, trials := range []int{2500, 10000} { // 50k and 200k results
 		sp, recs := synthRuns(b, trials)
 		b.Run(fmt.Sprintf("%dk", len(recs)/1000), func(b *testing.B) {
 			dir := b.TempDir()
 			b.ReportAllocs()
+			runtime.GC() // not the setup's garbage
+			cpu := cputime.Used()
+			defer func() { b.ReportMetric(float64(cputime.Used()-cpu)/float64(b.N), "cpu-ns/op") }()
 			for b.Loop() {
 				if _, err := Render(dir, sp, recs); err != nil {
 					b.Fatal(err)
@@ -65,10 +70,13 @@ func BenchmarkRender(b *testing.B) {
 // BenchmarkCompare times diff of a run against itself on 50k and 200k
 // trials and reports the bytes it allocates per trial.
 func BenchmarkCompare(b *testing.B) {
-	for _, trials := range []int{500, 2000} {
+	for _, trials := range []int{2500, 10000} {
 		sp, recs := synthRuns(b, trials)
 		b.Run(fmt.Sprintf("%dk", len(recs)/1000), func(b *testing.B) {
 			b.ReportAllocs()
+			runtime.GC()
+			cpu := cputime.Used()
+			defer func() { b.ReportMetric(float64(cputime.Used()-cpu)/float64(b.N), "cpu-ns/op") }()
 			for b.Loop() {
 				if _, err := Compare(sp, recs, sp, recs, DiffOptions{}); err != nil {
 					b.Fatal(err)

@@ -208,6 +208,13 @@ func metricValue(r json.RawMessage) (float64, error) {
 		}
 		return 0, fmt.Errorf("got %s; want a number, \"NaN\", \"+Inf\" or \"-Inf\"", strconv.Quote(s))
 	}
+	if len(r) > 0 && (r[0] == '-' || r[0] >= '0' && r[0] <= '9') {
+		// A JSON number (the line was decoded as JSON): parsed as
+		// json.Unmarshal parses it, without its machinery per value.
+		if v, err := strconv.ParseFloat(string(r), 64); err == nil {
+			return v, nil
+		}
+	}
 	var v float64
 	if err := json.Unmarshal(r, &v); err != nil {
 		return 0, err
