@@ -105,7 +105,7 @@ func (m *model) writeAcross(w *bytes.Buffer, files map[string][]byte) error {
 			}
 			scores = append(scores, row)
 			used = append(used, d)
-			xs = append(xs, fmtX(x))
+			xs = append(xs, d.rowsAt(x))
 		}
 		fmt.Fprintf(w, "### %s: average ranks, Friedman test, Nemenyi post-hoc\n\n", mn)
 		if len(used) < minAcrossDatasets {
