@@ -14,7 +14,7 @@ var fieldDocs = map[string]fieldDoc{
 	"ArtifactCheck.Rows":      {"The table's rows measured, by name (`h=0.3162`, `size/length`); all when absent. `table` needs them, `cell` exactly one.", ""},
 	"ArtifactCheck.Values":    {"With `table`: the paper's value of each of `rows`, in order.", ""},
 	"Curve.Sampling":          {"How training samples are drawn from the pool: uniformly, keeping the class proportions, or with an equal count per class.", ""},
-	"Curve.Sizes":             {"Training-set sizes. A number > 1 is a **count** of rows (a whole number); a number in (0, 1] is a **fraction** of the training pool (`1` is the whole pool), resolved per dataset at run time.", "required by `curve`"},
+	"Curve.Sizes":             {"Training-set sizes. A number > 1 is a **count** of rows (a whole number); a number in (0, 1] is a **fraction** of the training pool (`1` is the whole pool), resolved per dataset at run time. The trials of one size are one column of the report, one paired test and one Friedman cell, whatever rows each fold or fraction leaves them (5-fold cross-validation of 1,532 rows trains on 1,225 or 1,226: a column headed 1225–1226).", "required by `curve`"},
 	"Curve.Trials":            {"Independent training samples per size. A split that defines its own trials (kfold: folds × repeats) sets it; it may then only repeat that number.", ""},
 	"DatasetChoice.Among":     {"Two or more dataset ids of `datasets:`, the same rows under different transforms.", ""},
 	"DatasetChoice.ID":        {"The chosen dataset's id: not an id of `datasets:`.", ""},

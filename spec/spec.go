@@ -320,7 +320,11 @@ func (p ProtocolSpec) ProtocolName() string {
 type Curve struct {
 	// Training-set sizes. A number > 1 is a **count** of rows (a whole
 	// number); a number in (0, 1] is a **fraction** of the training pool
-	// (`1` is the whole pool), resolved per dataset at run time.
+	// (`1` is the whole pool), resolved per dataset at run time. The
+	// trials of one size are one column of the report, one paired test
+	// and one Friedman cell, whatever rows each fold or fraction leaves
+	// them (5-fold cross-validation of 1,532 rows trains on 1,225 or
+	// 1,226: a column headed 1225–1226).
 	//
 	// Default: required by `curve`
 	Sizes []float64 `yaml:"sizes" spec:"optional,nonempty,unique" elem:"training size" want:"a list of training sizes: counts ≥ 2 or fractions in (0, 1] of the training pool" check:"training size"`
