@@ -17,6 +17,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/matrix"
+	"github.com/repro-ml/repro/param"
 )
 
 func init() {
@@ -32,6 +33,12 @@ func init() {
 		Fit: func(_ context.Context, _ datasets.Env, d *datasets.Dataset, p params) (datasets.Fitted, error) {
 			return fit(d, p)
 		},
+		Validate: func(p params) error {
+			if p.L1 && p.L2 {
+				return param.Invalid("l2", "l1 and l2 are both true, and a row is divided by one norm; want l1: false with l2: true")
+			}
+			return nil
+		},
 		Memory:  memory,
 		Learns:  true,
 		Version: 1,
@@ -41,6 +48,7 @@ func init() {
 // params are the parameters of normalize.
 type params struct {
 	L1    bool `param:"l1" default:"true" doc:"divide each row by its L1 norm first (the paper did not for IMDb)"`
+	L2    bool `param:"l2,omitdefault" default:"false" doc:"divide each row by its L2 norm instead (unit-length rows; needs l1: false)"`
 	Scale bool `param:"scale" default:"true" doc:"divide each column by its standard deviation (population; a constant column is left as is)"`
 }
 
@@ -48,6 +56,8 @@ type params struct {
 type Scaler struct {
 	// L1 says whether rows are divided by their L1 norm.
 	L1 bool
+	// L2 says whether rows are divided by their L2 norm.
+	L2 bool
 	// Scale holds each column's factor, 1/sd (1 for a constant column);
 	// nil: columns are not scaled.
 	Scale []float64
@@ -59,7 +69,22 @@ func fit(d *datasets.Dataset, p params) (*Scaler, error) {
 	if d.X == nil {
 		return nil, fmt.Errorf("normalize: dataset %q has no feature matrix", d.Name)
 	}
-	return Fit(d.X, p.L1, p.Scale), nil
+	s := Fit(d.X, p.L1, p.Scale)
+	if p.L2 {
+		s = FitL2(d.X, p.Scale)
+	}
+	return s, nil
+}
+
+// FitL2 returns the normalization of x with rows divided by their L2 norm
+// and, with scale, then columns divided by their standard deviation over
+// x's normalized rows.
+func FitL2(x matrix.Matrix, scale bool) *Scaler {
+	s := &Scaler{L2: true}
+	if scale {
+		s.Scale = reciprocals(matrix.ColumnStds(l2Rows(x)))
+	}
+	return s
 }
 
 // Fit returns the normalization of x: with l1, rows L1-normalized; with
@@ -73,15 +98,21 @@ func Fit(x matrix.Matrix, l1, scale bool) *Scaler {
 	if l1 {
 		rows = l1Rows(x)
 	}
-	sd := matrix.ColumnStds(rows)
-	s.Scale = make([]float64, len(sd))
+	s.Scale = reciprocals(matrix.ColumnStds(rows))
+	return s
+}
+
+// reciprocals returns 1/v of each standard deviation, 1 for a constant
+// column (or one whose reciprocal overflows).
+func reciprocals(sd []float64) []float64 {
+	out := make([]float64, len(sd))
 	for j, v := range sd {
-		s.Scale[j] = 1
+		out[j] = 1
 		if v > 0 && !math.IsInf(1/v, 0) {
-			s.Scale[j] = 1 / v
+			out[j] = 1 / v
 		}
 	}
-	return s
+	return out
 }
 
 // Transform returns d with its rows normalized and columns scaled.
@@ -92,6 +123,9 @@ func (s *Scaler) Transform(d *datasets.Dataset) (*datasets.Dataset, error) {
 	x := d.X
 	if s.L1 {
 		x = l1Rows(x)
+	}
+	if s.L2 {
+		x = l2Rows(x)
 	}
 	if s.Scale != nil {
 		x = scaleCols(x, s.Scale)
@@ -105,6 +139,10 @@ func (s *Scaler) Transform(d *datasets.Dataset) (*datasets.Dataset, error) {
 
 func (s *Scaler) note() string {
 	switch {
+	case s.L2 && s.Scale != nil:
+		return "features normalized: each row divided by its L2 norm, then each feature by its standard deviation (not centred)"
+	case s.L2:
+		return "features normalized: each row divided by its L2 norm"
 	case s.L1 && s.Scale != nil:
 		return "features normalized: each document divided by its L1 norm, then each feature by its standard deviation (not centred)"
 	case s.L1:
@@ -124,6 +162,18 @@ func l1Rows(x matrix.Matrix) matrix.Matrix {
 			return 1
 		}
 		return 1 / n
+	}, nil)
+}
+
+// l2Rows returns x with every row divided by its L2 norm (zero rows kept).
+func l2Rows(x matrix.Matrix) matrix.Matrix {
+	return mapRows(x, func(i int) float64 {
+		n := 0.0
+		x.Row(i, func(_ int, v float64) { n += v * v })
+		if n == 0 {
+			return 1
+		}
+		return 1 / math.Sqrt(n)
 	}, nil)
 }
 

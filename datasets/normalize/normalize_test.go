@@ -3,6 +3,7 @@ package normalize_test
 import (
 	"context"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
@@ -43,16 +44,24 @@ func sd(v []float64) float64 {
 func TestApply(t *testing.T) {
 	// L1-normalized rows: {.25 .75 0} {.5 0 .5} {0 0 0} {.5 .5 0}.
 	l1 := [][]float64{{.25, .75, 0}, {.5, 0, .5}, {0, 0, 0}, {.5, .5, 0}}
+	// L2-normalized rows: {1 3 0}/√10 {2 0 2}/√8 {0 0 0} {4 4 0}/√32.
+	r10, r8, r32 := 1/math.Sqrt(10), 1/math.Sqrt(8), 1/math.Sqrt(32)
+	l2 := [][]float64{{r10, 3 * r10, 0}, {2 * r8, 0, 2 * r8}, {0, 0, 0}, {4 * r32, 4 * r32, 0}}
 	tests := []struct {
-		l1, scale bool
-		want      func(i, j int) float64
+		l1, l2, scale bool
+		want          func(i, j int) float64
 	}{
-		{true, false, func(i, j int) float64 { return l1[i][j] }},
-		{true, true, func(i, j int) float64 {
+		{false, true, false, func(i, j int) float64 { return l2[i][j] }},
+		{false, true, true, func(i, j int) float64 {
+			col := []float64{l2[0][j], l2[1][j], l2[2][j], l2[3][j]}
+			return l2[i][j] / sd(col)
+		}},
+		{true, false, false, func(i, j int) float64 { return l1[i][j] }},
+		{true, false, true, func(i, j int) float64 {
 			col := []float64{l1[0][j], l1[1][j], l1[2][j], l1[3][j]}
 			return l1[i][j] / sd(col)
 		}},
-		{false, true, func(i, j int) float64 {
+		{false, false, true, func(i, j int) float64 {
 			raw := counts(false).X
 			col := []float64{raw.At(0, j), raw.At(1, j), raw.At(2, j), raw.At(3, j)}
 			return raw.At(i, j) / sd(col)
@@ -65,7 +74,7 @@ func TestApply(t *testing.T) {
 	for _, tt := range tests {
 		for _, sparse := range []bool{false, true} {
 			in := counts(sparse)
-			out, err := tr.Apply(context.Background(), datasets.Env{}, in, param.Values{"l1": tt.l1, "scale": tt.scale})
+			out, err := tr.Apply(context.Background(), datasets.Env{}, in, param.Values{"l1": tt.l1, "l2": tt.l2, "scale": tt.scale})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +84,7 @@ func TestApply(t *testing.T) {
 			for i := range 4 {
 				for j := range 3 {
 					if got, want := out.X.At(i, j), tt.want(i, j); math.Abs(got-want) > 1e-12 {
-						t.Errorf("l1=%v scale=%v sparse=%v: x[%d][%d] = %v; want %v", tt.l1, tt.scale, sparse, i, j, got, want)
+						t.Errorf("l1=%v l2=%v scale=%v sparse=%v: x[%d][%d] = %v; want %v", tt.l1, tt.l2, tt.scale, sparse, i, j, got, want)
 					}
 				}
 			}
@@ -115,5 +124,24 @@ func TestFit(t *testing.T) {
 	s := normalize.Fit(matrix.NewDense(2, 1, []float64{3, 3}), false, true)
 	if s.Scale[0] != 1 {
 		t.Errorf("constant column scaled by %v; want 1", s.Scale[0])
+	}
+}
+
+// TestL1AndL2 checks that a row cannot be divided by both norms: the
+// transform's validation names l2 and says what is wanted.
+func TestL1AndL2(t *testing.T) {
+	tr, err := datasets.LookupTransform("normalize")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Validate == nil {
+		t.Fatal("normalize declares no Validate hook")
+	}
+	err = tr.Validate(param.Values{"l1": true, "l2": true, "scale": true})
+	if err == nil || !strings.Contains(err.Error(), "want l1: false with l2: true") {
+		t.Errorf("l1 and l2: err = %v; want the l2 error", err)
+	}
+	if err := tr.Validate(param.Values{"l1": false, "l2": true, "scale": false}); err != nil {
+		t.Errorf("l2 alone: %v", err)
 	}
 }
