@@ -58,7 +58,7 @@ func BenchmarkRead(b *testing.B) {
 // TestLoadBytesPerEntry checks what Load allocates for a plain file and
 // for a training and a test file: the CSR's 12 bytes a stored entry (an
 // int32 index, a float64 value) and 16 a row (pointer and label), 8 more
-// a row for the given split's marks, and a fixed part of 2.5 MiB (the 1 MiB buffer
+// a row for the given split's marks, and a fixed part of 2.5 MiB (the 256 KiB buffer
 // that sizes the files, the scanner's, the feature names) — no copy of
 // the entries. Allocation counts bytes whether the memory is touched or
 // not, so this bounds the peak from above, load-independent.

@@ -191,7 +191,7 @@ func Load(paths []string, o Options) (*datasets.Dataset, error) {
 // ok is false if a file is gzipped or cannot be read (the parse then
 // grows its arrays, and reports the error).
 func size(paths []string) (entries, lines int, ok bool) {
-	buf := make([]byte, 1<<20)
+	buf := make([]byte, 256<<10)
 	for _, path := range paths {
 		if strings.HasSuffix(path, ".gz") {
 			return 0, 0, false
