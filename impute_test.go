@@ -41,12 +41,13 @@ func TestImputeFarTestRows(t *testing.T) {
 		t.Errorf("report lacks %q", want)
 	}
 
-	// An identity transform on the whole dataset: imputation over every row.
+	// An identity transform declared on the whole dataset (fit: all, a
+	// transductive protocol): imputation over every row.
 	b, err := os.ReadFile("testdata/impute-far.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := strings.Replace(string(b), "    split: {kind: given}", "    transforms: [{name: normalize, params: {l1: false, scale: false}}]\n    split: {kind: given}", 1)
+	s := strings.Replace(string(b), "    split: {kind: given}", "    transforms: [{name: normalize, fit: all, params: {l1: false, scale: false}}]\n    split: {kind: given}", 1)
 	sp := filepath.Join(t.TempDir(), "leak.yaml")
 	if err := os.WriteFile(sp, []byte(s), 0o644); err != nil {
 		t.Fatal(err)
@@ -66,17 +67,17 @@ func TestImputeFarTestRows(t *testing.T) {
 }
 
 // TestReportFitOn checks what the report says a transform run on the whole
-// dataset was fitted on: one that learns from its rows (normalize's column
-// scales) says the test rows were seen, and says how to declare or avoid
-// it; fit: all names the transductive protocol the spec declares; the
-// trial keys are those of no fit.
+// dataset was fitted on: fit: all names the transductive protocol the spec
+// declares. A transform that learns from its rows (normalize's column
+// scales) with no fit: is refused at its line: the spec must say what it
+// sees.
 func TestReportFitOn(t *testing.T) {
 	b, err := os.ReadFile(irisSpec)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ fit, want string }{
-		{"", "} (fitted once on every row, test rows included; fit: train or pool fits it in each trial, fit: all declares a transductive protocol)"},
+		{"", "fit: missing: transform normalize learns from the rows it is fitted on, so say which it sees"},
 		{", fit: all", "} (fitted once on every row, test rows included: a transductive protocol, as the spec declares with fit: all)"},
 	} {
 		s := strings.Replace(string(b), "  - name: iris\n", "  - name: iris\n    transforms: [{name: normalize"+tc.fit+"}]\n", 1)
@@ -89,6 +90,13 @@ func TestReportFitOn(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := filepath.Join(tmp, "out")
+		if tc.fit == "" {
+			_, stderr := mustCLI(t, exitUsage, "run", sp, "--smoke", "-o", dir, "-q")
+			if !strings.Contains(stderr, tc.want) {
+				t.Errorf("no fit: stderr %q; want %q", stderr, tc.want)
+			}
+			continue
+		}
 		mustCLI(t, exitOK, "run", sp, "--smoke", "-o", dir, "-q")
 		rep, err := os.ReadFile(filepath.Join(dir, "report.md"))
 		if err != nil {

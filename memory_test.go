@@ -39,7 +39,7 @@ datasets:
     id: huge-graph
     params: {file: huge.svm}
     split: {kind: holdout, test: 10, stratify: true}
-    transforms: [{name: cooccurrence-graph}]
+    transforms: [{name: cooccurrence-graph, fit: all}]
   - name: iris
     split: {kind: holdout, test: 60, stratify: true}
 methods:
@@ -147,7 +147,7 @@ datasets:
     id: small
     params: {file: small.svm}
     split: {kind: holdout, test: 10, stratify: true}
-    transforms: [{name: cooccurrence-graph}]
+    transforms: [{name: cooccurrence-graph, fit: all}]
 methods:
   - name: logreg-l2
     label: LR

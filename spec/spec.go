@@ -183,11 +183,15 @@ type TransformSpec struct {
 	// Default: plugin defaults
 	Params param.Values `yaml:"params,omitempty" spec:"optional"`
 	// What the transform is fitted on: absent, the whole dataset once when
-	// it loads (cached on disk by content); `all`, the same, declared: the
-	// paper's protocol is transductive (a corpus compressed without
-	// labels, a vocabulary over the whole corpus), and the report says the
-	// test rows were seen; `pool`, in each trial every non-test row,
-	// labels hidden; `train`, in each trial the training rows.
+	// it loads (cached on disk by content) — only for a transform that
+	// learns nothing from the rows (relabel, subsample, lexicon-classes);
+	// one that learns (normalize, standardize, pca, compress, kgrams, lz77,
+	// the co-occurrence and lexicon-correlation graphs) must say what it
+	// sees: `all`, once on every row, declared: the paper's protocol is
+	// transductive (a corpus compressed without labels, a vocabulary over
+	// the whole corpus), and the report says the test rows were seen;
+	// `pool`, in each trial every non-test row, labels hidden; `train`, in
+	// each trial the training rows.
 	//
 	// Default: corpus
 	//

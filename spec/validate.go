@@ -189,6 +189,12 @@ func (ts *TransformSpec) check(d *decoder, f *fields, path string) bool {
 		d.errorf(f.get(d, "fit"), Sub(path, "fit"), "transform %s runs once on the whole dataset and cannot be fitted in each trial; want no fit", ts.Name)
 	case !ts.PerTrial() && tr.Apply == nil:
 		d.errorf(f.node, Sub(path, "fit"), "missing: transform %s is fitted in each trial; want fit: pool or fit: train", ts.Name)
+	case ts.Fit == "" && tr.Learns:
+		want := "fit: all (once on every row, test rows included: a transductive protocol)"
+		if tr.Fit != nil {
+			want = "fit: train or fit: pool (in each trial), or " + want
+		}
+		d.errorf(f.node, Sub(path, "fit"), "missing: transform %s learns from the rows it is fitted on, so say which it sees; want %s", ts.Name, want)
 	}
 	return true
 }
