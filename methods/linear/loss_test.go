@@ -121,7 +121,7 @@ func ExampleSoftmaxLoss() {
 type hidden struct{ matrix.Matrix }
 
 // TestLogisticLossFusedSame checks that the one-pass loss and gradient of
-// a CSR matrix are those of the two passes up to the rounding of the rows'
+// a CSR and of a dense matrix are those of the two passes up to the rounding of the rows'
 // dot products (summed in four partial sums instead of one), on rows of
 // varying length, empty rows among them, and scores large enough that
 // residuals underflow to zero.
@@ -138,6 +138,13 @@ func TestLogisticLossFusedSame(t *testing.T) {
 		y[i] = float64(2*rng.IntN(2) - 1)
 	}
 	X := b.Build()
+	for _, X := range []matrix.Matrix{X, matrix.ToDense(X)} {
+		fusedSame(t, fmt.Sprintf("%T", X), X, y, rng)
+	}
+}
+
+func fusedSame(t *testing.T, name string, X matrix.Matrix, y []float64, rng *rand.Rand) {
+	_, d := X.Dims()
 	w := make([]float64, d)
 	for j := range w {
 		w[j] = rng.NormFloat64()
@@ -147,7 +154,7 @@ func TestLogisticLossFusedSame(t *testing.T) {
 		l1 := LogisticLoss(X, y, w, bias, g1)
 		l2 := LogisticLoss(hidden{X}, y, w, bias, g2)
 		if math.Abs(l1-l2) > 1e-12*math.Abs(l2) {
-			t.Errorf("b = %g: loss %v fused, %v in two passes", bias, l1, l2)
+			t.Errorf("%s, b = %g: loss %v fused, %v in two passes", name, bias, l1, l2)
 		}
 		scale := 0.0
 		for _, v := range g2 {
@@ -155,7 +162,7 @@ func TestLogisticLossFusedSame(t *testing.T) {
 		}
 		for j := range g1 {
 			if math.Abs(g1[j]-g2[j]) > 1e-12*scale {
-				t.Errorf("b = %g: gradient[%d] %v fused, %v in two passes", bias, j, g1[j], g2[j])
+				t.Errorf("%s, b = %g: gradient[%d] %v fused, %v in two passes", name, bias, j, g1[j], g2[j])
 			}
 		}
 	}
