@@ -161,3 +161,38 @@ func BenchmarkDiffCommand(b *testing.B) {
 		})
 	}
 }
+
+// TestKFoldValidateSizes checks validate --data on the k-fold study: an
+// expect sizes entry may name the requested size or either row count its
+// folds train on (1225 or 1226 rows on ei-ie), as check accepts them, and
+// a count no fold trains on is refused, listing both counts.
+func TestKFoldValidateSizes(t *testing.T) {
+	b, err := os.ReadFile(kfoldSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		sizes string
+		code  int
+		want  string
+	}{
+		{"[1]", exitOK, "valid"},
+		{"[1225]", exitOK, "valid"},
+		{"[1226]", exitOK, "valid"},
+		{"[1227]", exitUsage, `1227 is not a training size of dataset "ei-ie": curve.sizes (100%) resolve to 1225, 1226 rows of the pools of 1225–1226 rows`},
+	} {
+		s := strings.Replace(string(b), "than: PCR, sizes: [1],", "than: PCR, sizes: "+tc.sizes+",", 1)
+		if s == string(b) && tc.sizes != "[1]" {
+			t.Fatalf("%s has no expectation on ei-ie with sizes: [1] to change", kfoldSpec)
+		}
+		file := filepath.Join(t.TempDir(), "kfold.yaml")
+		if err := os.WriteFile(file, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(t.TempDir()) // validate --data caches in ./out/.cache
+		code, stdout, stderr := cli(t, "validate", "--data", t.TempDir(), file)
+		if code != tc.code || !strings.Contains(stdout+stderr, tc.want) {
+			t.Errorf("sizes %s: exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s", tc.sizes, code, tc.code, tc.want, stdout, stderr)
+		}
+	}
+}
