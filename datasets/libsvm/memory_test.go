@@ -7,8 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/repro-ml/repro/datasets"
-	"github.com/repro-ml/repro/internal/memtest"
+	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/param"
 )
 
@@ -45,20 +44,7 @@ func TestLoadMemory(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, file), []byte(b.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		l, err := datasets.Lookup("libsvm")
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := param.Defaults(l.Params)
-		p["file"] = file
-		env := datasets.Env{DataDir: dir}
-		est := l.Memory(env, p)
-		_, peak := memtest.LeastPeak(func() {
-			if _, err := l.Load(t.Context(), env, p); err != nil {
-				t.Fatal(err)
-			}
-		}, est, 3)
+		_, peak := datatest.CheckLoadMemory(t, "libsvm", dir, tc.name, param.Values{"file": file})
 		t.Logf("%s: %d bytes, %.1f live per byte", tc.name, b.Len(), float64(peak)/float64(b.Len()))
-		memtest.CheckPeak(t, tc.name, est, peak)
 	}
 }

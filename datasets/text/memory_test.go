@@ -78,19 +78,6 @@ func TestLoaderMemoryReal(t *testing.T) {
 	}
 	for name, file := range map[string]string{"20news": "20news-bydate.tar.gz", "imdb": "imdb/aclImdb_labeled.tar.gz"} {
 		dir := paperDir(t, file)
-		l, err := datasets.Lookup(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := param.Defaults(l.Params)
-		p["keep_text"] = true
-		env := datasets.Env{DataDir: dir}
-		est := l.Memory(env, p)
-		_, peak := memtest.LeastPeak(func() {
-			if _, err = l.Load(t.Context(), env, p); err != nil {
-				t.Fatal(err)
-			}
-		}, est, 3)
-		memtest.CheckPeak(t, name+" ("+file+")", est, peak)
+		datatest.CheckLoadMemory(t, name, dir, name+" ("+file+")", param.Values{"keep_text": true})
 	}
 }

@@ -9,6 +9,7 @@ package datatest
 
 import (
 	"context"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
+	"github.com/repro-ml/repro/internal/memtest"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/param"
 )
@@ -174,4 +176,28 @@ func ZipfText(seed uint64, n, words, vocab int) []string {
 		docs[i] = b.String()
 	}
 	return docs
+}
+
+// CheckLoadMemory loads dataset plugin loader from dir, with set over its
+// parameters' defaults, and checks that the loader's estimate
+// (Loader.Memory) covers the load's live peak (memtest.LeastPeak over up
+// to three loads, memtest.CheckPeak); what names the case in failures.
+// It returns the estimate and the peak.
+func CheckLoadMemory(t *testing.T, loader, dir, what string, set param.Values) (est, peak int64) {
+	t.Helper()
+	l, err := datasets.Lookup(loader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := param.Defaults(l.Params)
+	maps.Copy(p, set)
+	env := datasets.Env{DataDir: dir}
+	est = l.Memory(env, p)
+	_, peak = memtest.LeastPeak(func() {
+		if _, err := l.Load(t.Context(), env, p); err != nil {
+			t.Fatal(err)
+		}
+	}, est, 3)
+	memtest.CheckPeak(t, what, est, peak)
+	return est, peak
 }
