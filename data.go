@@ -15,6 +15,7 @@ import (
 
 	"github.com/repro-ml/repro/datasets"
 	"github.com/repro-ml/repro/datasets/fetch"
+	"github.com/repro-ml/repro/internal/atomicfile"
 	"github.com/repro-ml/repro/runner"
 	"github.com/repro-ml/repro/spec"
 )
@@ -435,31 +436,12 @@ func cmdDataMirror(stdout, stderr io.Writer, args []string) int {
 }
 
 // writeMirror writes the download of s rebuilt from dir's files to dst,
-// through a temporary file renamed into place.
-func writeMirror(dst, dir string, s *fetch.Source) (err error) {
+// atomically (atomicfile.Write).
+func writeMirror(dst, dir string, s *fetch.Source) error {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(dst), "."+filepath.Base(dst)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = fetch.Rebuild(tmp, dir, s); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), dst)
+	return atomicfile.Write(dst, 0o644, func(w io.Writer) error { return fetch.Rebuild(w, dir, s) })
 }
 
 // dataHint prints the command that fetches an experiment's data when err

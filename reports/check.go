@@ -650,20 +650,9 @@ func (m *model) valueOK(e *spec.Expectation, mean, sd float64) bool {
 }
 
 // pairs returns the metric values of a and b on the trial indices both
-// cells have, in trial order.
+// cells have, in a's order (pairTrials without the indices).
 func pairs(a, b *cell, metricName string) (x, y []float64) {
-	av, at := a.values(metricName)
-	bv, bt := b.values(metricName)
-	byTrial := map[int]float64{}
-	for i, t := range bt {
-		byTrial[t] = bv[i]
-	}
-	for i, t := range at {
-		if v, ok := byTrial[t]; ok {
-			x = append(x, av[i])
-			y = append(y, v)
-		}
-	}
+	x, y, _ = pairTrials(a, b, metricName)
 	return x, y
 }
 
