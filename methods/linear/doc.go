@@ -9,8 +9,12 @@
 //     Newton method on Hessian-vector products, or with solver: newton by
 //     Newton's method on the exact (d+1)×(d+1) Hessian (Cholesky, Armijo
 //     line search) — which the default solver: auto takes for badly
-//     scaled columns when the Hessian is small; multi-class one-vs-rest
-//     (as liblinear) or multinomial (softmax).
+//     scaled columns when the Hessian is small — or, without an
+//     intercept, with solver: dual by coordinate descent on the dual (Yu,
+//     Huang and Lin 2011; liblinear -s 7), whose first epochs also start
+//     auto's L-BFGS on sparse data without an intercept; every solver
+//     stops at the same primal rule, ‖∇f‖∞ ≤ tol·max(1, |f|); multi-class
+//     one-vs-rest (as liblinear) or multinomial (softmax).
 //   - logreg-l1: L1-regularized logistic regression, min ‖w‖₁ + C Σ
 //     log(1+exp(−yᵢ(wᵀxᵢ+b))), solved by newGLMNET (Yuan, Ho and Lin 2012;
 //     liblinear -s 6): randomized coordinate descent on a quadratic model

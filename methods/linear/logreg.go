@@ -14,7 +14,7 @@ import (
 
 func init() {
 	methods.RegisterTyped("logreg-l2", methods.Typed[logRegL2]{
-		Doc:    "L2-regularized logistic regression, ½‖w‖² + C·Σ log-loss, unpenalized intercept (L-BFGS, or TRON as liblinear -s 0); one-vs-rest as liblinear, or multinomial",
+		Doc:    "L2-regularized logistic regression, ½‖w‖² + C·Σ log-loss, unpenalized intercept (L-BFGS, TRON as liblinear -s 0, or without an intercept dual coordinate descent as -s 7); one-vs-rest as liblinear, or multinomial",
 		Kinds:  methods.Classification,
 		New:    newLogRegL2,
 		Memory: memLogRegL2,
@@ -34,7 +34,7 @@ type logRegL2 struct {
 	C          float64 `param:"C" range:"(0, +inf)" default:"1" doc:"weight of the summed log-loss against ½‖w‖² (liblinear's C)"`
 	Intercept  bool    `param:"intercept" default:"true" doc:"fit an unpenalized intercept b"`
 	Multiclass string  `param:"multiclass" enum:"ovr|softmax" default:"ovr" doc:"ovr: one binary model per class, scores are decision values (liblinear); softmax: multinomial with penalty ½Σₖ‖wₖ‖²"`
-	Solver     string  `param:"solver" enum:"auto|lbfgs|tron|newton" default:"auto" doc:"one-vs-rest solver: lbfgs; tron (trust-region Newton with conjugate gradients on Hessian-vector products, liblinear -s 0's); newton (Newton's method with the exact (d+1)×(d+1) Hessian, Cholesky and a line search: for few columns); auto: tron on badly scaled columns (root mean squares more than 1000× apart) when there are at most 256 columns, lbfgs otherwise. On badly scaled columns lbfgs and tron are diagonally preconditioned. softmax always uses lbfgs"`
+	Solver     string  `param:"solver" enum:"auto|lbfgs|tron|newton|dual" default:"auto" doc:"one-vs-rest solver: lbfgs; tron (trust-region Newton with conjugate gradients on Hessian-vector products, liblinear -s 0's); newton (Newton's method with the exact (d+1)×(d+1) Hessian, Cholesky and a line search: for few columns); dual (coordinate descent on the dual, liblinear -s 7's, stopped by the same primal rule, going on by lbfgs where it stalls; needs intercept: false); auto: tron on badly scaled columns (root mean squares more than 1000× apart) when there are at most 256 columns, lbfgs otherwise, started from 10 epochs of dual on sparse data without an intercept or a warm start. On badly scaled columns lbfgs and tron are diagonally preconditioned. softmax always uses lbfgs"`
 	MaxIter    int     `param:"max_iter" range:"[1, +inf)" default:"1000" doc:"iteration cap (Newton steps for newton and tron, L-BFGS iterations for lbfgs) per binary (or multinomial) problem"`
 	Tol        float64 `param:"tol" range:"(0, +inf)" default:"1e-05" doc:"stop when ‖∇f‖∞ ≤ tol·max(1, |f|)"`
 
@@ -43,6 +43,9 @@ type logRegL2 struct {
 
 func newLogRegL2(p logRegL2) (methods.Method, error) {
 	p.Softmax = p.Multiclass == "softmax"
+	if p.Solver == "dual" && p.Intercept && !p.Softmax {
+		return nil, errors.New("solver: dual needs intercept: false (its dual has no unpenalized intercept)")
+	}
 	return &p, nil
 }
 
@@ -85,11 +88,12 @@ func (m *logRegL2) Fit(ctx context.Context, train *datasets.Dataset, env *method
 		}
 		var norms []float64 // X's squared column norms, the same for every one-vs-rest task
 		work := &l2Work{}   // L-BFGS's vectors, reused by every task
+		dual := &dualWork{} // dual coordinate descent's, likewise
 		model, err = fitOVR(train.X, train.Y, K, func(X matrix.Matrix, y, start []float64) ([]float64, float64, methods.Info, error) {
 			if norms == nil && m.Solver != "newton" {
 				norms = matrix.ColumnNorms2(X)
 			}
-			return m.fitBinary(ctx, X, y, start, norms, work)
+			return m.fitBinary(ctx, X, y, start, norms, work, dual)
 		}, warmModel(env, key, kind, d, K, nil))
 	}
 	if err != nil {
@@ -104,14 +108,19 @@ func (m *logRegL2) settings() optim.Settings {
 }
 
 // fitBinary minimizes ½‖w‖² + C·LogisticLoss over θ = (w, b) from start
-// (zero if nil) by L-BFGS, by TRON (fitL2TRON) with solver: tron, or by
-// Newton's method (fitL2Newton) with solver: newton. On badly scaled
-// columns (badlyScaled) L-BFGS and TRON are diagonally preconditioned, and
+// (zero if nil) by L-BFGS, by TRON (fitL2TRON) with solver: tron, by
+// Newton's method (fitL2Newton) with solver: newton, or by dual
+// coordinate descent (fitL2Dual, no intercept) with solver: dual, going
+// on by L-BFGS from its w if it stalls. On badly scaled columns
+// (badlyScaled) L-BFGS and TRON are diagonally preconditioned, and
 // solver: auto takes TRON when there are few columns (autoTRONMaxCols);
-// otherwise L-BFGS. norms are X's squared column norms
-// (matrix.ColumnNorms2), computed once for all one-vs-rest tasks; work
-// holds L-BFGS's vectors from one task to the next.
-func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start, norms []float64, work *l2Work) ([]float64, float64, methods.Info, error) {
+// otherwise L-BFGS, which on sparse, well-scaled data without an
+// intercept and without a warm start starts from dualStartEpochs epochs
+// of dual coordinate descent (counted in info.Iterations). norms are X's
+// squared column norms (matrix.ColumnNorms2), computed once for all
+// one-vs-rest tasks; work and dual hold the solvers' vectors from one
+// task to the next.
+func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start, norms []float64, work *l2Work, dual *dualWork) ([]float64, float64, methods.Info, error) {
 	n, d := X.Dims()
 	if m.Solver == "newton" {
 		return fitL2Newton(ctx, X, y, m.C, m.Intercept, m.MaxIter, m.Tol, start)
@@ -119,6 +128,23 @@ func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start, nor
 	scaled := badlyScaled(norms)
 	if m.Solver == "tron" || m.Solver == "auto" && scaled && d <= autoTRONMaxCols {
 		return fitL2TRON(ctx, X, y, m.C, m.Intercept, m.MaxIter, m.Tol, start, scaled)
+	}
+	epochs := 0
+	if m.Solver == "dual" {
+		w, info, err := fitL2Dual(ctx, X, y, m.C, m.MaxIter, m.Tol, start, dual)
+		if err != nil || info.Converged || info.Iterations >= m.MaxIter {
+			return w, 0, info, err
+		}
+		start, epochs = append(w, 0), info.Iterations
+	}
+	if _, sparse := X.(*matrix.CSR); m.Solver == "auto" && sparse && !m.Intercept && !scaled && start == nil && m.MaxIter > 1 {
+		// L-BFGS from dualStartEpochs epochs of dual coordinate
+		// descent (see dualStartEpochs).
+		w, k, err := dualCD(ctx, X, y, m.C, min(dualStartEpochs, m.MaxIter-1), nil, dual, func(int, float64, []float64) bool { return false })
+		if err != nil {
+			return nil, 0, methods.Info{}, err
+		}
+		start, epochs = append(w, 0), k
 	}
 	// On badly scaled columns (root mean squares more than
 	// badScaleRatio apart), L-BFGS runs in u = θ/s, s the inverse square
@@ -162,6 +188,7 @@ func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start, nor
 		return v
 	}
 	set := m.settings()
+	set.MaxIter -= epochs
 	set.GradScale = s
 	if start != nil {
 		for j, v := range start {
@@ -178,7 +205,7 @@ func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start, nor
 	for j, uj := range res.X {
 		res.X[j] = s[j] * uj
 	}
-	return res.X[:d:d], res.X[d], methods.Info{Iterations: res.Iterations, Converged: res.Converged, Objective: res.F}, nil
+	return res.X[:d:d], res.X[d], methods.Info{Iterations: epochs + res.Iterations, Converged: res.Converged, Objective: res.F}, nil
 }
 
 // l2Work holds the vectors of fitBinary's L-BFGS path, allocated for the

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"strings"
 	"testing"
 
 	_ "github.com/repro-ml/repro/datasets/embedded"
@@ -13,6 +14,7 @@ import (
 	"github.com/repro-ml/repro/internal/datatest"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
+	"github.com/repro-ml/repro/param"
 )
 
 // l2Grad returns the gradient of ½‖w‖² + C·LogisticLoss at (w, b), with a
@@ -42,7 +44,8 @@ func TestLogRegL2Optimality(t *testing.T) {
 		solver    string
 	}{{0.01, true, "lbfgs"}, {1, true, "lbfgs"}, {100, true, "lbfgs"}, {1, false, "lbfgs"},
 		{0.01, true, "tron"}, {1, true, "tron"}, {100, true, "tron"}, {1, false, "tron"},
-		{0.01, true, "newton"}, {1, true, "newton"}, {100, true, "newton"}, {1, false, "newton"}} {
+		{0.01, true, "newton"}, {1, true, "newton"}, {100, true, "newton"}, {1, false, "newton"},
+		{0.01, false, "dual"}, {1, false, "dual"}, {100, false, "dual"}, {1, false, "auto"}, {100, false, "auto"}} {
 		var models []*classifier
 		for _, set := range []*datasets.Dataset{data, sparseCopy(data)} {
 			m := fit(t, "logreg-l2", map[string]any{"C": tc.C, "intercept": tc.intercept, "tol": tol, "solver": tc.solver}, set).(*classifier)
@@ -91,7 +94,7 @@ func TestLogRegL2Scalar(t *testing.T) {
 			lo = mid
 		}
 	}
-	for _, solver := range []string{"lbfgs", "tron"} {
+	for _, solver := range []string{"lbfgs", "tron", "dual"} {
 		m := fit(t, "logreg-l2", map[string]any{"C": C, "intercept": false, "tol": 1e-10, "solver": solver}, ds).(*classifier)
 		if math.Abs(m.W[0][0]-lo) > 1e-7 {
 			t.Errorf("%s: w = %.10f, bisection gives %.10f", solver, m.W[0][0], lo)
@@ -287,6 +290,8 @@ func TestAbsentClass(t *testing.T) {
 		params map[string]any
 	}{
 		{"logreg-l2", nil},
+		{"logreg-l2", map[string]any{"intercept": false}}, // L-BFGS from dual coordinate descent
+		{"logreg-l2", map[string]any{"intercept": false, "solver": "dual"}},
 		{"logreg-l2", map[string]any{"multiclass": "softmax"}},
 		{"logreg-l1", nil},
 	} {
@@ -325,6 +330,8 @@ func TestDeterminism(t *testing.T) {
 		params map[string]any
 	}{
 		{"logreg-l2", nil},
+		{"logreg-l2", map[string]any{"intercept": false}}, // L-BFGS from dual coordinate descent
+		{"logreg-l2", map[string]any{"intercept": false, "solver": "dual"}},
 		{"logreg-l2", map[string]any{"multiclass": "softmax"}},
 		{"logreg-l1", nil},
 	} {
@@ -351,8 +358,22 @@ func TestErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := newMethod(t, "logreg-l1", nil).Fit(ctx, cls, &methods.Env{}); err == nil {
-		t.Error("logreg-l1: no error with a cancelled context")
+	for _, tc := range []struct {
+		name string
+		p    map[string]any
+	}{{"logreg-l1", nil}, {"logreg-l2", map[string]any{"intercept": false, "solver": "dual"}}} {
+		if _, err := newMethod(t, tc.name, tc.p).Fit(ctx, cls, &methods.Env{}); err == nil {
+			t.Errorf("%s %v: no error with a cancelled context", tc.name, tc.p)
+		}
+	}
+	pl, err := methods.Lookup("logreg-l2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := param.Defaults(pl.Params)
+	v["solver"] = "dual"
+	if _, err := methods.New("logreg-l2", v); err == nil || !strings.Contains(err.Error(), "intercept: false") {
+		t.Errorf("solver: dual with an intercept: error %v, want one naming intercept: false", err)
 	}
 }
 
@@ -393,6 +414,7 @@ func TestCapFlagged(t *testing.T) {
 		{"logreg-l2", map[string]any{"C": 10.0}},
 		{"logreg-l2", map[string]any{"C": 10.0, "solver": "tron"}},
 		{"logreg-l2", map[string]any{"C": 10.0, "solver": "lbfgs"}},
+		{"logreg-l2", map[string]any{"C": 10.0, "solver": "dual", "intercept": false}},
 		{"logreg-l2", map[string]any{"C": 10.0, "multiclass": "softmax"}},
 		{"logreg-l1", map[string]any{"C": 10.0}},
 	} {

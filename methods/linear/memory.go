@@ -7,7 +7,8 @@ import (
 
 // The memory estimates of the plugins (methods.Plugin.Memory).
 
-// memLogRegL2: L-BFGS over d+1 (or K(d+1) for softmax) variables, TRON's
+// memLogRegL2: L-BFGS over d+1 (or K(d+1) for softmax) variables (and
+// without an intercept dual coordinate descent's vectors), TRON's
 // vectors over d+1 (and X squared), or Newton's dense copies of X and its
 // Hessian;
 // the margins; one weight vector per task.
@@ -31,6 +32,12 @@ func memLogRegL2Fit(s methods.Shape, p logRegL2) int64 {
 	// The last three d+1: the column norms, the preconditioner and the
 	// unscaled point of fitBinary.
 	lbfgs := methods.Bytes(optim.Bytes(d+1, set), methods.Floats(4, d+1), methods.Floats(2, n), model, scores)
+	if !p.Intercept {
+		// Dual coordinate descent (solver: dual, and auto's start):
+		// the rows' squared norms, α and C − α, the rows' order, the
+		// check's gradient and scratch.
+		lbfgs = methods.Bytes(lbfgs, methods.Floats(4, n), int64(n)*4, methods.Floats(d+1))
+	}
 	// TRON: its vectors, and on badly scaled columns (which the shape
 	// does not tell) the preconditioner and X with its entries squared.
 	sq := methods.Floats(s.NNZ) // squared values sharing X's structure

@@ -25,7 +25,7 @@ func fitEnv(t *testing.T, name string, p map[string]any, train *datasets.Dataset
 // optimality returns the largest optimality violation of m's tasks on
 // train: ‖∇f‖∞/max(1, f) for logreg-l2 (its stopping test), the
 // minimum-norm subgradient's ∞-norm for logreg-l1.
-func optimality(name string, m *classifier, train *datasets.Dataset, C float64) float64 {
+func optimality(name string, m *classifier, train *datasets.Dataset, C float64, intercept bool) float64 {
 	v := 0.0
 	for t := range m.W {
 		c := t
@@ -34,10 +34,10 @@ func optimality(name string, m *classifier, train *datasets.Dataset, C float64) 
 		}
 		y := signs(nil, train.Y, c)
 		if name == "logreg-l1" {
-			v = math.Max(v, l1Violation(train.X, y, m.W[t], m.B[t], C, true))
+			v = math.Max(v, l1Violation(train.X, y, m.W[t], m.B[t], C, intercept))
 			continue
 		}
-		g, f := l2Grad(train.X, y, m.W[t], m.B[t], C, true)
+		g, f := l2Grad(train.X, y, m.W[t], m.B[t], C, intercept)
 		v = math.Max(v, maxAbs(g)/math.Max(1, f))
 	}
 	return v
@@ -64,6 +64,7 @@ func TestWarmStart(t *testing.T) {
 		{"logreg-l2", map[string]any{"solver": "lbfgs"}, 1e-5},
 		{"logreg-l2", map[string]any{"solver": "tron"}, 1e-5},
 		{"logreg-l2", map[string]any{"solver": "newton"}, 1e-5},
+		{"logreg-l2", map[string]any{"solver": "dual", "intercept": false}, 1e-5},
 		{"logreg-l2", map[string]any{"multiclass": "softmax"}, -1},
 		{"logreg-l1", map[string]any{}, 1e-4},
 	} {
@@ -73,6 +74,7 @@ func TestWarmStart(t *testing.T) {
 				for k, v := range tc.p {
 					p[k] = v
 				}
+				intercept := tc.p["intercept"] != false
 				cold := fitEnv(t, tc.name, p, all, &methods.Env{})
 				env := &methods.Env{Warm: &methods.State{}}
 				prev := fitEnv(t, tc.name, p, before, env)
@@ -87,11 +89,11 @@ func TestWarmStart(t *testing.T) {
 					t.Errorf("objective %.10g warm, %.10g cold (relative difference %.2g)", warm.info.Objective, cold.info.Objective, rel)
 				}
 				if tc.tol > 0 {
-					if v := optimality(tc.name, warm, all, C); v > tc.tol {
+					if v := optimality(tc.name, warm, all, C, intercept); v > tc.tol {
 						t.Errorf("warm fit: optimality violation %g > %g", v, tc.tol)
 					}
 				}
-				if got, _ := methods.Load[*classifier](env.Warm, warmKey(tc.name, true, tc.p["multiclass"] == "softmax")); got != warm {
+				if got, _ := methods.Load[*classifier](env.Warm, warmKey(tc.name, intercept, tc.p["multiclass"] == "softmax")); got != warm {
 					t.Errorf("env.Warm holds %p, want the last fit's model %p", got, warm)
 				}
 				t.Logf("iterations: cold %d, warm %d (previous fit %d)", cold.info.Iterations, warm.info.Iterations, prev.info.Iterations)
