@@ -212,7 +212,7 @@ func (s *solver) wGroup(str int, gzy []float64, base int, scratch []float64) {
 	gzy, gd := gzy[2*(lo-base):2*(hi-base)], s.gd[lo:hi]
 	a, id2 := scratch[:n], scratch[n:2*n]
 	irho := 1 / s.rho // the hot loops multiply
-	target := float64(p.strLen[str]) * irho
+	target := p.dictCost(int32(str)) * irho
 	// phi0 = φ(0); s20 and cnt0 are the sum of 1/D² and the count over
 	// {a_j > 0} (v > 0: D ≥ 1), the other sums of a Newton step at τ = 0.
 	phi0, s20, cnt0 := 0.0, 0.0, 0
@@ -350,6 +350,7 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 	irho := 1 / rho // the hot loops multiply
 	nm := int32(p.nMulti)
 	vals := s.vals
+	chars := p.chars // nil: the dictionary cost is the length in words
 	u, at := ws.u[:k*n], ws.at[:k*n]
 	r := ws.r[:n]
 	for a := range r {
@@ -378,7 +379,11 @@ func (s *solver) zdoc(i int, ws *work, acc *residuals) error {
 			ata[t] = x
 			v := vals[x:][:3:3]
 			if str >= nm {
-				v[0] = s.wSingle(v[1], v[2], s.dOne[str-nm], float64(t+1), irho)
+				c := float64(t + 1) // the string's length in words
+				if chars != nil {
+					c = float64(chars[str])
+				}
+				v[0] = s.wSingle(v[1], v[2], s.dOne[str-nm], c, irho)
 			}
 			ua[t] = v[0] + v[2]*irho
 		}
@@ -481,14 +486,14 @@ func (s *solver) objective(weighted bool) float64 {
 			}
 			obj += s.lambda * v
 			if str >= nm {
-				obj += float64(p.strLen[str]) * v
+				obj += p.dictCost(str) * v
 			} else {
 				m[str] = max(m[str], v)
 			}
 		}
 	}
 	for str, v := range m {
-		obj += float64(p.strLen[str]) * v
+		obj += p.dictCost(int32(str)) * v
 	}
 	return obj
 }

@@ -50,7 +50,7 @@ func TestGram(t *testing.T) {
 	for _, k := range []int{1, 2, 3, 5, 7} {
 		for _, n := range []int{1, 2, 3, 4, 6, 11, 20} {
 			docs := []string{strings.Repeat("a ", n)}
-			p, err := newProblem(context.Background(), docs, k, 0)
+			p, err := newProblem(context.Background(), docs, k, 0, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -272,7 +272,7 @@ func TestADMMMatchesLP(t *testing.T) {
 		lambda := []float64{0, 0.03, 0.5, 2, 6}[c%5]
 		docs := randomDocs(rng, 1+rng.IntN(4), 9, 2+rng.IntN(3))
 		t.Run(fmt.Sprintf("k=%d,lambda=%v,%d", k, lambda, c), func(t *testing.T) {
-			p, err := newProblem(context.Background(), docs, k, 0)
+			p, err := newProblem(context.Background(), docs, k, 0, "")
 			if err != nil {
 				t.Fatal(err)
 			}

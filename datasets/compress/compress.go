@@ -9,6 +9,12 @@ import (
 	"github.com/repro-ml/repro/matrix"
 )
 
+// The units of a string's dictionary cost (Options.Cost).
+const (
+	Words      = "words"      // its length in words (the paper's text: "word length")
+	Characters = "characters" // the bytes of its words (the paper's Fig. 1 counts characters)
+)
+
 // Options configure Compress. The zero value of a field other than Lambda
 // selects the default given in its comment.
 type Options struct {
@@ -16,6 +22,13 @@ type Options struct {
 	K int
 	// Lambda is the cost of a pointer, uniform (λ ≥ 0; 0 is allowed).
 	Lambda float64
+	// Cost is the unit of a string's dictionary cost: Words (its length
+	// in words; the default, "") or Characters (the bytes of its words).
+	Cost string
+	// Tokens is the token kind the documents are cut into
+	// (text.TokenizerOf; "" is text.Letters, lower-case runs of ASCII
+	// letters).
+	Tokens string
 	// Epsilon is the reweighting's ε: D_jj = max{1, (w_j + ε)⁻¹}
 	// (default 0.1).
 	Epsilon float64
@@ -47,6 +60,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxIter == 0 {
 		o.MaxIter = 1000
+	}
+	if o.Cost == "" {
+		o.Cost = Words
 	}
 	return o
 }
@@ -82,13 +98,15 @@ type Result struct {
 // Compress compresses the documents jointly by problem (1) of Paskov et
 // al.: the candidate pointers are every k-gram of up to K words at every
 // position of every document (none spans two documents), a pointer costs
-// Lambda and a dictionary string its length in words. It solves Rounds
+// Lambda and a dictionary string its length in words (or characters:
+// Cost). It solves Rounds
 // reweighted relaxations (2) by ADMM, rounds the last to a binary solution
 // that reconstructs every word, and counts each document's pointers per
 // string.
 //
 // Documents are tokenized as text.Tokenize does (lower-case runs of ASCII
-// letters); an empty document gives an empty row. The result is
+// letters), or by the tokenizer of o.Tokens; an empty document gives an
+// empty row. The result is
 // deterministic whatever Workers.
 func Compress(ctx context.Context, docs []string, o Options) (*Result, error) {
 	res, _, _, err := compress(ctx, docs, o)
@@ -103,9 +121,12 @@ func compress(ctx context.Context, docs []string, o Options) (*Result, *problem,
 	if err := o.check(); err != nil {
 		return nil, nil, nil, err
 	}
-	p, err := newProblem(ctx, docs, o.K, o.Workers)
+	p, err := newProblem(ctx, docs, o.K, o.Workers, o.Tokens)
 	if err != nil {
 		return nil, nil, nil, err
+	}
+	if o.Cost == Characters {
+		p.countChars()
 	}
 	s := newSolver(p, o.Lambda, o.Workers)
 	res := &Result{Words: len(p.words), Candidates: p.live}
@@ -159,6 +180,8 @@ func (o Options) check() error {
 		return fmt.Errorf("tol = %v; want > 0", o.Tol)
 	case o.MaxIter < 1:
 		return fmt.Errorf("max_iter = %d; want ≥ 1", o.MaxIter)
+	case o.Cost != Words && o.Cost != Characters:
+		return fmt.Errorf("cost = %q; want %s or %s", o.Cost, Words, Characters)
 	}
 	return nil
 }
@@ -166,8 +189,11 @@ func (o Options) check() error {
 // KGrams counts every k-gram of up to k words of each document: the
 // features of Compress when every pointer is kept (w = 1), the ordinary
 // bag of k-grams. Columns are the k-grams (words joined by "_"), sorted.
-func KGrams(ctx context.Context, docs []string, k int) (*matrix.CSR, []string, error) {
-	p, err := newProblem(ctx, docs, k, 0)
+//
+// Documents are tokenized by the tokenizer of the token kind tokens
+// (text.TokenizerOf; "" is text.Letters).
+func KGrams(ctx context.Context, docs []string, k int, tokens string) (*matrix.CSR, []string, error) {
+	p, err := newProblem(ctx, docs, k, 0, tokens)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -189,7 +215,7 @@ func binaryCost(p *problem, sel []bool, lambda float64) float64 {
 	}
 	for s, u := range used {
 		if u {
-			cost += float64(p.strLen[s])
+			cost += p.dictCost(int32(s))
 		}
 	}
 	return cost
@@ -269,7 +295,7 @@ func (s *solver) round(ctx context.Context) ([]bool, error) {
 					j := k*(lo+a) + t - 1
 					c := s.lambda
 					if uses[p.str[j]] == 0 {
-						c += float64(p.strLen[p.str[j]])
+						c += p.dictCost(p.str[j])
 					}
 					if best < 0 || c < bestCost || c == bestCost && w(j) > w(best) {
 						best, bestCost = j, c

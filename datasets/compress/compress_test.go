@@ -3,6 +3,7 @@ package compress
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -94,7 +95,7 @@ func TestLambdaExtremes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, _ := newProblem(context.Background(), docs, 5, 0)
+	p, _ := newProblem(context.Background(), docs, 5, 0, "")
 	if res.Binary != float64(len(p.vocab)) {
 		t.Errorf("λ = 0: storage cost %v; want %d, the unigrams' (one per distinct word)", res.Binary, len(p.vocab))
 	}
@@ -165,7 +166,7 @@ func TestOptionsCheck(t *testing.T) {
 
 // TestKGrams checks the bag of k-grams against counting by hand.
 func TestKGrams(t *testing.T) {
-	x, names, err := KGrams(context.Background(), []string{"a b a", "", "b"}, 2)
+	x, names, err := KGrams(context.Background(), []string{"a b a", "", "b"}, 2, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,5 +180,106 @@ func TestKGrams(t *testing.T) {
 				t.Errorf("x[%d][%d] = %v; want %v", i, j, got, v)
 			}
 		}
+	}
+}
+
+// TestCharacterCost: with the dictionary cost in characters, free
+// pointers (λ = 0) store each distinct word once, so the storage cost is
+// the letters of the vocabulary, every word reconstructed; and on words
+// of equal length the units differ by a scale of the pointer cost.
+func TestCharacterCost(t *testing.T) {
+	docs := strings.Split(prose, ".")
+	res, p, sel, err := compress(context.Background(), docs, Options{K: 5, Lambda: 0, Cost: Characters, Tol: 1e-5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReconstructs(t, res, p, sel)
+	letters := 0
+	for _, w := range p.vocab {
+		letters += len(w)
+	}
+	if res.Binary != float64(letters) {
+		t.Errorf("λ = 0, characters: storage cost %v; want %d, the letters of the distinct words", res.Binary, letters)
+	}
+	// One-letter words (the paper's Fig. 1, "manamana"): the two units
+	// are the same problem, solved the same way. Words of three letters:
+	// the cost in characters at 3λ is three times the cost in words at λ,
+	// the same problem scaled, so its LP optimum is three times as large.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for c := range 4 {
+		docs := randomDocs(rng, 3+rng.IntN(6), 40, 3+rng.IntN(4))
+		three := make([]string, len(docs))
+		for i, d := range docs {
+			var b strings.Builder
+			for _, r := range d {
+				b.WriteString(strings.Repeat(string(r), 1+2*bool2int(r != ' ')))
+			}
+			three[i] = b.String()
+		}
+		for _, tt := range []struct {
+			docs   []string
+			factor float64
+		}{{docs, 1}, {three, 3}} {
+			w, err := Compress(context.Background(), tt.docs, Options{K: 3, Lambda: 0.3, Tol: 1e-6})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ch, err := Compress(context.Background(), tt.docs, Options{K: 3, Lambda: 0.3 * tt.factor, Cost: Characters, Tol: 1e-6})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.factor == 1 && (!reflect.DeepEqual(w.Dictionary, ch.Dictionary) || ch.Binary != w.Binary) {
+				t.Errorf("corpus %d, one-letter words: characters keep %d strings at cost %v; words %d at %v",
+					c, len(ch.Dictionary), ch.Binary, len(w.Dictionary), w.Binary)
+			}
+			// The LP optimum (the first relaxation) scales exactly; the
+			// rounded solutions may part, as ADMM's path does.
+			if math.Abs(ch.LowerBound-tt.factor*w.LowerBound) > 1e-3*ch.LowerBound {
+				t.Errorf("corpus %d, words of %v letters: the relaxation costs %v in characters at %vλ, %v in words at λ (× %v)",
+					c, tt.factor, ch.LowerBound, tt.factor, w.LowerBound, tt.factor)
+			}
+		}
+	}
+	rep := []string{"ab cd"}
+	if _, err := Compress(context.Background(), rep, Options{Cost: "bytes"}); err == nil {
+		t.Error("cost bytes: no error")
+	}
+}
+
+func bool2int(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestTokens: the token kind reaches the compression's and the k-grams'
+// words (digits kept as words of their own only with digits).
+func TestTokens(t *testing.T) {
+	docs := []string{"route 66 and route 66", "route 66"}
+	for _, tt := range []struct {
+		tokens string
+		want   []string
+	}{
+		{"", []string{"and", "route"}},
+		{"digits", []string{"66", "and", "route"}},
+	} {
+		_, names, err := KGrams(context.Background(), docs, 1, tt.tokens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(names, tt.want) {
+			t.Errorf("KGrams, tokens %q: %v; want %v", tt.tokens, names, tt.want)
+		}
+		res, err := Compress(context.Background(), docs, Options{K: 1, Lambda: 0.03, Tokens: tt.tokens})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res.Dictionary, tt.want) {
+			t.Errorf("Compress, tokens %q: %v; want %v", tt.tokens, res.Dictionary, tt.want)
+		}
+	}
+	if _, err := Compress(context.Background(), docs, Options{Tokens: "bytes"}); err == nil {
+		t.Error("tokens bytes: no error")
 	}
 }

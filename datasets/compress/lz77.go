@@ -113,7 +113,7 @@ func LZ77(ctx context.Context, docs []string, order []int, k int) (*matrix.CSR, 
 	if len(order) != len(docs) {
 		return nil, nil, fmt.Errorf("order lists %d documents for %d", len(order), len(docs))
 	}
-	p, err := newProblem(ctx, docs, k, 0)
+	p, err := newProblem(ctx, docs, k, 0, "")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -31,22 +31,30 @@ func kgramsPerWord(k int) int64   { return int64(64 + 16*k + 12*k*k) }
 func compressPerWord(k int) int64 { return int64(64 + 64*k) }
 
 // words returns the number of words of d's documents, as Compress and
-// KGrams tokenize them.
-func words(d *datasets.Dataset) int64 {
+// KGrams tokenize them with the token kind tokens.
+func words(d *datasets.Dataset, tokens string) int64 {
+	each, err := text.TokenizerOf(tokens)
+	if err != nil {
+		each = text.EachToken // the transform refuses the kind itself
+	}
 	n := int64(0)
 	for _, s := range d.Text {
-		text.EachToken(s, func([]byte) { n++ })
+		each(s, func([]byte) { n++ })
 	}
 	return n
 }
 
 // kgramsMemory estimates the most memory KGrams holds on d's documents.
 func kgramsMemory(d *datasets.Dataset, p kgramsParams) int64 {
-	return fixedMemory + perDoc*int64(len(d.Text)) + kgramsPerWord(p.K)*words(d)
+	return fixedMemory + perDoc*int64(len(d.Text)) + kgramsPerWord(p.K)*words(d, p.Tokens)
 }
 
 // compressMemory estimates the most memory Compress holds on d's
 // documents.
 func compressMemory(d *datasets.Dataset, p compressParams) int64 {
-	return fixedMemory + perDoc*int64(len(d.Text)) + compressPerWord(p.K)*words(d)
+	per := compressPerWord(p.K)
+	if p.Cost == Characters {
+		per += 4 * int64(p.K) // a float32 per string, at most k strings per word
+	}
+	return fixedMemory + perDoc*int64(len(d.Text)) + per*words(d, p.Tokens)
 }

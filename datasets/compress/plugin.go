@@ -29,13 +29,15 @@ func init() {
 
 // kgramsParams are the parameters of kgrams; the range of k ends at MaxK.
 type kgramsParams struct {
-	K int `param:"k" range:"[1, 16]" default:"5" doc:"longest k-gram, in words (the paper: 5)"`
+	K      int    `param:"k" range:"[1, 16]" default:"5" doc:"longest k-gram, in words (the paper: 5)"`
+	Tokens string `param:"tokens,omitdefault" enum:"letters|digits|apostrophes|punctuation" default:"letters" doc:"what a word is (the paper does not say): letters, runs of ASCII letters case-folded ([a-z]+); digits, runs of letters and digits; apostrophes, letters with an apostrophe between two letters kept (don't); punctuation, runs of letters and each other printable ASCII character but digits a word of its own"`
 }
 
 // compressParams are the parameters of compress.
 type compressParams struct {
 	kgramsParams
-	Lambda  float64 `param:"lambda" range:"[0, 1000000]" default:"0.03" doc:"pointer cost λ, uniform (the paper: 0 … 5, 0.03 for Figs. 2 and 4); the dictionary cost of a string is its length in words"`
+	Lambda  float64 `param:"lambda" range:"[0, 1000000]" default:"0.03" doc:"pointer cost λ, uniform (the paper: 0 … 5, 0.03 for Figs. 2 and 4); the dictionary cost of a string is its length in words (cost)"`
+	Cost    string  `param:"cost,omitdefault" enum:"words|characters" default:"words" doc:"unit of a string's dictionary cost: words, its length in words (the paper's text: \"each substring's dictionary cost was its word length\"), or characters, the letters of its words (the paper's Fig. 1 counts characters)"`
 	Epsilon float64 `param:"epsilon" range:"[1e-06, 1000]" default:"0.1" doc:"reweighting ε: D = max{1, 1/(w + ε)} (the paper does not give it)"`
 	Rounds  int     `param:"rounds" range:"[1, 50]" default:"3" doc:"relaxed problems solved: the first unweighted, each next reweighted from the last"`
 	Tol     float64 `param:"tol" range:"[1e-12, 0.5]" default:"0.001" doc:"ADMM tolerance on the primal and dual residuals (relative, and absolute per √pointers)"`
@@ -73,7 +75,7 @@ func applyCompress(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p c
 	if err != nil {
 		return nil, fmt.Errorf("compress: %w", err)
 	}
-	o := Options{K: p.K, Lambda: p.Lambda, Epsilon: p.Epsilon, Rounds: p.Rounds, Tol: p.Tol, MaxIter: p.MaxIter}
+	o := Options{K: p.K, Lambda: p.Lambda, Cost: p.Cost, Tokens: p.Tokens, Epsilon: p.Epsilon, Rounds: p.Rounds, Tol: p.Tol, MaxIter: p.MaxIter}
 	res, err := Compress(ctx, docs, o)
 	if err != nil {
 		return nil, fmt.Errorf("compress: %w", err)
@@ -94,8 +96,8 @@ func applyCompress(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p c
 	st["compress.factorizations"] = float64(res.Factorizations)
 	st["compress.seconds"] = res.Seconds
 	out.Notes = append(out.Notes, fmt.Sprintf(
-		"compressive features (Paskov et al. 2013): the %d documents (%d words) compressed jointly without labels, k-grams up to %d, pointer cost λ = %v, dictionary cost = word length; %d reweighted relaxations (ε = %v) solved by ADMM (tol %v, iterations %v), rounded: %d pointers, dictionary of %d strings; storage cost binary %.6g vs relaxed %.6g (ratio %.4f; first relaxation: %.6g)",
-		d.Rows(), res.Words, o.K, o.Lambda, o.Rounds, o.Epsilon, o.Tol, res.Iterations, res.Pointers, len(res.Dictionary),
+		"compressive features (Paskov et al. 2013): the %d documents (%d words: %s) compressed jointly without labels, k-grams up to %d, pointer cost λ = %v, dictionary cost = length in %s; %d reweighted relaxations (ε = %v) solved by ADMM (tol %v, iterations %v), rounded: %d pointers, dictionary of %d strings; storage cost binary %.6g vs relaxed %.6g (ratio %.4f; first relaxation: %.6g)",
+		d.Rows(), res.Words, p.Tokens, o.K, o.Lambda, o.Cost, o.Rounds, o.Epsilon, o.Tol, res.Iterations, res.Pointers, len(res.Dictionary),
 		res.Binary, res.Relaxed, st["compress.objective.ratio"], res.LowerBound))
 	return out, nil
 }
@@ -113,12 +115,12 @@ func applyKGrams(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p kgr
 	if err != nil {
 		return nil, fmt.Errorf("kgrams: %w", err)
 	}
-	x, names, err := KGrams(ctx, docs, p.K)
+	x, names, err := KGrams(ctx, docs, p.K, p.Tokens)
 	if err != nil {
 		return nil, fmt.Errorf("kgrams: %w", err)
 	}
 	out := withFeatures(d, x, names)
 	out.Stats["kgrams.features"] = float64(len(names))
-	out.Notes = append(out.Notes, fmt.Sprintf("bag of k-grams: every k-gram of up to %d words counted per document (words joined by _): %d features", p.K, len(names)))
+	out.Notes = append(out.Notes, fmt.Sprintf("bag of k-grams: every k-gram of up to %d words (%s) counted per document (words joined by _): %d features", p.K, p.Tokens, len(names)))
 	return out, nil
 }

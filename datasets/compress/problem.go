@@ -34,7 +34,11 @@ type problem struct {
 
 	str    []int32 // per slot: its string's id, −1 for a dead slot
 	strLen []uint8 // per string: its length in words
-	first  []int32 // per string: its first slot, to name it
+	// chars, if not nil, is per string its length in characters (the
+	// bytes of its words, as the tokenizer kept them): the dictionary
+	// cost of Characters; nil, the cost is strLen (Words).
+	chars []float32
+	first []int32 // per string: its first slot, to name it
 	// Strings 0 … nMulti−1 have at least two pointers, at positions
 	// grpPtr[s] … grpPtr[s+1]−1 of the string order (in slot order
 	// within a string), which tr maps to slots; the others have one.
@@ -44,15 +48,20 @@ type problem struct {
 	live   int // number of live slots (candidate pointers)
 }
 
-// newProblem tokenizes docs with text.EachToken (lower-case runs of ASCII
+// newProblem tokenizes docs with the tokenizer of the token kind tokens
+// (text.TokenizerOf; "" is text.EachToken's lower-case runs of ASCII
 // letters) and lists the candidate pointers of k-grams up to k, indexing
 // them on workers goroutines (GOMAXPROCS if workers < 1).
-func newProblem(ctx context.Context, docs []string, k, workers int) (*problem, error) {
+func newProblem(ctx context.Context, docs []string, k, workers int, tokens string) (*problem, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	if k < 1 || k > MaxK {
 		return nil, fmt.Errorf("k = %d, want 1 … %d", k, MaxK)
+	}
+	eachToken, err := text.TokenizerOf(tokens)
+	if err != nil {
+		return nil, err
 	}
 	p := &problem{k: k, start: make([]int, 1, len(docs)+1), workers: workers}
 	ids := map[string]int32{}
@@ -60,7 +69,7 @@ func newProblem(ctx context.Context, docs []string, k, workers int) (*problem, e
 		if i%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		text.EachToken(d, func(tok []byte) {
+		eachToken(d, func(tok []byte) {
 			id, ok := ids[string(tok)]
 			if !ok {
 				id = int32(len(p.vocab))
@@ -226,6 +235,30 @@ func (p *problem) docs() int { return len(p.start) - 1 }
 
 // strings returns the number of distinct k-grams.
 func (p *problem) strings() int { return len(p.strLen) }
+
+// dictCost returns the dictionary cost c(s) of string s: its length in
+// characters if p counts them (countChars), else in words.
+func (p *problem) dictCost(s int32) float64 {
+	if p.chars != nil {
+		return float64(p.chars[s])
+	}
+	return float64(p.strLen[s])
+}
+
+// countChars makes the dictionary cost of each string its length in
+// characters: the bytes of its words, without separators (Paskov et al.'s
+// Fig. 1 counts the characters of the dictionary).
+func (p *problem) countChars() {
+	p.chars = make([]float32, p.strings())
+	for s := range p.chars {
+		a := int(p.first[s]) / p.k
+		n := 0
+		for i := range int(p.strLen[s]) {
+			n += len(p.vocab[p.words[a+i]])
+		}
+		p.chars[s] = float32(n)
+	}
+}
 
 // name returns string s, its words joined by "_" as the text pipeline's
 // n-grams are.

@@ -18,12 +18,12 @@ func TestIndex(t *testing.T) {
 	for trial := range 20 {
 		k := 1 + trial%5
 		docs := randomDocs(rng, 1+rng.IntN(6), 30, 2+rng.IntN(4))
-		p, err := newProblem(context.Background(), docs, k, 1)
+		p, err := newProblem(context.Background(), docs, k, 1, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, workers := range []int{2, 3} {
-			q, err := newProblem(context.Background(), docs, k, workers)
+			q, err := newProblem(context.Background(), docs, k, workers, "")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,7 +11,7 @@ import (
 // arrive at its positions in slot order, and back.
 func TestTransfer(t *testing.T) {
 	docs := randomDocs(rand.New(rand.NewPCG(7, 8)), 30, 40, 4)
-	p, err := newProblem(context.Background(), docs, 3, 0)
+	p, err := newProblem(context.Background(), docs, 3, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestTransferBlocks(t *testing.T) {
 	docs := randomDocs(rand.New(rand.NewPCG(9, 10)), 40, 60, 5)
 	var ws [][]float64
 	for _, shift := range []int{minShift, 2} {
-		p, err := newProblem(context.Background(), docs, 4, 0)
+		p, err := newProblem(context.Background(), docs, 4, 0, "")
 		if err != nil {
 			t.Fatal(err)
 		}

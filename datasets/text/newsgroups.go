@@ -36,6 +36,7 @@ type newsParams struct {
 	File         string   `param:"file" default:"20news-bydate.tar.gz" doc:"the .tar.gz as distributed, or a directory holding 20news-bydate-train/ and 20news-bydate-test/ (relative to the data dir)"`
 	Groups       []string `param:"groups" default:"[]" doc:"newsgroups to keep (default: all 20)"`
 	StripHeaders bool     `param:"strip_headers" default:"false" doc:"drop each message's header block (up to the first blank line); the paper keeps the files as distributed"`
+	Remove       []string `param:"remove,omitdefault" default:"[]" doc:"parts of each message removed from both the features and the documents kept (Dataset.Text, which compress reads), as scikit-learn's fetch_20newsgroups(remove=…): headers (up to the first blank line), footers (from the last blank or dashed line on: signatures), quotes (lines quoting another post, and their attributions)"`
 	KeepText     bool     `param:"keep_text" default:"false" doc:"keep the raw documents in Dataset.Text (memory: ~36 MB)"`
 	Pipeline     `defaults:"stop_words=default"`
 }
@@ -130,6 +131,10 @@ func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p newsParams) (*datas
 	if err != nil {
 		return nil, fmt.Errorf("20news: %w", err)
 	}
+	clean, err := Cleaner(p.Remove)
+	if err != nil {
+		return nil, fmt.Errorf("20news: remove: %w", err)
+	}
 	vec := NewVectorizer(opt)
 	strip := p.StripHeaders
 	d := &datasets.Dataset{Name: "20news", Classes: classes, Y: make([]float64, len(docs)), Split: make([]datasets.Part, len(docs))}
@@ -137,6 +142,7 @@ func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p newsParams) (*datas
 		d.Text = make([]string, len(docs))
 	}
 	for i, doc := range docs {
+		doc.text = clean(doc.text)
 		body := doc.text
 		if strip {
 			body = StripHeaders(body)
@@ -161,6 +167,9 @@ func buildNewsgroups(docs []newsDoc, dirs map[string]bool, p newsParams) (*datas
 	if strip {
 		hdr = "headers stripped (up to the first blank line)"
 	}
+	if len(p.Remove) > 0 {
+		hdr += fmt.Sprintf("; removed from the features and the documents: %s (as scikit-learn's fetch_20newsgroups)", strings.Join(p.Remove, ", "))
+	}
 	d.Notes = []string{
 		fmt.Sprintf("20 Newsgroups by-date: %d train + %d test messages, %d groups; %s", len(train), len(test), len(classes), hdr),
 		p.Describe() + fmt.Sprintf(": %d terms", len(vocab)),
@@ -178,6 +187,83 @@ func StripHeaders(msg string) string {
 		}
 	}
 	return msg
+}
+
+// The parts of a message that Cleaner removes.
+const (
+	Headers = "headers" // StripHeaders
+	Footers = "footers" // StripFooter
+	Quotes  = "quotes"  // StripQuotes
+)
+
+// Cleaner returns the function that removes the named parts of a news
+// message (Headers, Footers, Quotes) in scikit-learn's order: headers,
+// then footers, then quotes. No parts: the identity.
+func Cleaner(parts []string) (func(string) string, error) {
+	var head, foot, quote bool
+	for _, p := range parts {
+		switch p {
+		case Headers:
+			head = true
+		case Footers:
+			foot = true
+		case Quotes:
+			quote = true
+		default:
+			return nil, fmt.Errorf("%q; want headers, footers or quotes", p)
+		}
+	}
+	return func(msg string) string {
+		if head {
+			msg = StripHeaders(msg)
+		}
+		if foot {
+			msg = StripFooter(msg)
+		}
+		if quote {
+			msg = StripQuotes(msg)
+		}
+		return msg
+	}, nil
+}
+
+// StripFooter returns a message without its footer, as scikit-learn's
+// strip_newsgroup_footer: the message with its outer white space trimmed
+// is cut before its last line that is empty or made of dashes and white
+// space only (a signature's "--" separator or the blank line before it);
+// a message whose only such line is its first, or that has none, is
+// returned unchanged.
+func StripFooter(msg string) string {
+	lines := strings.Split(strings.TrimSpace(msg), "\n")
+	n := len(lines) - 1
+	for ; n >= 0; n-- {
+		if strings.Trim(strings.TrimSpace(lines[n]), "-") == "" {
+			break
+		}
+	}
+	if n > 0 {
+		return strings.Join(lines[:n], "\n")
+	}
+	return msg
+}
+
+// StripQuotes returns a message without the lines that quote another
+// post, as scikit-learn's strip_newsgroup_quoting: lines starting with >
+// or |, or with "In article" or "Quoted from", and lines holding "writes
+// in", "writes:", "wrote:", "says:" or "said:" (attributions).
+func StripQuotes(msg string) string {
+	lines := strings.Split(msg, "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if strings.HasPrefix(l, ">") || strings.HasPrefix(l, "|") || strings.HasPrefix(l, "In article") || strings.HasPrefix(l, "Quoted from") {
+			continue
+		}
+		if strings.Contains(l, "writes in") || strings.Contains(l, "writes:") || strings.Contains(l, "wrote:") || strings.Contains(l, "says:") || strings.Contains(l, "said:") {
+			continue
+		}
+		kept = append(kept, l)
+	}
+	return strings.Join(kept, "\n")
 }
 
 // newsPath splits "…/20news-bydate-{train,test}/<group>/<name>" and reports

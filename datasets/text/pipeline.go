@@ -121,27 +121,7 @@ func Tokenize(s string) []string {
 
 // EachToken calls fn with each token of s (as Tokenize splits it) in a
 // buffer that is reused: fn must copy the bytes it keeps.
-func EachToken(s string, fn func(tok []byte)) {
-	var buf [64]byte
-	tok := buf[:0]
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case 'a' <= c && c <= 'z':
-			tok = append(tok, c)
-		case 'A' <= c && c <= 'Z':
-			tok = append(tok, c+('a'-'A'))
-		default:
-			if len(tok) > 0 {
-				fn(tok)
-				tok = tok[:0]
-			}
-		}
-	}
-	if len(tok) > 0 {
-		fn(tok)
-	}
-}
+func EachToken(s string, fn func(tok []byte)) { eachTokenOf(Letters, s, fn) }
 
 func (v *Vectorizer) id(term []byte) int32 {
 	if id, ok := v.ids[string(term)]; ok {
