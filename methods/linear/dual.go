@@ -19,6 +19,7 @@ type dualWork struct {
 	xx    []float64 // ‖xᵢ‖²
 	alpha []float64 // αᵢ and C − αᵢ, interleaved (2n)
 	order []int32   // the rows in the epoch's order
+	start []float64 // auto's start for L-BFGS (d+1)
 	grad  []float64 // the primal gradient at a check (d+1), when checked
 	z     []float64 // logisticLoss's scratch (n), likewise
 }
@@ -43,7 +44,7 @@ func (dw *dualWork) vectors(X matrix.Matrix) {
 		}
 	}
 	dw.alpha, dw.order = make([]float64, 2*n), make([]int32, n)
-	dw.grad, dw.z = nil, nil
+	dw.grad, dw.z, dw.start = nil, nil, make([]float64, d+1)
 }
 
 // dualSeed seeds the permutations of fitL2Dual: every task starts from the
@@ -79,7 +80,8 @@ func fitL2Dual(ctx context.Context, X matrix.Matrix, y []float64, C float64, max
 	info := methods.Info{}
 	gate := math.Inf(1) // check the primal once the dual violation is below this
 	last := 0           // the epoch of the last check
-	w, epochs, err := dualCD(ctx, X, y, C, maxIter, w0, dw, func(epoch int, gmax float64, w []float64) bool {
+	_, d := X.Dims()
+	w, epochs, err := dualCD(ctx, X, y, C, maxIter, w0, make([]float64, d), dw, func(epoch int, gmax float64, w []float64) bool {
 		if gmax >= gate {
 			return false
 		}
@@ -106,7 +108,8 @@ const dualStallEpochs = 10
 // dualCD runs at most maxEpochs epochs of dual coordinate descent from w0
 // (see fitL2Dual), calling stop after each with the epoch's largest
 // violation of the dual's optimality conditions and the current w, and
-// returns w and the epochs run. Each epoch visits the rows in a random
+// returns w (in the given w, of length d or more) and the epochs run.
+// Each epoch visits the rows in a random
 // order (a generator seeded with dualSeed and n for every task, so a fit
 // depends neither on the fits before it nor on how many run at once) and
 // minimizes over one αᵢ at a time by a safeguarded Newton method on the
@@ -114,8 +117,10 @@ const dualStallEpochs = 10
 // an epoch reads each row twice), to a tolerance that tightens as the
 // epochs need fewer Newton steps. αᵢ and C − αᵢ are both kept, as
 // liblinear does, so that neither loses its digits near the bounds.
-func dualCD(ctx context.Context, X matrix.Matrix, y []float64, C float64, maxEpochs int, w0 []float64, dw *dualWork, stop func(epoch int, gmax float64, w []float64) bool) ([]float64, int, error) {
+func dualCD(ctx context.Context, X matrix.Matrix, y []float64, C float64, maxEpochs int, w0, w []float64, dw *dualWork, stop func(epoch int, gmax float64, w []float64) bool) ([]float64, int, error) {
 	n, d := X.Dims()
+	w = w[:d]
+	clear(w)
 	dw.vectors(X)
 	xx, alpha, order := dw.xx, dw.alpha, dw.order
 	csr, _ := X.(*matrix.CSR)
@@ -145,7 +150,6 @@ func dualCD(ctx context.Context, X matrix.Matrix, y []float64, C float64, maxEpo
 		}
 	}
 
-	w := make([]float64, d)
 	lo := math.Min(0.001*C, 1e-8)
 	for i := range n {
 		a, ca := lo, C-lo

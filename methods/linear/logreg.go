@@ -140,11 +140,13 @@ func (m *logRegL2) fitBinary(ctx context.Context, X matrix.Matrix, y, start, nor
 	if _, sparse := X.(*matrix.CSR); m.Solver == "auto" && sparse && !m.Intercept && !scaled && start == nil && m.MaxIter > 1 {
 		// L-BFGS from dualStartEpochs epochs of dual coordinate
 		// descent (see dualStartEpochs).
-		w, k, err := dualCD(ctx, X, y, m.C, min(dualStartEpochs, m.MaxIter-1), nil, dual, func(int, float64, []float64) bool { return false })
+		dual.vectors(X)
+		_, k, err := dualCD(ctx, X, y, m.C, min(dualStartEpochs, m.MaxIter-1), nil, dual.start, dual, func(int, float64, []float64) bool { return false })
 		if err != nil {
 			return nil, 0, methods.Info{}, err
 		}
-		start, epochs = append(w, 0), k
+		dual.start[d] = 0
+		start, epochs = dual.start, k
 	}
 	// On badly scaled columns (root mean squares more than
 	// badScaleRatio apart), L-BFGS runs in u = θ/s, s the inverse square

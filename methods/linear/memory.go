@@ -35,8 +35,8 @@ func memLogRegL2Fit(s methods.Shape, p logRegL2) int64 {
 	if !p.Intercept {
 		// Dual coordinate descent (solver: dual, and auto's start):
 		// the rows' squared norms, α and C − α, the rows' order, the
-		// check's gradient and scratch.
-		lbfgs = methods.Bytes(lbfgs, methods.Floats(4, n), int64(n)*4, methods.Floats(d+1))
+		// check's gradient and scratch, auto's start.
+		lbfgs = methods.Bytes(lbfgs, methods.Floats(4, n), int64(n)*4, methods.Floats(2, d+1))
 	}
 	// TRON: its vectors, and on badly scaled columns (which the shape
 	// does not tell) the preconditioner and X with its entries squared.
