@@ -49,18 +49,7 @@ metrics: [mse]
 // were stored (the csv plugin's test_file, OmitDefault) leaves the keys of
 // specs that do not set it as they were, and changes them when set.
 func TestKeysOfAddedParams(t *testing.T) {
-	first := func(src string) string {
-		t.Helper()
-		sp, err := spec.Parse("keys.yaml", []byte(src), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := spec.NewPlan(sp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return p.Trials[0].Key
-	}
+	first := func(src string) string { return firstKey(t, src) }
 	if k := first(csvSpec); k != pinnedCSVKey {
 		t.Errorf("first key %s; want %s as before test_file", k, pinnedCSVKey)
 	}
@@ -68,4 +57,54 @@ func TestKeysOfAddedParams(t *testing.T) {
 	if k := first(set); k == pinnedCSVKey {
 		t.Errorf("setting test_file left the key %s unchanged", k)
 	}
+}
+
+// pinnedDDRKey is the key of ddrSpec's first trial as main computed it
+// before ddr had the parameters rule_C, start, restart and lookahead
+// (issue 44; stored by a run of 724f540's binary).
+const pinnedDDRKey = "35d43b94af7b8482ce2cf611"
+
+const ddrSpec = `name: keys
+seed: 2012
+datasets:
+  - name: cora
+    id: cora
+    transforms:
+      - {name: pca, fit: pool, params: {components: 0, standardize: false}}
+    split: {kind: kfold, folds: 10, repeats: 10, stratify: true, refold: false}
+methods:
+  - {name: ddr, label: DDR, params: {k: 10, C: 1}, datasets: [cora]}
+protocol: {name: active, initial: 10, batch: 10, budget: 400, strategy: random}
+curve: {sampling: random}
+metrics: [auc]
+`
+
+// TestKeysOfDDRSearchParams checks that ddr's search parameters added in
+// issue 44 leave the keys of specs that do not set them as they were, and
+// that each changes the key when set.
+func TestKeysOfDDRSearchParams(t *testing.T) {
+	first := func(src string) string { return firstKey(t, src) }
+	if k := first(ddrSpec); k != pinnedDDRKey {
+		t.Errorf("first key %s; want %s as before the search parameters", k, pinnedDDRKey)
+	}
+	for _, set := range []string{"rule_C: 10", "start: 30", "restart: true", "lookahead: 2"} {
+		src := strings.Replace(ddrSpec, "C: 1}", "C: 1, "+set+"}", 1)
+		if k := first(src); k == pinnedDDRKey {
+			t.Errorf("setting %s left the key %s unchanged", set, k)
+		}
+	}
+}
+
+// firstKey returns the key of the first trial of the spec src.
+func firstKey(t *testing.T, src string) string {
+	t.Helper()
+	sp, err := spec.Parse("keys.yaml", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := spec.NewPlan(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.Trials[0].Key
 }

@@ -23,10 +23,18 @@ import (
 
 func init() {
 	datasets.RegisterTypedTransform("pca", datasets.TypedTransform[pcaParams]{
-		Doc: "principal component analysis fitted on the rows of its fit: part (fit: pool: the pool, labels hidden), " +
+		Doc: "principal component analysis fitted on the rows of its fit: part (fit: pool: the pool, labels hidden; fit: all: every row, test rows included), " +
 			"projecting every row onto the components sorted by decreasing variance (dense columns pc1, pc2, …)",
 		Fit: func(ctx context.Context, env datasets.Env, d *datasets.Dataset, p pcaParams) (datasets.Fitted, error) {
-			return FitPCACached(ctx, env, d.X, Options{Components: p.Components, Variance: p.Variance, Standardize: p.Standardize})
+			return FitPCACached(ctx, env, d.X, p.options())
+		},
+		// fit: all — once on every row, test rows included (transductive).
+		Apply: func(ctx context.Context, env datasets.Env, d *datasets.Dataset, p pcaParams) (*datasets.Dataset, error) {
+			f, err := FitPCACached(ctx, env, d.X, p.options())
+			if err != nil {
+				return nil, err
+			}
+			return f.Transform(d)
 		},
 		Memory:  pcaMemory,
 		Learns:  true,
@@ -39,6 +47,11 @@ type pcaParams struct {
 	Components  int     `param:"components" range:"[0, +inf)" default:"0" doc:"keep the first components; 0 keeps all of non-negligible variance (at most min(rows−1, columns))"`
 	Variance    float64 `param:"variance" range:"(0, 1]" default:"1" doc:"keep the fewest leading components that explain this fraction of the total variance (Weka's -R; 1 keeps all)"`
 	Standardize bool    `param:"standardize" default:"false" doc:"divide every column by its standard deviation first (PCA of the correlation matrix, Weka's default); false only centres"`
+}
+
+// options returns the Options of p.
+func (p pcaParams) options() Options {
+	return Options{Components: p.Components, Variance: p.Variance, Standardize: p.Standardize}
 }
 
 // Options configures FitPCA. The zero value keeps every component of

@@ -257,6 +257,56 @@ func TestPCATransform(t *testing.T) {
 	}
 }
 
+// fit: all applies the analysis fitted on every row (test rows included)
+// to every row: the same projection as a fit on all the rows.
+func TestPCAApplyAll(t *testing.T) {
+	tr, err := datasets.LookupTransform("pca")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.Apply == nil {
+		t.Fatal("pca has no Apply: fit: all is refused")
+	}
+	_, csr := binaryRows(30, 8, 5)
+	d := &datasets.Dataset{Name: "words", X: csr, Y: make([]float64, 30), Classes: []string{"a", "b"}}
+	v := param.Values{"components": 0, "variance": 1.0, "standardize": true}
+	out, err := tr.Apply(context.Background(), datasets.Env{}, d, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := tr.Fit(context.Background(), datasets.Env{}, d, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := f.Transform(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Rows() != 30 || out.Cols() != want.Cols() || out.Cols() != 8 {
+		t.Fatalf("got %d×%d; want 30×%d", out.Rows(), out.Cols(), want.Cols())
+	}
+	for i := 0; i < 30; i++ {
+		for k := 0; k < out.Cols(); k++ {
+			if got, w := out.X.At(i, k), want.X.At(i, k); got != w {
+				t.Fatalf("row %d, pc%d = %g; want %g (Fit then Transform)", i, k+1, got, w)
+			}
+		}
+	}
+	// The applied columns are uncorrelated over the rows: the fit saw
+	// every row.
+	for a := 0; a < 3; a++ {
+		for b := a + 1; b < 3; b++ {
+			ca, cb := make([]float64, 30), make([]float64, 30)
+			for i := range ca {
+				ca[i], cb[i] = out.X.At(i, a), out.X.At(i, b)
+			}
+			if c := stat.Covariance(ca, cb, nil); math.Abs(c) > 1e-9 {
+				t.Errorf("cov(pc%d, pc%d) = %g over the rows fitted on; want 0", a+1, b+1, c)
+			}
+		}
+	}
+}
+
 // An interrupted run does not wait for the eigendecomposition: FitPCA
 // returns the context's error long before the factorization would end.
 func TestFitPCACancelDuringFactorization(t *testing.T) {

@@ -9,11 +9,14 @@
 // is chosen at each fit of an active-learning trial:
 //
 //   - ddr grows s in steps of k from the size the previous fit chose (k at
-//     the first) while the L1 objective of the L2 weights,
+//     the first; params start, restart) while the L1 objective of the L2 weights,
 //     C·Σᵢ log(1 + e^(−yᵢ(wᵀxᵢ+b))) + ‖w‖₁, decreases, and keeps the last
 //     size that decreased it. With several classes the objective is the
 //     sum of the one-vs-rest tasks' objectives, each with its own
-//     weights, as liblinear trains multi-class logistic regression;
+//     weights, as liblinear trains multi-class logistic regression (C is
+//     the fit's unless rule_C; with lookahead the search tries that many
+//     sizes past one that does not decrease the objective before it
+//     stops, and keeps the best);
 //   - ee runs the same search on the expected error on the unlabelled
 //     pool, (1/|U|) Σ_{x∈U} (1 − max_y P(y|x)), U from methods.Env
 //     (the training rows themselves when the fit has no unlabelled rows:
@@ -54,6 +57,12 @@ type params struct {
 	K         int     `param:"k" range:"[1, +inf)" default:"10" doc:"step: the number of components grows k at a time"`
 	C         float64 `param:"C" range:"(0, +inf)" default:"1" doc:"C of the L2 logistic regression (liblinear's default 1), and of ddr's L1 objective"`
 	Intercept bool    `param:"intercept" default:"true" doc:"fit an unpenalized intercept (as logreg-l2)"`
+	// The search's variants (issue 44): left out of trial keys at their
+	// defaults, the search described in the package doc.
+	RuleC     float64 `param:"rule_C,omitdefault" range:"[0, +inf)" default:"0" doc:"ddr: the loss's weight in the L1 objective that judges a size, C·Σ loss + ‖w‖₁, apart from the fit's C; 0 takes C"`
+	Start     int     `param:"start,omitdefault" range:"[0, +inf)" default:"0" doc:"ddr, ee: the size the search starts at in a trial's first fit (and in every fit with restart); 0 takes k"`
+	Restart   bool    `param:"restart,omitdefault" default:"false" doc:"ddr, ee: start every fit's search at start, not at the size the previous fit chose"`
+	Lookahead int     `param:"lookahead,omitdefault" range:"[0, +inf)" default:"0" doc:"ddr, ee: how many sizes past one that does not improve the criterion the search still tries before it stops, keeping the best size seen; 0 stops at the first"`
 }
 
 func init() {
@@ -91,7 +100,13 @@ type method struct {
 	rule rule
 	k    int
 	C    float64
-	base methods.Method
+	// ruleC is the loss's weight in the L1 objective (C unless rule_C).
+	ruleC float64
+	// start is the first fit's size (k unless start), restart whether
+	// every fit starts there, lookahead the sizes tried past a miss.
+	start, lookahead int
+	restart          bool
+	base             methods.Method
 }
 
 func newMethod(name string, r rule, p params) (methods.Method, error) {
@@ -103,7 +118,14 @@ func newMethod(name string, r rule, p params) (methods.Method, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: the base learner: %w", name, err)
 	}
-	return &method{name: name, rule: r, k: p.K, C: p.C, base: b}, nil
+	m := &method{name: name, rule: r, k: p.K, C: p.C, ruleC: p.C, start: p.K, lookahead: p.Lookahead, restart: p.Restart, base: b}
+	if p.RuleC > 0 {
+		m.ruleC = p.RuleC
+	}
+	if p.Start > 0 {
+		m.start = p.Start
+	}
+	return m, nil
 }
 
 // baseParams returns the base learner's parameters for the method's p:
@@ -142,8 +164,8 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 		return f, nil
 	}
 	size, ok := methods.Load[int](state, key)
-	if !ok {
-		size = m.k
+	if !ok || m.restart {
+		size = m.start
 	}
 	size = min(size, d)
 	best, err := m.fitAt(ctx, train, size, &info, warmAt(env, key, size))
@@ -154,7 +176,7 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 	if err != nil {
 		return nil, err
 	}
-	for size < d {
+	for misses := 0; size < d; {
 		size = min(size+m.k, d)
 		f, err := m.fitAt(ctx, train, size, &info, warmAt(env, key, size))
 		if err != nil {
@@ -165,9 +187,12 @@ func (m *method) Fit(ctx context.Context, train *datasets.Dataset, env *methods.
 			return nil, err
 		}
 		if !(s < bestScore) {
-			break
+			if misses++; misses > m.lookahead {
+				break
+			}
+			continue
 		}
-		best, bestScore = f, s
+		best, bestScore, misses = f, s, 0
 	}
 	methods.Store(state, key, best.size)
 	best.info = info
@@ -217,7 +242,7 @@ func warmAt(env *methods.Env, key string, size int) *methods.Env {
 // score returns the criterion a search minimizes for the fit f.
 func (m *method) score(f *model, train *datasets.Dataset, env *methods.Env) (float64, error) {
 	if m.rule == l1Objective {
-		v, err := L1Objective(f.inner, leading(train.X, f.size), train.Labels(), len(train.Classes), m.C)
+		v, err := L1Objective(f.inner, leading(train.X, f.size), train.Labels(), len(train.Classes), m.ruleC)
 		if err != nil {
 			return 0, fmt.Errorf("%s: %w", m.name, err)
 		}

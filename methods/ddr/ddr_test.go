@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/repro-ml/repro/datasets"
@@ -309,5 +310,124 @@ func TestWarmSearch(t *testing.T) {
 				t.Errorf("base-learner iterations: warm %d, cold %d", itWarm, itCold)
 			}
 		})
+	}
+}
+
+// search returns the size the search picks from start with lookahead:
+// greedy's search, trying up to lookahead more sizes past one that does
+// not decrease the criterion, keeping the best (the first of equals).
+func search(start, k, d, lookahead int, crit func(s int) float64) int {
+	best, v := start, crit(start)
+	for s, misses := start, 0; s < d; {
+		s = min(s+k, d)
+		c := crit(s)
+		if !(c < v) {
+			if misses++; misses > lookahead {
+				break
+			}
+			continue
+		}
+		best, v, misses = s, c, 0
+	}
+	return best
+}
+
+// The search's variants (issue 44): rule_C weighs the L1 objective's loss
+// apart from the fit's C, start sets the first fit's size, restart starts
+// every fit there, lookahead tries sizes past a miss. Each against the
+// reference search on the L1 objective of logreg-l2 fits.
+func TestDDRSearchVariants(t *testing.T) {
+	data := pcaLike(300, 40, 3, 6, 11)
+	// An informative column behind noise ones: the criterion has a local
+	// minimum before it, which lookahead steps over.
+	for i := 0; i < data.Rows(); i++ {
+		data.X.(*matrix.Dense).Set(i, 18, data.X.At(i, 18)+2*math.Cos(2*math.Pi*data.Y[i]/3))
+	}
+	var defaults []int
+	for _, tc := range []struct {
+		name             string
+		set              param.Values
+		ruleC            float64
+		start, lookahead int
+		restart          bool
+	}{
+		{"defaults", param.Values{}, 1, 4, 0, false},
+		{"rule_C", param.Values{"rule_C": 20.0}, 20, 4, 0, false},
+		{"rule_C small", param.Values{"rule_C": 0.05}, 0.05, 4, 0, false},
+		{"start", param.Values{"start": 12}, 1, 12, 0, false},
+		{"restart", param.Values{"restart": true}, 1, 4, 0, true},
+		{"lookahead", param.Values{"lookahead": 3}, 1, 4, 3, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := param.Values{"k": 4, "C": 1.0, "intercept": true}
+			for k, x := range tc.set {
+				v[k] = x
+			}
+			m, err := methods.New("ddr", v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := &methods.Env{State: &methods.State{}}
+			prev, sizes := 0, []int{}
+			// The last fit has fewer rows than the one before: restart
+			// searches from start again, the carried search cannot shrink.
+			for _, n := range []int{15, 60, 150, 300, 40} {
+				train := data.Subset(data.Indices()[:n])
+				fit, err := m.Fit(context.Background(), train, env)
+				if err != nil {
+					t.Fatal(err)
+				}
+				start := tc.start
+				if prev > 0 && !tc.restart {
+					start = prev
+				}
+				want := search(start, 4, 40, tc.lookahead, func(s int) float64 {
+					model, X := l2At(t, train, s)
+					v, err := ddr.L1Objective(model, X, train.Labels(), 3, tc.ruleC)
+					if err != nil {
+						t.Fatal(err)
+					}
+					return v
+				})
+				got := components(t, fit)
+				if got != want {
+					t.Errorf("%d rows: %d components; want %d (search from %d)", n, got, want, start)
+				}
+				prev = got
+				sizes = append(sizes, got)
+			}
+			t.Logf("components: %v", sizes)
+			if tc.name == "defaults" {
+				defaults = sizes
+			} else if slices.Equal(sizes, defaults) {
+				t.Errorf("components %v, as without %v: the case does not test it", sizes, tc.set)
+			}
+		})
+	}
+}
+
+// The search's parameters are left out of trial keys at their defaults
+// (param option omitdefault), and their defaults are the search without
+// them: stored results keep resolving.
+func TestSearchParamsOmitDefault(t *testing.T) {
+	for _, name := range []string{"ddr", "ee", "incr"} {
+		pl, err := methods.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]any{"rule_C": 0.0, "start": 0, "restart": false, "lookahead": 0}
+		for _, d := range pl.Params {
+			w, ok := want[d.Name]
+			if !ok {
+				continue
+			}
+			delete(want, d.Name)
+			if !d.OmitDefault || d.Default != w {
+				t.Errorf("%s: %s omitdefault %t, default %v; want omitdefault with default %v", name, d.Name, d.OmitDefault, d.Default, w)
+			}
+		}
+		if len(want) > 0 {
+			t.Errorf("%s: parameters %v not declared", name, want)
+		}
 	}
 }
