@@ -26,7 +26,11 @@ func init() {
 		Doc: "principal component analysis fitted on the rows of its fit: part (fit: pool: the pool, labels hidden; fit: all: every row, test rows included), " +
 			"projecting every row onto the components sorted by decreasing variance (dense columns pc1, pc2, …)",
 		Fit: func(ctx context.Context, env datasets.Env, d *datasets.Dataset, p pcaParams) (datasets.Fitted, error) {
-			return FitPCACached(ctx, env, d.X, p.options())
+			f, err := FitPCACached(ctx, env, d.X, p.options())
+			if err != nil {
+				return nil, err
+			}
+			return p.projecting(f), nil
 		},
 		// fit: all — once on every row, test rows included (transductive).
 		Apply: func(ctx context.Context, env datasets.Env, d *datasets.Dataset, p pcaParams) (*datasets.Dataset, error) {
@@ -34,7 +38,7 @@ func init() {
 			if err != nil {
 				return nil, err
 			}
-			return f.Transform(d)
+			return p.projecting(f).Transform(d)
 		},
 		Memory:  pcaMemory,
 		Learns:  true,
@@ -47,11 +51,28 @@ type pcaParams struct {
 	Components  int     `param:"components" range:"[0, +inf)" default:"0" doc:"keep the first components; 0 keeps all of non-negligible variance (at most min(rows−1, columns))"`
 	Variance    float64 `param:"variance" range:"(0, 1]" default:"1" doc:"keep the fewest leading components that explain this fraction of the total variance (Weka's -R; 1 keeps all)"`
 	Standardize bool    `param:"standardize" default:"false" doc:"divide every column by its standard deviation first (PCA of the correlation matrix, Weka's default); false only centres"`
+	Projection  string  `param:"projection,omitdefault" enum:"centred|raw" default:"centred" doc:"centred: a row x becomes Vᵀ·diag(s)·(x − μ), the rows the analysis diagonalized (s the standardizing factors, else 1); raw: Vᵀx, the directions applied to the rows as they are, neither centred nor scaled (Weka 3.6's PrincipalComponents: the correlation matrix's eigenvectors times the raw values) — a rotation of the rows, so that L2-regularized models without an intercept see the same geometry as on the rows themselves"`
 }
 
 // options returns the Options of p.
 func (p pcaParams) options() Options {
 	return Options{Components: p.Components, Variance: p.Variance, Standardize: p.Standardize}
+}
+
+// projecting returns the analysis f projecting as p.Projection says: f
+// itself (centred), or a copy of it with a zero mean and unit scale (raw:
+// x ↦ Vᵀx). The fit, and so its cache file, is the same either way.
+func (p pcaParams) projecting(f *PCA) *PCA {
+	if p.Projection != "raw" {
+		return f
+	}
+	raw := *f
+	raw.Mean = make([]float64, len(f.Mean))
+	raw.Scale = make([]float64, len(f.Scale))
+	for j := range raw.Scale {
+		raw.Scale[j] = 1
+	}
+	return &raw
 }
 
 // Options configures FitPCA. The zero value keeps every component of

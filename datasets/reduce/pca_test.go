@@ -307,6 +307,54 @@ func TestPCAApplyAll(t *testing.T) {
 	}
 }
 
+// projection: raw applies the directions to the rows as they are (x ↦
+// Vᵀx, Weka 3.6's PrincipalComponents): with every direction kept it is a
+// rotation of the rows (the same norms and dot products), and the fit is
+// the centred one's.
+func TestPCARawProjection(t *testing.T) {
+	tr, err := datasets.LookupTransform("pca")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dense, csr := binaryRows(40, 6, 6)
+	d := &datasets.Dataset{Name: "words", X: csr, Y: make([]float64, 40), Classes: []string{"a", "b"}}
+	for _, standardize := range []bool{false, true} {
+		v := param.Values{"components": 0, "variance": 1.0, "standardize": standardize, "projection": "raw"}
+		f, err := tr.Fit(context.Background(), datasets.Env{}, d, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := f.Transform(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.Cols() != 6 {
+			t.Fatalf("standardize %t: %d components; want 6", standardize, out.Cols())
+		}
+		v["projection"] = "centred"
+		g, err := tr.Fit(context.Background(), datasets.Env{}, d, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !mat.Equal(f.(*PCA).Components, g.(*PCA).Components) {
+			t.Errorf("standardize %t: raw and centred projections have other directions", standardize)
+		}
+		dot := func(X matrix.Matrix, a, b int) float64 {
+			_, c := X.Dims()
+			s := 0.0
+			for j := 0; j < c; j++ {
+				s += X.At(a, j) * X.At(b, j)
+			}
+			return s
+		}
+		for _, ab := range [][2]int{{0, 0}, {0, 1}, {5, 7}, {39, 39}} {
+			if got, want := dot(out.X, ab[0], ab[1]), dot(dense, ab[0], ab[1]); math.Abs(got-want) > 1e-9 {
+				t.Errorf("standardize %t: rows %d·%d = %g after the projection; want %g (a rotation)", standardize, ab[0], ab[1], got, want)
+			}
+		}
+	}
+}
+
 // An interrupted run does not wait for the eigendecomposition: FitPCA
 // returns the context's error long before the factorization would end.
 func TestFitPCACancelDuringFactorization(t *testing.T) {
