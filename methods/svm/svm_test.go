@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -130,6 +131,31 @@ func TestMemoryLargeRBF(t *testing.T) {
 		t.Errorf("estimate %d MB for 20,000 rows, want under 1 GB", est>>20)
 	} else {
 		t.Logf("estimate %d MB", est>>20)
+	}
+}
+
+// TestCacheCollected: a fit through the column cache (a Gram matrix
+// larger than cache_mb) returns with the cache collected, not as garbage
+// left on the heap under the prediction that follows.
+func TestCacheCollected(t *testing.T) {
+	X, y := blobs(1200, 8, 7)
+	k, _ := kernel.Parse("rbf:2")
+	s := &SVM{C: 1, Kernel: k, Bias: true, Tol: 1e-3, MaxIter: 1e7, CacheMB: 4}
+	if gramFits(1200, s.cacheBytes()) {
+		t.Fatal("the Gram matrix fits in the cache: the test needs the column cache")
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	m, err := s.FitBinary(context.Background(), X, y, nil)
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("heap %d KB more after the fit (cache 4 MB), %d support vectors", grown>>10, len(m.Coef))
+	if grown > 1<<20 {
+		t.Errorf("heap %d KB larger after the fit than before: the cache (4 MB) is still on it", grown>>10)
 	}
 }
 
