@@ -55,6 +55,7 @@ func runCurve(ctx context.Context, t *TrialRun, _ param.Values) ([]results.Obser
 	if err != nil {
 		return nil, err
 	}
+	t.collectFit()
 	p, err := t.Predict(model, testSet)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
@@ -330,5 +332,34 @@ func TestResidentsOrder(t *testing.T) {
 			t.Errorf("limit %d: order %s, want %s", c.limit, s, c.want)
 		}
 		l.check(t)
+	}
+}
+
+// TestRunCollectsData checks that the datasets of a run are collected by
+// the time Run returns: the caller's next work (the reports) reuses their
+// memory instead of stacking on a heap still holding them (issue 41).
+func TestRunCollectsData(t *testing.T) {
+	const pad = 32 << 20
+	sp := residentSpec(1)
+	sp.Datasets[0].Params["pad"] = pad
+	heap := func() uint64 {
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		metrics.Read(s)
+		return s[0].Value.Uint64()
+	}
+	runtime.GC()
+	before := heap()
+	sum, err := Run(context.Background(), sp, Options{Dir: t.TempDir(), Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := heap()
+	if sum.Failed > 0 || sum.Ran == 0 {
+		t.Fatalf("%d trials ran, %d failed; want all to run", sum.Ran, sum.Failed)
+	}
+	// The dataset's documents (pad bytes) left as garbage would still be
+	// counted until the next collection.
+	if after > before+pad/4 {
+		t.Errorf("heap objects %d MB after Run, %d MB before: the run's %d MB dataset is not collected", after>>20, before>>20, pad>>20)
 	}
 }
