@@ -1,13 +1,10 @@
 package reports
 
 import (
-	"bytes"
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/clipperhouse/displaywidth"
 )
 
 // cellText makes s safe inside a GitHub Markdown table cell: pipes are
@@ -36,52 +33,79 @@ func mdText(s string) string {
 	return b.String()
 }
 
-// writeTable writes a GitHub Markdown table with tablewriter: header
-// auto-formatting and wrapping off. aligns has one letter per column, 'r'
-// for right-aligned (numbers) and anything else for left; missing letters
-// mean left. An empty header writes nothing.
+// writeTable writes a GitHub Markdown table: a cell's text trimmed of
+// surrounding space and padded to its column's display width (East Asian
+// wide characters count two columns, ambiguous ones one, whatever the
+// locale), an empty cell written as a space. aligns has one letter per
+// column, 'r' for right-aligned (numbers) and anything else for left;
+// missing letters mean left. An empty header writes nothing. The layout
+// is the one tablewriter's Markdown renderer wrote before it was dropped
+// (its package state, a width cache made at init, stayed resident in
+// every run: issue 41).
 func writeTable(w io.Writer, header []string, rows [][]string, aligns string) error {
 	if len(header) == 0 {
 		return nil
 	}
-	align := make(tw.Alignment, len(header))
-	for i := range align {
-		align[i] = tw.AlignLeft
-		if i < len(aligns) && aligns[i] == 'r' {
-			align[i] = tw.AlignRight
-		}
-	}
-	var buf bytes.Buffer
-	t := tablewriter.NewTable(&buf,
-		tablewriter.WithRenderer(renderer.NewMarkdown()),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: align}),
-	)
-	h := make([]string, len(header))
-	for i, s := range header {
-		h[i] = cellText(s)
-	}
-	t.Header(h)
-	for _, r := range rows {
+	table := make([][]string, 0, len(rows)+1)
+	widths := make([]int, len(header))
+	add := func(r []string) {
 		row := make([]string, len(header))
 		for i := range row {
 			if i < len(r) {
-				row[i] = cellText(r[i])
+				row[i] = strings.TrimSpace(cellText(r[i]))
 			}
 			if row[i] == "" {
 				row[i] = " " // keep empty cells from collapsing
 			}
+			widths[i] = max(widths[i], displayWidth(row[i]))
 		}
-		if err := t.Append(row); err != nil {
-			return err
+		table = append(table, row)
+	}
+	add(header)
+	for _, r := range rows {
+		add(r)
+	}
+	right := func(i int) bool { return i < len(aligns) && aligns[i] == 'r' }
+	var b strings.Builder
+	line := func(row []string) {
+		b.WriteByte('|')
+		for i, c := range row {
+			pad := strings.Repeat(" ", widths[i]-displayWidth(c))
+			b.WriteByte(' ')
+			if right(i) {
+				b.WriteString(pad)
+				b.WriteString(c)
+			} else {
+				b.WriteString(c)
+				b.WriteString(pad)
+			}
+			b.WriteString(" |")
+		}
+		b.WriteByte('\n')
+	}
+	line(table[0])
+	b.WriteByte('|')
+	for i, n := range widths {
+		dashes := strings.Repeat("-", n+1)
+		if right(i) {
+			b.WriteString(dashes + ":|")
+		} else {
+			b.WriteString(":" + dashes + "|")
 		}
 	}
-	if err := t.Render(); err != nil {
-		return err
+	b.WriteByte('\n')
+	for _, row := range table[1:] {
+		line(row)
 	}
-	_, err := w.Write(buf.Bytes())
+	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// displayWidth is the number of terminal columns s takes.
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += displaywidth.Options{}.Rune(r)
+	}
+	return n
 }
