@@ -51,7 +51,7 @@ type pcaParams struct {
 	Components  int     `param:"components" range:"[0, +inf)" default:"0" doc:"keep the first components; 0 keeps all of non-negligible variance (at most min(rows−1, columns))"`
 	Variance    float64 `param:"variance" range:"(0, 1]" default:"1" doc:"keep the fewest leading components that explain this fraction of the total variance (Weka's -R; 1 keeps all)"`
 	Standardize bool    `param:"standardize" default:"false" doc:"divide every column by its standard deviation first (PCA of the correlation matrix, Weka's default); false only centres"`
-	Projection  string  `param:"projection,omitdefault" enum:"centred|raw" default:"centred" doc:"centred: a row x becomes Vᵀ·diag(s)·(x − μ), the rows the analysis diagonalized (s the standardizing factors, else 1); raw: Vᵀx, the directions applied to the rows as they are, neither centred nor scaled (Weka 3.6's PrincipalComponents: the correlation matrix's eigenvectors times the raw values) — a rotation of the rows, so that L2-regularized models without an intercept see the same geometry as on the rows themselves"`
+	Projection  string  `param:"projection,omitdefault" enum:"centred|raw" default:"centred" doc:"centred: a row x becomes Vᵀ·diag(s)·(x − μ), the rows the analysis diagonalized (s the standardizing factors, else 1); raw: Vᵀx, the directions applied to the rows as they are, neither centred nor scaled (the older code of Weka's PrincipalComponents, CVS rev. 1.25.2.2: the correlation matrix's eigenvectors times the raw values) — a rotation of the rows, so that L2-regularized models without an intercept see the same geometry as on the rows themselves"`
 }
 
 // options returns the Options of p.

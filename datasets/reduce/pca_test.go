@@ -308,7 +308,7 @@ func TestPCAApplyAll(t *testing.T) {
 }
 
 // projection: raw applies the directions to the rows as they are (x ↦
-// Vᵀx, Weka 3.6's PrincipalComponents): with every direction kept it is a
+// Vᵀx, the older code of Weka's PrincipalComponents): with every direction kept it is a
 // rotation of the rows (the same norms and dot products), and the fit is
 // the centred one's.
 func TestPCARawProjection(t *testing.T) {
