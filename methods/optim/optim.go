@@ -12,6 +12,7 @@ import (
 	"errors"
 	"math"
 	"sync"
+	"weak"
 
 	"gonum.org/v1/gonum/optimize"
 )
@@ -93,7 +94,7 @@ func Minimize(ctx context.Context, f Func, x0 []float64, s Settings) (*Result, e
 		return nil, err
 	}
 	l := getLBFGS(n, s.Memory)
-	defer lbfgsPool.Put(l)
+	defer putLBFGS(l)
 	x, g := res.X, l.g
 	fx := f(x, g)
 	res.Evals = 1
@@ -257,25 +258,44 @@ func newLBFGS(n, m int) *lbfgs {
 	return l
 }
 
-// lbfgsPool holds the vectors of finished minimizations for the next one
-// of the same size: the one-vs-rest tasks of a fit (20 on 20 Newsgroups)
-// minimize one after the other over the same d+1 variables, and each
-// made 2·Memory+4 vectors of garbage, the growth that set the process's
-// peak memory once the data was loaded.
-var lbfgsPool sync.Pool
+// lbfgsFree holds the vectors of the last finished minimization for the
+// next one of the same size: the one-vs-rest tasks of a fit (20 on 20
+// Newsgroups) minimize one after the other over the same d+1 variables,
+// and each made 2·Memory+4 vectors of garbage, the growth that set the
+// process's peak memory once the data was loaded. It is one slot behind a
+// weak pointer rather than a sync.Pool: a pool keeps an item in the
+// private slot of the P that put it, which a task scheduled on another P
+// cannot take, so two histories were live at the end of a fit; the weak
+// pointer lets the collector free an idle history as a pool would.
+var lbfgsFree struct {
+	sync.Mutex
+	p weak.Pointer[lbfgs]
+}
 
-// getLBFGS returns an empty history for n variables and memory m: a
-// pooled one of that size, reset to the state of a new one (every value
-// read before it is written is reset; the vectors are written first), or
-// a new one.
+// getLBFGS returns an empty history for n variables and memory m: the
+// free one if it has that size, reset to the state of a new one (every
+// value read before it is written is reset; the vectors are written
+// first), or a new one.
 func getLBFGS(n, m int) *lbfgs {
-	if l, ok := lbfgsPool.Get().(*lbfgs); ok && len(l.s) == m && len(l.dir) == n {
+	lbfgsFree.Lock()
+	l := lbfgsFree.p.Value()
+	if l != nil && len(l.s) == m && len(l.dir) == n {
+		lbfgsFree.p = weak.Pointer[lbfgs]{}
+		lbfgsFree.Unlock()
 		l.newest, l.count, l.gamma, l.sg = 0, 0, 0, 0
 		clear(l.rho)
 		clear(l.a)
 		return l
 	}
+	lbfgsFree.Unlock()
 	return newLBFGS(n, m)
+}
+
+// putLBFGS offers a finished minimization's history to the next one.
+func putLBFGS(l *lbfgs) {
+	lbfgsFree.Lock()
+	lbfgsFree.p = weak.Make(l)
+	lbfgsFree.Unlock()
 }
 
 func (l *lbfgs) reset() { l.count = 0 }
