@@ -2,17 +2,24 @@ package elasticnet
 
 import "math"
 
-// stateOf returns the state of a fit given on the original scale.
+// stateOf returns the state of a fit given on the original scale. A merged
+// column takes the coefficient of its first data column (the fits of this
+// Problem give all its data columns the same).
 func (p *Problem) stateOf(f *Fit) *state {
 	if len(f.Beta) != p.K || len(f.Intercept) != p.K {
 		panic("elasticnet: fit has the wrong number of coefficient vectors")
 	}
 	pt := &point{lambda: f.Lambda, c: f.Intercept}
 	for k, beta := range f.Beta {
-		for j, b := range beta {
-			if b != 0 {
-				pt.nz = append(pt.nz, int32(k*p.d+j))
-				pt.val = append(pt.val, b*p.scale[j])
+		if len(beta) != p.dData {
+			panic("elasticnet: fit has the wrong number of coefficients")
+		}
+		// A merged column takes its first data column's coefficient.
+		for g := 0; g < p.d; g++ {
+			j, fc := p.first(g)
+			if b := beta[j]; b != 0 {
+				pt.nz = append(pt.nz, int32(k*p.d+g))
+				pt.val = append(pt.val, b*p.scale[j]/fc)
 			}
 		}
 	}
@@ -50,7 +57,8 @@ func (p *Problem) objective(st *state) float64 {
 // the scale of the penalized columns: with g the gradient of the mean
 // negative log-likelihood in a coefficient β̃ and l₁ = λα, l₂ = λ(1−α),
 // |g + l₂β̃ + l₁ sign β̃| where β̃ ≠ 0, (|g| − l₁)₊ where β̃ = 0, and |g| for
-// each intercept (with Intercept).
+// each intercept (with Intercept). The violations are those of the data's
+// columns, merged or not.
 func (p *Problem) KKT(f *Fit) float64 {
 	st := p.stateOf(f)
 	full := make([]float64, p.K*p.d)
@@ -71,7 +79,10 @@ func (p *Problem) KKT(f *Fit) float64 {
 		default:
 			v = math.Max(0, math.Abs(g)-l1)
 		}
-		worst = math.Max(worst, v)
+		// A merged column's violation is √m times that of each of its
+		// data columns (which share its coefficient): report theirs.
+		_, fc := p.first(idx % p.d)
+		worst = math.Max(worst, v*fc)
 	}
 	if p.opt.Intercept {
 		res := p.residuals(st)

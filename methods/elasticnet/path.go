@@ -24,9 +24,10 @@ type Fit struct {
 func (p *Problem) fit(st *state) *Fit {
 	f := &Fit{Lambda: st.lambda, Beta: make([][]float64, p.K), Intercept: make([]float64, p.K), Passes: st.passes, Converged: st.conv}
 	for k := range f.Beta {
-		f.Beta[k] = make([]float64, p.d)
-		for q, j := range st.cols {
-			f.Beta[k][j] = st.beta[k*len(st.cols)+q] / p.scale[j]
+		f.Beta[k] = make([]float64, p.dData)
+		for q, g := range st.cols {
+			b := st.beta[k*len(st.cols)+q]
+			p.each(int(g), func(j int, fc float64) { f.Beta[k][j] = b * fc / p.scale[j] })
 		}
 		f.Intercept[k] = st.c[k]
 	}
@@ -46,17 +47,33 @@ type coefs struct {
 func (p *Problem) coefs(st *state) *coefs {
 	K, S := p.K, len(st.cols)
 	cf := &coefs{c: slices.Clone(st.c)}
-	for q, j := range st.cols {
+	for q, g := range st.cols {
 		nz := false
 		for k := 0; k < K; k++ {
 			nz = nz || st.beta[k*S+q] != 0
 		}
 		if nz {
-			cf.cols = append(cf.cols, j)
-			for k := 0; k < K; k++ {
-				cf.beta = append(cf.beta, st.beta[k*S+q]/p.scale[j])
-			}
+			p.each(int(g), func(j int, fc float64) {
+				cf.cols = append(cf.cols, int32(j))
+				for k := 0; k < K; k++ {
+					cf.beta = append(cf.beta, st.beta[k*S+q]*fc/p.scale[j])
+				}
+			})
 		}
+	}
+	if p.grp != nil {
+		// Merged columns' data columns interleave: sort by column.
+		idx := make([]int, len(cf.cols))
+		for t := range idx {
+			idx[t] = t
+		}
+		slices.SortFunc(idx, func(a, b int) int { return int(cf.cols[a]) - int(cf.cols[b]) })
+		cols, beta := make([]int32, len(idx)), make([]float64, 0, len(cf.beta))
+		for t, i := range idx {
+			cols[t] = cf.cols[i]
+			beta = append(beta, cf.beta[i*K:(i+1)*K]...)
+		}
+		cf.cols, cf.beta = cols, beta
 	}
 	return cf
 }

@@ -47,17 +47,21 @@ type Options struct {
 // 1); with more, the multinomial model of family "multinomial" with
 // type.multinomial "ungrouped" (one vector per class, penalized
 // separately). A Problem holds the scaled columns and the null model; it is
-// safe for concurrent use by several Paths.
+// safe for concurrent use by several Paths. With α = 0 it merges the
+// columns that are identical once scaled (mergeIdentical), which leaves the
+// solution unchanged; Fit and the checks speak of the data's columns.
 type Problem struct {
-	n, d, K int // K: coefficient vectors (1 binomial, else classes)
+	n, d, K int // K: coefficient vectors (1 binomial, else classes); d: internal columns
+	dData   int // the data's columns (d unless identical columns were merged)
 	opt     Options
-	ptr     []int // column j is ind/val[ptr[j]:ptr[j+1]], values divided by scale[j]
+	ptr     []int // internal column g is ind/val[ptr[g]:ptr[g+1]], values divided by the scale of its data columns
 	ind     []int32
 	val     []float64
-	scale   []float64
-	use     []bool  // false for a column that cannot enter (constant)
-	y       []int32 // class of each row (binomial: 0 or 1)
-	dev0    float64 // null model's mean negative log-likelihood
+	scale   []float64 // per data column
+	grp     *groups   // the data columns of each internal column; nil when none were merged
+	use     []bool    // per internal column: false for a column that cannot enter (constant)
+	y       []int32   // class of each row (binomial: 0 or 1)
+	dev0    float64   // null model's mean negative log-likelihood
 	null    *state
 	lmax    float64
 	parts   []int // column ranges [parts[q], parts[q+1]) of gradient's goroutines
@@ -67,6 +71,12 @@ type Problem struct {
 // [0, classes)), classes ≥ 2. Every class must occur. It returns an error
 // for empty or non-finite data.
 func NewProblem(X matrix.Matrix, y []int, classes int, opt Options) (*Problem, error) {
+	return newProblem(X, y, classes, opt, opt.Alpha == 0)
+}
+
+// newProblem is NewProblem, merging identical columns if merge (only valid
+// for α = 0).
+func newProblem(X matrix.Matrix, y []int, classes int, opt Options, merge bool) (*Problem, error) {
 	n, d := X.Dims()
 	if len(y) != n {
 		panic(fmt.Sprintf("elasticnet: NewProblem: %d labels for %d rows", len(y), n))
@@ -92,7 +102,7 @@ func NewProblem(X matrix.Matrix, y []int, classes int, opt Options) (*Problem, e
 	if opt.MaxPasses == 0 {
 		opt.MaxPasses = 100000
 	}
-	p := &Problem{n: n, d: d, K: classes, opt: opt, y: make([]int32, n)}
+	p := &Problem{n: n, d: d, dData: d, K: classes, opt: opt, y: make([]int32, n)}
 	if classes == 2 {
 		p.K = 1
 	}
@@ -150,12 +160,17 @@ func NewProblem(X matrix.Matrix, y []int, classes int, opt Options) (*Problem, e
 			}
 		}
 	}
+	if merge {
+		p.mergeIdentical()
+	}
 	p.parts = splitColumns(p.ptr, p.K*len(p.val), runtime.GOMAXPROCS(0))
 	p.null = p.nullState(count)
 	p.gradient(p.null, nil)
-	for j, g := range p.null.grad {
-		if p.use[j] {
-			p.lmax = math.Max(p.lmax, g)
+	for g, v := range p.null.grad {
+		if p.use[g] {
+			// A merged column's gradient is √m times its columns'.
+			_, fc := p.first(g)
+			p.lmax = math.Max(p.lmax, v*fc)
 		}
 	}
 	p.lmax /= math.Max(opt.Alpha, 1e-3)
@@ -246,7 +261,7 @@ func (p *Problem) LambdaMax() float64 { return p.lmax }
 func (p *Problem) Sequence(nlambda int, minRatio float64) []float64 {
 	if minRatio == 0 {
 		minRatio = 1e-4
-		if p.n < p.d {
+		if p.n < p.dData {
 			minRatio = 0.01
 		}
 	}
