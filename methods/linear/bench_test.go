@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
@@ -305,4 +306,55 @@ func BenchmarkLogRegL1File(b *testing.B) {
 	}
 	b.ReportMetric(info.Objective, "objective")
 	b.ReportMetric(float64(info.Iterations), "iterations")
+}
+
+// BenchmarkLossResidency evaluates the logistic loss and its gradient
+// (logisticLossCSR, one pass over the rows: what each L-BFGS iteration of
+// logreg-l2 costs) on sparse matrices whose rows take from 6 to 96 MB
+// (12 bytes per non-zero: an int32 index and a float64 value), with 20
+// Newsgroups' shape (11,806 columns, 137 non-zeros per row, the columns
+// drawn Zipf-like as words are). It reports ns per non-zero: flat while
+// the rows stay in the last-level cache between passes, higher once they
+// do not (the README's growth table, whose 1× file is 18.6 MB of rows).
+//
+//	go test ./methods/linear -run - -bench LossResidency -count 5
+func BenchmarkLossResidency(b *testing.B) {
+	const d, perRow = 11806, 137
+	for _, mb := range []int{6, 12, 18, 24, 32, 48, 64, 96} {
+		n := mb << 20 / (12 * perRow)
+		rng := rand.New(rand.NewPCG(7, uint64(mb)))
+		zipf := rand.NewZipf(rng, 1.1, 1, d-1)
+		bl := matrix.NewBuilder(d)
+		y := make([]float64, n)
+		seen := make(map[int]bool, perRow)
+		for i := 0; i < n; i++ {
+			clear(seen)
+			for len(seen) < perRow {
+				seen[int(zipf.Uint64())] = true
+			}
+			cols := make([]int, 0, perRow)
+			for j := range seen {
+				cols = append(cols, j)
+			}
+			slices.Sort(cols)
+			for _, j := range cols {
+				bl.Add(j, 1+rng.Float64())
+			}
+			bl.EndRow()
+			y[i] = float64(2*rng.IntN(2) - 1)
+		}
+		X := bl.Build()
+		w := make([]float64, d)
+		for j := range w {
+			w[j] = 0.01 * rng.NormFloat64()
+		}
+		grad := make([]float64, d+1)
+		nnz := len(X.Val)
+		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
+			for b.Loop() {
+				logisticLossCSR(X, y, w, 0, grad)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nnz), "ns/nnz")
+		})
+	}
 }
