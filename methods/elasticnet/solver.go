@@ -54,7 +54,7 @@ type Problem struct {
 	n, d, K int // K: coefficient vectors (1 binomial, else classes); d: internal columns
 	dData   int // the data's columns (d unless identical columns were merged)
 	opt     Options
-	ptr     []int // internal column g is ind/val[ptr[g]:ptr[g+1]], values divided by the scale of its data columns
+	ptr     []int // internal column g is ind/val[ptr[g]:ptr[g+1]], values divided by the scale of its data columns (and × √m for m merged ones)
 	ind     []int32
 	val     []float64
 	scale   []float64 // per data column
