@@ -30,11 +30,12 @@ func strongBound(n, d, K int) int {
 // the path's kept points (at most K·strongBound coefficients at 12 bytes
 // each, and a new point of at most as many before the oldest are
 // dropped), the fitted coefficients and Predict's scores and dense
-// coefficient vector.
+// coefficient vector; at α = 0, what merging identical columns allocates
+// (mergeBytes).
 //
 // On a sparse training set wider than its present columns it is that of a
 // fit on the present columns, plus their copy (methods.Shape.CompactShape).
-func memory(s methods.Shape, _ Params) int64 {
+func memory(s methods.Shape, p Params) int64 {
 	s, compact := s.CompactShape()
 	n, d := s.Rows, s.Cols
 	classes := max(s.Classes, 2)
@@ -53,6 +54,10 @@ func memory(s methods.Shape, _ Params) int64 {
 	kept := methods.Times(24, int64(K)*int64(S))
 	fitted := methods.Bytes(methods.Floats(K, S), methods.Times(4, int64(S)))
 	predict := methods.Bytes(methods.Floats(s.TestRows(), classes+K+1), methods.Floats(d))
+	var merge int64
+	if p.Alpha == 0 {
+		merge = mergeBytes(d, s.NNZ)
+	}
 	return methods.Bytes(compact, prob, methods.Times(4, cols), methods.Times(3, strong), methods.Times(3, work),
-		methods.Floats(K+3, n), kept, fitted, predict)
+		methods.Floats(K+3, n), kept, fitted, predict, merge)
 }

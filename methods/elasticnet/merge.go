@@ -57,6 +57,7 @@ func (p *Problem) first(g int) (int, float64) {
 // Columns are compared in the order of their hash, the merged column takes
 // the place of the first of its columns, and a column that has no twin is
 // kept bit for bit, so a problem without identical columns is unchanged.
+// It allocates at most mergeBytes.
 func (p *Problem) mergeIdentical() {
 	d := len(p.ptr) - 1
 	seed := maphash.MakeSeed()
@@ -114,32 +115,34 @@ func (p *Problem) mergeIdentical() {
 	if !merged {
 		return
 	}
-	// Internal columns in the order of their leaders.
-	gid := make([]int32, d)
-	count := []int{}
+	hashes, order = nil, nil
+	// Internal columns in the order of their leaders: leader[j] becomes
+	// j's internal column, in place (a leader comes before its twins).
+	G := 0
 	for j := 0; j < d; j++ {
 		if int(leader[j]) == j {
-			gid[j] = int32(len(count))
-			count = append(count, 0)
+			leader[j] = int32(G)
+			G++
 		} else {
-			gid[j] = gid[leader[j]]
+			leader[j] = leader[leader[j]]
 		}
-		count[gid[j]]++
 	}
-	G := len(count)
+	gid := leader
+	count := make([]int32, G)
+	for _, g := range gid {
+		count[g]++
+	}
 	grp := &groups{ptr: make([]int, G+1), cols: make([]int32, d), factor: make([]float64, G)}
 	for g, c := range count {
-		grp.ptr[g+1] = grp.ptr[g] + c
+		grp.ptr[g+1] = grp.ptr[g] + int(c)
 		grp.factor[g] = 1
 		if c > 1 {
 			grp.factor[g] = 1 / math.Sqrt(float64(c))
 		}
 	}
-	next := slices.Clone(grp.ptr[:G])
-	for j := 0; j < d; j++ {
-		g := gid[j]
-		grp.cols[next[g]] = int32(j)
-		next[g]++
+	for j, g := range gid {
+		grp.cols[grp.ptr[g+1]-int(count[g])] = int32(j)
+		count[g]--
 	}
 	ptr := make([]int, G+1)
 	nnz := 0
@@ -154,7 +157,7 @@ func (p *Problem) mergeIdentical() {
 		j := grp.cols[grp.ptr[g]]
 		lo, hi := p.ptr[j], p.ptr[j+1]
 		ind = append(ind, p.ind[lo:hi]...)
-		if c := count[g]; c > 1 {
+		if c := grp.ptr[g+1] - grp.ptr[g]; c > 1 {
 			r := math.Sqrt(float64(c))
 			for _, v := range p.val[lo:hi] {
 				val = append(val, v*r)
@@ -166,6 +169,15 @@ func (p *Problem) mergeIdentical() {
 		use[g] = p.use[j]
 	}
 	p.ptr, p.ind, p.val, p.use, p.d, p.grp = ptr, ind, val, use, G, grp
+}
+
+// mergeBytes bounds what mergeIdentical allocates for d columns and nnz
+// non-zeros: a hash, a position and a leader per column (16 bytes), the
+// groups (a column index each, 4 bytes; per group a count, a start, a
+// factor, the new column start and flag, 29 bytes, at most one group a
+// column) and the merged columns' non-zeros (12 bytes each).
+func mergeBytes(d, nnz int) int64 {
+	return int64(16+4+29)*int64(d) + 12*int64(nnz)
 }
 
 // sameColumn reports whether columns a and b have the same non-zeros.
