@@ -2,6 +2,7 @@ package elasticnet
 
 import (
 	"cmp"
+	"encoding/binary"
 	"hash/maphash"
 	"math"
 	"slices"
@@ -60,11 +61,9 @@ func (p *Problem) first(g int) (int, float64) {
 // It allocates at most mergeBytes.
 func (p *Problem) mergeIdentical() {
 	d := len(p.ptr) - 1
-	seed := maphash.MakeSeed()
 	hashes := make([]uint64, d)
 	order := make([]int32, 0, d)
-	var h maphash.Hash
-	h.SetSeed(seed)
+	var h maphash.Hash // a random seed: only equal columns need equal hashes
 	for j := 0; j < d; j++ {
 		if !p.use[j] {
 			continue
@@ -73,9 +72,9 @@ func (p *Problem) mergeIdentical() {
 		lo, hi := p.ptr[j], p.ptr[j+1]
 		var b [8]byte
 		for t := lo; t < hi; t++ {
-			putUint64(&b, uint64(p.ind[t]))
+			binary.LittleEndian.PutUint64(b[:], uint64(p.ind[t]))
 			h.Write(b[:])
-			putUint64(&b, math.Float64bits(p.val[t]))
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(p.val[t]))
 			h.Write(b[:])
 		}
 		hashes[j] = h.Sum64()
@@ -188,10 +187,4 @@ func (p *Problem) sameColumn(a, b int) bool {
 		return false
 	}
 	return slices.Equal(p.ind[la:ha], p.ind[lb:hb]) && slices.Equal(p.val[la:ha], p.val[lb:hb])
-}
-
-func putUint64(b *[8]byte, v uint64) {
-	for i := range b {
-		b[i] = byte(v >> (8 * i))
-	}
 }
