@@ -2,6 +2,7 @@ package linear
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -332,12 +333,7 @@ func BenchmarkLossResidency(b *testing.B) {
 			for len(seen) < perRow {
 				seen[int(zipf.Uint64())] = true
 			}
-			cols := make([]int, 0, perRow)
-			for j := range seen {
-				cols = append(cols, j)
-			}
-			slices.Sort(cols)
-			for _, j := range cols {
+			for _, j := range slices.Sorted(maps.Keys(seen)) {
 				bl.Add(j, 1+rng.Float64())
 			}
 			bl.EndRow()
