@@ -202,9 +202,23 @@ func (g *modelGram) build(c *colMajor, D []float64) {
 			}
 		}
 	}
-	for a := 0; a < m; a++ {
-		for b := a + 1; b < m; b++ {
-			g.h[b*m+a] = g.h[a*m+b]
+	mirror(g.h, m)
+}
+
+// mirror copies the upper triangle of the m×m row-major h into its lower
+// triangle, in square tiles so that the column-wise reads stay in cache.
+func mirror(h []float64, m int) {
+	const tile = 32
+	for a0 := 0; a0 < m; a0 += tile {
+		a1 := min(a0+tile, m)
+		for b0 := a0; b0 < m; b0 += tile {
+			b1 := min(b0+tile, m)
+			for b := b0; b < b1; b++ {
+				dst := h[b*m : b*m+m]
+				for a := a0; a < min(a1, b); a++ {
+					dst[a] = h[a*m+b]
+				}
+			}
 		}
 	}
 }
@@ -280,8 +294,13 @@ func (g *modelGram) subspaceStep(wpd []float64, grad func(j int) float64, bj int
 	if _, ok := lapack64.Potrf(blas64.Symmetric{N: p, Stride: p, Data: A, Uplo: blas.Upper}); !ok {
 		return 0, 0, false
 	}
-	lapack64.Potrs(blas64.Triangular{N: p, Stride: p, Data: A, Uplo: blas.Upper, Diag: blas.NonUnit},
-		blas64.General{Rows: p, Cols: 1, Stride: 1, Data: rhs})
+	// A = UᵀU: solve Uᵀy = rhs, then UΔ = y. Two triangular solves with a
+	// vector (Potrs with one right-hand side goes through Dtrsm, which
+	// calls an axpy of length 1 for each of the p² entries).
+	U := blas64.Triangular{N: p, Stride: p, Data: A, Uplo: blas.Upper, Diag: blas.NonUnit}
+	x := blas64.Vector{N: p, Inc: 1, Data: rhs}
+	blas64.Trsv(blas.Trans, U, x)
+	blas64.Trsv(blas.NoTrans, U, x)
 	// The largest step along Δ that keeps every sign.
 	t, cut := 1.0, -1
 	for r, pa := range g.sPos {
