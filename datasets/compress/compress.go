@@ -75,6 +75,8 @@ type Result struct {
 	// Dictionary names X's columns: each string's words joined by "_",
 	// sorted.
 	Dictionary []string
+	// Lengths are the dictionary strings' lengths in words (1 … K).
+	Lengths []int
 	// Words and Candidates are the corpus's number of words and of
 	// candidate pointers; Pointers is the number the binary solution uses.
 	Words, Candidates, Pointers int
@@ -156,7 +158,7 @@ func compress(ctx context.Context, docs []string, o Options) (*Result, *problem,
 		}
 	}
 	res.Binary = binaryCost(p, sel, o.Lambda)
-	res.X, res.Dictionary, err = p.features(ctx, func(i int, emit func(int32)) {
+	res.X, res.Dictionary, res.Lengths, err = p.features(ctx, func(i int, emit func(int32)) {
 		p.pointers(i, func(j int) bool { return sel[j] }, emit)
 	})
 	if err != nil {
@@ -197,9 +199,10 @@ func KGrams(ctx context.Context, docs []string, k int, tokens string) (*matrix.C
 	if err != nil {
 		return nil, nil, err
 	}
-	return p.features(ctx, func(i int, emit func(int32)) {
+	x, names, _, err := p.features(ctx, func(i int, emit func(int32)) {
 		p.pointers(i, func(int) bool { return true }, emit)
 	})
+	return x, names, err
 }
 
 // binaryCost returns the storage cost (1) of the selected pointers: λ per

@@ -150,9 +150,10 @@ func LZ77(ctx context.Context, docs []string, order []int, k int) (*matrix.CSR, 
 			a += t
 		}
 	}
-	return p.features(ctx, func(i int, emit func(int32)) {
+	x, names, _, err := p.features(ctx, func(i int, emit func(int32)) {
 		for _, s := range phrases[i] {
 			emit(s)
 		}
 	})
+	return x, names, err
 }

@@ -93,6 +93,19 @@ func applyCompress(ctx context.Context, _ datasets.Env, d *datasets.Dataset, p c
 	for i, it := range res.Iterations {
 		st["compress.admm_iterations.round"+strconv.Itoa(i+1)] = float64(it)
 	}
+	// The dictionary by string length, and the pointers by the length
+	// of the string they use: how far the features are from unigrams.
+	strs, ptrs := make([]float64, o.K+1), make([]float64, o.K+1)
+	for _, n := range res.Lengths {
+		strs[n]++
+	}
+	for k, j := range res.X.Ind {
+		ptrs[res.Lengths[j]] += res.X.Val[k]
+	}
+	for n := 1; n <= o.K; n++ {
+		st["compress.dictionary.k"+strconv.Itoa(n)] = strs[n]
+		st["compress.pointers.k"+strconv.Itoa(n)] = ptrs[n]
+	}
 	st["compress.factorizations"] = float64(res.Factorizations)
 	st["compress.seconds"] = res.Seconds
 	out.Notes = append(out.Notes, fmt.Sprintf(

@@ -2,6 +2,7 @@ package compress_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -70,5 +71,54 @@ func TestTransforms(t *testing.T) {
 				t.Errorf("without text: error %v; want one saying keep_text", err)
 			}
 		})
+	}
+}
+
+// TestCompressLengthStats checks the dictionary and pointers by string
+// length that compress records: they add up to the dictionary's size and
+// to the pointers, and each string's length is its words (the names join
+// words with "_"), on documents where λ makes longer strings pay.
+func TestCompressLengthStats(t *testing.T) {
+	docs := []string{
+		"the quick brown fox jumps over the lazy dog",
+		"the quick brown fox jumps over the lazy cat",
+		"a quick brown fox and the lazy dog again",
+		"the lazy dog sleeps while the quick brown fox jumps",
+	}
+	d := &datasets.Dataset{Name: "fox", X: matrix.NewDense(len(docs), 1, nil), Y: []float64{0, 1, 0, 1},
+		Classes: []string{"a", "b"}, Text: docs, Split: []datasets.Part{0, 0, 1, 1}}
+	tr, err := datasets.LookupTransform("compress")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := param.Defaults(tr.Params)
+	p["k"], p["lambda"] = 5, 0.1
+	out, err := tr.Apply(context.Background(), datasets.Env{}, d, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := out.Stats
+	var strs, ptrs, long float64
+	for n := 1; n <= 5; n++ {
+		strs += st[fmt.Sprintf("compress.dictionary.k%d", n)]
+		ptrs += st[fmt.Sprintf("compress.pointers.k%d", n)]
+		if n > 1 {
+			long += st[fmt.Sprintf("compress.dictionary.k%d", n)]
+		}
+	}
+	if strs != st["compress.dictionary"] || ptrs != st["compress.pointers"] {
+		t.Errorf("by length: %v strings, %v pointers; want %v, %v", strs, ptrs, st["compress.dictionary"], st["compress.pointers"])
+	}
+	var want [6]float64
+	for _, f := range out.Features {
+		want[strings.Count(f, "_")+1]++
+	}
+	for n := 1; n <= 5; n++ {
+		if got := st[fmt.Sprintf("compress.dictionary.k%d", n)]; got != want[n] {
+			t.Errorf("compress.dictionary.k%d = %v, want %v (features %v)", n, got, want[n], out.Features)
+		}
+	}
+	if long == 0 {
+		t.Errorf("no string longer than a word at λ = 0.1: %v", out.Features)
 	}
 }

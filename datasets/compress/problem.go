@@ -276,11 +276,12 @@ func (p *problem) name(s int32) string {
 
 // features returns the count features of the strings that each(i, emit)
 // emits for document i: row i counts them, one column per string emitted
-// anywhere, columns sorted by name; and the column names. Documents are
+// anywhere, columns sorted by name; the column names; and each column's
+// string length in words. Documents are
 // done in chunks on p.workers goroutines (each must be safe to call
 // concurrently for different documents); the result does not depend on
 // their number.
-func (p *problem) features(ctx context.Context, each func(i int, emit func(s int32))) (*matrix.CSR, []string, error) {
+func (p *problem) features(ctx context.Context, each func(i int, emit func(s int32))) (*matrix.CSR, []string, []int, error) {
 	const chunk = 64
 	docs := p.docs()
 	chunks := (docs + chunk - 1) / chunk
@@ -309,7 +310,7 @@ func (p *problem) features(ctx context.Context, each func(i int, emit func(s int
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	used := make([]bool, p.strings())
 	for c, out := range rows {
@@ -337,7 +338,7 @@ func (p *problem) features(ctx context.Context, each func(i int, emit func(s int
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	order := make([]int, len(cols))
 	for i := range order {
@@ -346,9 +347,11 @@ func (p *problem) features(ctx context.Context, each func(i int, emit func(s int
 	slices.SortFunc(order, func(a, b int) int { return strings.Compare(names[a], names[b]) })
 	colOf := make([]int32, p.strings())
 	sorted := make([]string, len(cols))
+	lengths := make([]int, len(cols))
 	for c, i := range order {
 		colOf[cols[i]] = int32(c)
 		sorted[c] = names[i]
+		lengths[c] = int(p.strLen[cols[i]])
 	}
 	m.C = len(cols)
 	m.Ind = make([]int32, m.Ptr[docs])
@@ -370,9 +373,9 @@ func (p *problem) features(ctx context.Context, each func(i int, emit func(s int
 		return nil
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return m, sorted, nil
+	return m, sorted, lengths, nil
 }
 
 // pointers calls emit with the string of every selected live slot of
