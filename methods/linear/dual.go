@@ -19,6 +19,7 @@ type dualWork struct {
 	xx    []float64 // ‖xᵢ‖²
 	alpha []float64 // αᵢ and C − αᵢ, interleaved (2n)
 	order []int32   // the rows in the epoch's order
+	perm  []int32   // streamOrder's streams
 	start []float64 // auto's start for L-BFGS (d+1)
 	grad  []float64 // the primal gradient at a check (d+1), when checked
 	z     []float64 // logisticLoss's scratch (n), likewise
@@ -45,6 +46,7 @@ func (dw *dualWork) vectors(X matrix.Matrix) {
 		}
 	}
 	dw.alpha, dw.order = make([]float64, 2*n), make([]int32, n)
+	dw.perm = make([]int32, min(dualStreams, n))
 	dw.grad, dw.z, dw.start = nil, nil, make([]float64, d+1)
 }
 
@@ -112,7 +114,9 @@ const dualStallEpochs = 10
 // returns w (in the given w, of length d or more) and the epochs run.
 // Each epoch visits the rows in a random
 // order (a generator seeded with dualSeed and n for every task, so a fit
-// depends neither on the fits before it nor on how many run at once) and
+// depends neither on the fits before it nor on how many run at once): a
+// uniform random permutation while X's rows take at most dualStreamBytes,
+// above it one that reads memory in runs (streamOrder); and it
 // minimizes over one αᵢ at a time by a safeguarded Newton method on the
 // one-variable problem (one dot product and one update of w per row, so
 // an epoch reads each row twice), to a tolerance that tightens as the
@@ -178,12 +182,23 @@ func dualCD(ctx context.Context, X matrix.Matrix, y []float64, C float64, maxEpo
 	)
 	inner := 1e-2
 	rng := rand.New(rand.NewPCG(dualSeed, uint64(n)))
+	streamed := false // the rows outgrow dualStreamBytes: read them in runs
+	switch {
+	case csr != nil:
+		streamed = 12*len(csr.Val) > dualStreamBytes
+	case dense != nil:
+		streamed = 8*n*d > dualStreamBytes
+	}
 	epoch := 0
 	for epoch < maxEpochs {
 		if err := ctx.Err(); err != nil {
 			return nil, epoch, err
 		}
-		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		if streamed {
+			streamOrder(rng, order, dw.perm)
+		} else {
+			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		}
 		steps, gmax := 0, 0.0
 		for p, i32 := range order {
 			if csr != nil && p+touchAhead < n {
@@ -232,6 +247,62 @@ func dualCD(ctx context.Context, X matrix.Matrix, y []float64, C float64, maxEpo
 		}
 	}
 	return w, epoch, nil
+}
+
+// dualStreams is the number of contiguous runs of rows that streamOrder
+// reads side by side; dualStreamBytes the size of X's rows (12 bytes a
+// sparse non-zero, 8 a dense entry) above which dualCD reads them so:
+// below it they stay in the caches between epochs, where a uniform random
+// order costs no more.
+const dualStreams = 256
+
+var dualStreamBytes = 8 << 20 // a variable for the tests
+
+// streamOrder fills order (n rows) with an epoch's random order that
+// reads memory in runs: the rows are cut into dualStreams contiguous
+// ranges (streams) of about n/dualStreams rows, each read in row order
+// from a random starting row, wrapping round to its first; each round
+// takes the next row of every stream, the streams in a fresh random order
+// (perm holds them). A random permutation of all n rows (liblinear -s 7's
+// order, and this one's before) reads each row from a random place: once
+// the rows outgrow the last-level cache and the TLB's reach, every row
+// costs a miss and a page walk that no prefetcher can foresee, and the
+// dual start's CPU grew 13× for 8× the rows (bench/README.md, "Where the
+// slope comes from"). Runs keep consecutive rows on the same pages and
+// lines while consecutive updates still come from rows far apart in the
+// file (the rows of a file sorted by class are dealt out across every
+// class, which blocks of consecutive rows were not: see the same
+// section). With n ≤ dualStreams every stream is one row and the order is
+// a uniform random permutation (of another draw than dualCD's below
+// dualStreamBytes).
+func streamOrder(rng *rand.Rand, order []int32, perm []int32) {
+	n := len(order)
+	b := min(dualStreams, n)
+	per := (n + b - 1) / b // rows per stream, the last streams one fewer
+	perm = perm[:b]
+	for s := range perm {
+		perm[s] = int32(s)
+	}
+	// Stream s holds rows [lo(s), lo(s+1)), lo(s) = s·n/b: sizes differ
+	// by at most one.
+	lo := func(s int) int { return s * n / b }
+	off := make([]int, b)
+	for s := range off {
+		off[s] = rng.IntN(lo(s+1) - lo(s))
+	}
+	k := 0
+	for t := range per {
+		rng.Shuffle(b, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+		for _, s32 := range perm {
+			s := int(s32)
+			first, m := lo(s), lo(s+1)-lo(s)
+			if t >= m {
+				continue
+			}
+			order[k] = int32(first + (off[s]+t)%m)
+			k++
+		}
+	}
 }
 
 // touchAhead is how many rows ahead of the one it updates dualCD reads
