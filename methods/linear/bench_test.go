@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -335,28 +336,37 @@ func BenchmarkLossResidency(b *testing.B) {
 }
 
 // BenchmarkDualResidency runs two epochs of dualCD (logreg-l2's dual
-// start: each epoch visits the rows in a fresh random order) on the rows
-// of BenchmarkLossResidency at the README growth table's 1× and 8× sizes
-// (18.6 and 149 MB of rows), and reports ns per non-zero and epoch: the
-// same at both sizes where reading a row from a random place costs no
-// more once the rows no longer fit in the last-level cache.
+// start) on the rows of BenchmarkLossResidency at the README growth
+// table's 1× and 8× sizes (18.6 and 149 MB of rows), in both of its
+// orders — "uniform", a uniform random permutation of the rows, and
+// "streams", streamOrder's runs (what dualCD uses above dualStreamBytes)
+// — and reports ns per non-zero and epoch: the same at both sizes where
+// reading the rows in that order costs no more once they no longer fit in
+// the last-level cache.
 //
 //	go test ./methods/linear -run - -bench DualResidency -count 5
 func BenchmarkDualResidency(b *testing.B) {
+	defer func(v int) { dualStreamBytes = v }(dualStreamBytes)
 	for _, mb := range []int{18, 149} {
 		X, y, _ := zipfRows(mb)
 		nnz := len(X.Val)
 		var dw dualWork
 		w := make([]float64, X.C)
 		never := func(int, float64, []float64) bool { return false }
-		b.Run(fmt.Sprintf("%dMB", mb), func(b *testing.B) {
-			for b.Loop() {
-				if _, _, err := dualCD(context.Background(), X, y, 1, 2, nil, w, &dw, never); err != nil {
-					b.Fatal(err)
+		for _, order := range []string{"uniform", "streams"} {
+			b.Run(fmt.Sprintf("%dMB/%s", mb, order), func(b *testing.B) {
+				dualStreamBytes = 0
+				if order == "uniform" {
+					dualStreamBytes = math.MaxInt
 				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(2*nnz), "ns/nnz")
-		})
+				for b.Loop() {
+					if _, _, err := dualCD(context.Background(), X, y, 1, 2, nil, w, &dw, never); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(2*nnz), "ns/nnz")
+			})
+		}
 	}
 }
 
