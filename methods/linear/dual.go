@@ -23,7 +23,6 @@ type dualWork struct {
 	start []float64 // auto's start for L-BFGS (d+1)
 	grad  []float64 // the primal gradient at a check (d+1), when checked
 	z     []float64 // logisticLoss's scratch (n), likewise
-	sink  float64   // touch's sums (read ahead of the rows, never used)
 }
 
 func (dw *dualWork) vectors(X matrix.Matrix) {
@@ -200,10 +199,7 @@ func dualCD(ctx context.Context, X matrix.Matrix, y []float64, C float64, maxEpo
 			rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 		}
 		steps, gmax := 0, 0.0
-		for p, i32 := range order {
-			if csr != nil && p+touchAhead < n {
-				dw.sink += touch(csr, int(order[p+touchAhead]))
-			}
+		for _, i32 := range order {
 			i := int(i32)
 			yi := y[i]
 			a, b := xx[i], yi*dot(i, w)
@@ -303,33 +299,6 @@ func streamOrder(rng *rand.Rand, order []int32, perm []int32) {
 			k++
 		}
 	}
-}
-
-// touchAhead is how many rows ahead of the one it updates dualCD reads
-// one word of each cache line of a row (touch), so that the row is on its
-// way from memory when its turn comes: the epochs visit the rows in random
-// order, which the hardware prefetchers cannot follow, and once the rows
-// outgrow the last-level cache each row would otherwise stall on its first
-// lines (BenchmarkDualResidency).
-const touchAhead = 4
-
-// touch reads one element of each 64-byte line of row i's values and
-// column indices and returns their sum (kept by the caller, so that the
-// reads are not dropped); it changes nothing.
-func touch(csr *matrix.CSR, i int) float64 {
-	lo, hi := csr.Ptr[i], csr.Ptr[i+1]
-	if lo == hi {
-		return 0
-	}
-	val, ind := csr.Val[lo:hi], csr.Ind[lo:hi]
-	s := val[len(val)-1] + float64(ind[len(ind)-1])
-	for k := 0; k < len(val); k += 8 {
-		s += val[k]
-	}
-	for k := 0; k < len(ind); k += 16 {
-		s += float64(ind[k])
-	}
-	return s
 }
 
 // dualPrimalCheck returns the primal objective ½‖w‖² + C·LogisticLoss at
