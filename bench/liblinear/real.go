@@ -98,7 +98,7 @@ var realSolvers = []realSolver{
 	{"l2-lbfgs", "0", "logreg-l2", "lbfgs", []float64{1e-2, 1e-3, 1e-4, 1e-5}},
 	{"l2-tron", "0", "logreg-l2", "tron", []float64{1e-2, 1e-3, 1e-4, 1e-5}},
 	{"l2-newton", "0", "logreg-l2", "newton", []float64{1e-2, 1e-3, 1e-4, 1e-5}},
-	{"l1", "6", "logreg-l1", "", []float64{10, 3, 1, 0.3, 0.1, 0.03, 0.01, 1e-3, 1e-4}},
+	{"l1", "6", "logreg-l1", "", []float64{100, 30, 10, 3, 1, 0.3, 0.1, 0.03, 0.01, 1e-3, 1e-4}},
 }
 
 // measurement is one fit: CPU and wall seconds, peak resident memory.

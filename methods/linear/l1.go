@@ -524,10 +524,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 						dxd[i] += z * D[i]
 					}
 				default:
-					for t, x := range val {
-						i := ind[t]
-						dxd[i] += z * x * D[i]
-					}
+					scatterScaledProd(dxd, z, ind, val, D)
 				}
 			}
 			if qpGsum <= innerEps*vsum {
@@ -762,5 +759,28 @@ func addScaledProd(dst []float64, z float64, x, d []float64) {
 	}
 	for ; i < len(x); i++ {
 		dst[i] += z * x[i] * d[i]
+	}
+}
+
+// scatterScaledProd adds z·val[k]·D[ind[k]] to dst[ind[k]] for every k
+// (ind without repeats: a column's rows), four at a time so that the
+// loads of one do not wait on the stores of the one before.
+func scatterScaledProd(dst []float64, z float64, ind []int32, val, D []float64) {
+	val = val[:len(ind)]
+	k := 0
+	for ; k+4 <= len(ind); k += 4 {
+		i0, i1, i2, i3 := ind[k], ind[k+1], ind[k+2], ind[k+3]
+		v0 := z * val[k] * D[i0]
+		v1 := z * val[k+1] * D[i1]
+		v2 := z * val[k+2] * D[i2]
+		v3 := z * val[k+3] * D[i3]
+		dst[i0] += v0
+		dst[i1] += v1
+		dst[i2] += v2
+		dst[i3] += v3
+	}
+	for ; k < len(ind); k++ {
+		i := ind[k]
+		dst[i] += z * val[k] * D[i]
 	}
 }
