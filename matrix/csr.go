@@ -125,9 +125,8 @@ func (m *CSR) RowDot(i int, w []float64) float64 {
 
 // AddRow adds alpha times row i to dst.
 func (m *CSR) AddRow(dst []float64, i int, alpha float64) {
-	for k := m.Ptr[i]; k < m.Ptr[i+1]; k++ {
-		dst[m.Ind[k]] += alpha * m.Val[k]
-	}
+	lo, hi := m.Ptr[i], m.Ptr[i+1]
+	SparseAxpy(dst, alpha, m.Ind[lo:hi], m.Val[lo:hi])
 }
 
 // Row calls fn for every non-zero of row i.

@@ -21,3 +21,24 @@ func SparseDot(ind []int32, val, x []float64) float64 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// SparseAxpy adds a·val[k] to dst[ind[k]] for every k: dst += a·v for the
+// sparse vector v (its non-zeros val at the indices ind, len(ind) =
+// len(val), no index repeated, as in a row or column of a CSR matrix). It
+// takes four entries at a time, so that the loads of one do not wait on
+// the store of the one before; each entry's sum is the plain loop's.
+func SparseAxpy(dst []float64, a float64, ind []int32, val []float64) {
+	val = val[:len(ind)]
+	k := 0
+	for ; k+4 <= len(ind); k += 4 {
+		j0, j1, j2, j3 := ind[k], ind[k+1], ind[k+2], ind[k+3]
+		v0, v1, v2, v3 := a*val[k], a*val[k+1], a*val[k+2], a*val[k+3]
+		dst[j0] += v0
+		dst[j1] += v1
+		dst[j2] += v2
+		dst[j3] += v3
+	}
+	for ; k < len(ind); k++ {
+		dst[ind[k]] += a * val[k]
+	}
+}

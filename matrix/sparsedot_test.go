@@ -27,3 +27,30 @@ func TestSparseDot(t *testing.T) {
 		}
 	}
 }
+
+func TestSparseAxpy(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ind  []int32
+		val  []float64
+	}{
+		{"empty", nil, nil},
+		{"one", []int32{4}, []float64{2}},
+		{"four", []int32{0, 1, 2, 3}, []float64{1, 1, 1, 1}},
+		{"seven", []int32{8, 0, 5, 2, 7, 1, 6}, []float64{4, -1, 2, 0.5, -0.125, 3, 0.1}},
+	} {
+		got := []float64{1, -2, 3, 0.5, 4, -1, 2, 8, 0.25}
+		want := append([]float64(nil), got...)
+		a := 0.3
+		for k, i := range tc.ind {
+			want[i] += a * tc.val[k]
+		}
+		SparseAxpy(got, a, tc.ind, tc.val)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Errorf("%s: SparseAxpy gives %v, want %v (the plain loop's sums exactly)", tc.name, got, want)
+				break
+			}
+		}
+	}
+}

@@ -143,10 +143,7 @@ func dualCD(ctx context.Context, X matrix.Matrix, y []float64, C float64, maxEpo
 		switch {
 		case csr != nil:
 			lo, hi := csr.Ptr[i], csr.Ptr[i+1]
-			ind, val := csr.Ind[lo:hi], csr.Val[lo:hi:hi]
-			for k, j := range ind {
-				w[j] += a * val[k]
-			}
+			matrix.SparseAxpy(w, a, csr.Ind[lo:hi], csr.Val[lo:hi])
 		case dense != nil:
 			floats.AddScaled(w, a, dense.RawRow(i))
 		default:

@@ -615,9 +615,7 @@ func fitL1(ctx context.Context, X matrix.Matrix, cols *colMajor, y []float64, s 
 						xd[i] += z
 					}
 				} else {
-					for t, x := range val {
-						xd[ind[t]] += z * x
-					}
+					matrix.SparseAxpy(xd, z, ind, val)
 				}
 			}
 		}

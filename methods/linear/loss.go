@@ -112,9 +112,7 @@ func logisticLossCSR(X *matrix.CSR, y, w []float64, b float64, grad []float64) f
 		if r == 0 {
 			continue
 		}
-		for k, j := range ind {
-			g[j] += val[k] * r
-		}
+		matrix.SparseAxpy(g, r, ind, val)
 	}
 	grad[d] = sum
 	return loss
