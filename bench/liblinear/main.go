@@ -51,7 +51,7 @@ func main() {
 	nTrain := flag.Int("train", 2000, "training rows of the 3-class split (stratified)")
 	seed := flag.Uint64("seed", 1, "seed of the split")
 	eps := flag.String("e", "0.0001", "liblinear-train -e tolerance (LIBLINEAR's default, 0.01, stops far from the optimum)")
-	problem := flag.String("problem", "dna", "dna (the DNA splice bench), or a real-size problem: 20news, 20news-bigrams, spam")
+	problem := flag.String("problem", "dna", "dna (the DNA splice bench), or a real-size problem: 20news, 20news-bigrams, spam, isolet")
 	paper := flag.String("paper", os.Getenv(datasets.DataDirEnv), "real-size problems: directory holding 20news-bydate.tar.gz (default $REPRO_DATA)")
 	spam := flag.String("spam", "/tmp/spam.csv", "spam: the table written by Rscript -e 'library(kernlab); data(spam); write.csv(spam, \"/tmp/spam.csv\", row.names=FALSE)'")
 	bias := flag.Bool("bias", false, "real-size problems: liblinear -B 1 and repro on the same appended column of ones")

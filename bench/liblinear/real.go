@@ -19,6 +19,7 @@ import (
 	"github.com/repro-ml/repro/datasets"
 	_ "github.com/repro-ml/repro/datasets/csv"
 	_ "github.com/repro-ml/repro/datasets/text"
+	_ "github.com/repro-ml/repro/datasets/uci"
 	"github.com/repro-ml/repro/matrix"
 	"github.com/repro-ml/repro/methods"
 	"github.com/repro-ml/repro/param"
@@ -27,7 +28,7 @@ import (
 // realConfig is the configuration of a real-size run (-problem other than
 // dna).
 type realConfig struct {
-	problem  string // 20news, 20news-bigrams, spam
+	problem  string // 20news, 20news-bigrams, spam, isolet
 	dataDir  string // holds 20news-bydate.tar.gz
 	spamFile string // spam.csv written from R's kernlab
 	Cs       []float64
@@ -62,6 +63,17 @@ func realProblem(cfg realConfig) (name string, train, test *datasets.Dataset, er
 		tr, te := d.SplitRows()
 		name = fmt.Sprintf("20 Newsgroups by-date (20news loader: min_df %d, ngrams %d, stop words %s, log(1+count))", cfg.minDF, p["ngrams"], p["stop_words"])
 		return name, d.Subset(tr), d.Subset(te), nil
+	case "isolet":
+		l, err := datasets.Lookup("isolet")
+		if err != nil {
+			return "", nil, nil, err
+		}
+		d, err := l.Load(context.Background(), datasets.Env{DataDir: cfg.dataDir}, param.Defaults(l.Params))
+		if err != nil {
+			return "", nil, nil, err
+		}
+		tr, te := d.SplitRows()
+		return "ISOLET (UCI, 617 dense columns as given, 26 letters; isolet1-4 / isolet5)", d.Subset(tr), d.Subset(te), nil
 	case "spam":
 		l, err := datasets.Lookup("csv")
 		if err != nil {
@@ -82,7 +94,7 @@ func realProblem(cfg realConfig) (name string, train, test *datasets.Dataset, er
 		slices.Sort(te)
 		return "spam (kernlab, 57 unscaled columns; 2,000 random training rows, seed 1)", d.Subset(tr), d.Subset(te), nil
 	}
-	return "", nil, nil, fmt.Errorf("unknown problem %q (dna, 20news, 20news-bigrams, spam)", cfg.problem)
+	return "", nil, nil, fmt.Errorf("unknown problem %q (dna, 20news, 20news-bigrams, spam, isolet)", cfg.problem)
 }
 
 // realSolver pairs a liblinear solver with repro's plugin and the
