@@ -5,19 +5,24 @@ import (
 	"testing"
 )
 
+// sparseCases are sparse vectors over 9 entries for TestSparseDot and
+// TestSparseAxpy; the last repeats an index, which SparseAxpy does not
+// take.
+var sparseCases = []struct {
+	name string
+	ind  []int32
+	val  []float64
+}{
+	{"empty", nil, nil},
+	{"one", []int32{4}, []float64{2}},
+	{"four", []int32{0, 1, 2, 3}, []float64{1, 1, 1, 1}},
+	{"seven", []int32{8, 0, 5, 2, 7, 1, 6}, []float64{4, -1, 2, 0.5, -0.125, 3, 1}},
+	{"repeated index", []int32{3, 3, 3, 3, 3}, []float64{1, 2, 3, 4, 5}},
+}
+
 func TestSparseDot(t *testing.T) {
 	x := []float64{1, -2, 3, 0.5, 4, -1, 2, 8, 0.25}
-	for _, tc := range []struct {
-		name string
-		ind  []int32
-		val  []float64
-	}{
-		{"empty", nil, nil},
-		{"one", []int32{4}, []float64{2}},
-		{"four", []int32{0, 1, 2, 3}, []float64{1, 1, 1, 1}},
-		{"seven", []int32{8, 0, 5, 2, 7, 1, 6}, []float64{4, -1, 2, 0.5, -0.125, 3, 1}},
-		{"repeated index", []int32{3, 3, 3, 3, 3}, []float64{1, 2, 3, 4, 5}},
-	} {
+	for _, tc := range sparseCases {
 		want := 0.0
 		for k, i := range tc.ind {
 			want += tc.val[k] * x[i]
@@ -29,16 +34,7 @@ func TestSparseDot(t *testing.T) {
 }
 
 func TestSparseAxpy(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		ind  []int32
-		val  []float64
-	}{
-		{"empty", nil, nil},
-		{"one", []int32{4}, []float64{2}},
-		{"four", []int32{0, 1, 2, 3}, []float64{1, 1, 1, 1}},
-		{"seven", []int32{8, 0, 5, 2, 7, 1, 6}, []float64{4, -1, 2, 0.5, -0.125, 3, 0.1}},
-	} {
+	for _, tc := range sparseCases[:len(sparseCases)-1] {
 		got := []float64{1, -2, 3, 0.5, 4, -1, 2, 8, 0.25}
 		want := append([]float64(nil), got...)
 		a := 0.3

@@ -271,7 +271,7 @@ var dualStreamBytes = 8 << 20 // a variable for the tests
 func streamOrder(rng *rand.Rand, order []int32, perm []int32) {
 	n := len(order)
 	b := min(dualStreams, n)
-	per := (n + b - 1) / b // rows per stream, the last streams one fewer
+	per := (n + b - 1) / b // the most rows a stream holds
 	perm = perm[:b]
 	for s := range perm {
 		perm[s] = int32(s)
