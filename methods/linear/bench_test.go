@@ -346,7 +346,7 @@ func BenchmarkLossResidency(b *testing.B) {
 //
 //	go test ./methods/linear -run - -bench DualResidency -count 5
 func BenchmarkDualResidency(b *testing.B) {
-	defer func(v int) { dualStreamBytes = v }(dualStreamBytes)
+	defer func(v int64) { dualStreamBytes = v }(dualStreamBytes)
 	for _, mb := range []int{18, 149} {
 		X, y, _ := zipfRows(mb)
 		nnz := len(X.Val)
@@ -357,7 +357,7 @@ func BenchmarkDualResidency(b *testing.B) {
 			b.Run(fmt.Sprintf("%dMB/%s", mb, order), func(b *testing.B) {
 				dualStreamBytes = 0
 				if order == "uniform" {
-					dualStreamBytes = math.MaxInt
+					dualStreamBytes = math.MaxInt64
 				}
 				for b.Loop() {
 					if _, _, err := dualCD(context.Background(), X, y, 1, 2, nil, w, &dw, never); err != nil {

@@ -181,9 +181,9 @@ func dualCD(ctx context.Context, X matrix.Matrix, y []float64, C float64, maxEpo
 	streamed := false // the rows outgrow dualStreamBytes: read them in runs
 	switch {
 	case csr != nil:
-		streamed = 12*len(csr.Val) > dualStreamBytes
+		streamed = methods.CSRBytes(n, len(csr.Val)) > dualStreamBytes
 	case dense != nil:
-		streamed = 8*n*d > dualStreamBytes
+		streamed = methods.Floats(n, d) > dualStreamBytes
 	}
 	epoch := 0
 	for epoch < maxEpochs {
@@ -243,13 +243,13 @@ func dualCD(ctx context.Context, X matrix.Matrix, y []float64, C float64, maxEpo
 }
 
 // dualStreams is the number of contiguous runs of rows that streamOrder
-// reads side by side; dualStreamBytes the size of X's rows (12 bytes a
-// sparse non-zero, 8 a dense entry) above which dualCD reads them so:
+// reads side by side; dualStreamBytes the size of X (methods.CSRBytes,
+// methods.Floats) above which dualCD reads its rows so:
 // below it they stay in the caches between epochs, where a uniform random
 // order costs no more.
 const dualStreams = 256
 
-var dualStreamBytes = 8 << 20 // a variable for the tests
+var dualStreamBytes int64 = 8 << 20 // a variable for the tests
 
 // streamOrder fills order (n rows) with an epoch's random order that
 // reads memory in runs: the rows are cut into dualStreams contiguous

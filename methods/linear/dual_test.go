@@ -23,16 +23,8 @@ func TestStreamOrder(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, uint64(n)))
 			order, perm := make([]int32, n), make([]int32, min(dualStreams, n))
 			b := min(dualStreams, n)
-			streamOf := func(i int) int { // i in [s·n/b, (s+1)·n/b)
-				s := i * b / n
-				for (s+1)*n/b <= i {
-					s++
-				}
-				for s*n/b > i {
-					s--
-				}
-				return s
-			}
+			// The stream of row i: the largest s with ⌊s·n/b⌋ ≤ i.
+			streamOf := func(i int) int { return ((i+1)*b - 1) / n }
 			var prev []int32
 			for epoch := range 3 {
 				streamOrder(rng, order, perm)
@@ -82,7 +74,7 @@ func TestDualStreamedOrder(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/C=%g", tc.name, C), func(t *testing.T) {
 				p := map[string]any{"C": C, "solver": "dual", "intercept": false}
 				uniform := fitEnv(t, "logreg-l2", p, tc.d, &methods.Env{})
-				defer func(b int) { dualStreamBytes = b }(dualStreamBytes)
+				defer func(b int64) { dualStreamBytes = b }(dualStreamBytes)
 				dualStreamBytes = 0
 				streamed := fitEnv(t, "logreg-l2", p, tc.d, &methods.Env{})
 				if !streamed.info.Converged {

@@ -636,3 +636,32 @@ func scaled(X *matrix.CSR, c float64) *matrix.CSR {
 	floats.Scale(c, out.Val)
 	return &out
 }
+
+// TestScatterScaledProd compares scatterScaledProd with the plain loop, on
+// column lengths around its four-at-a-time step.
+func TestScatterScaledProd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n = 40
+	for length := range 11 {
+		rows := rng.Perm(n)[:length]
+		ind := make([]int32, length)
+		val := make([]float64, length)
+		for k, i := range rows {
+			ind[k], val[k] = int32(i), rng.NormFloat64()
+		}
+		D := make([]float64, n)
+		got := make([]float64, n)
+		for i := range D {
+			D[i], got[i] = rng.Float64(), rng.NormFloat64()
+		}
+		want := slices.Clone(got)
+		z := rng.NormFloat64()
+		for k, x := range val {
+			want[ind[k]] += z * x * D[ind[k]]
+		}
+		scatterScaledProd(got, z, ind, val, D)
+		if !slices.Equal(got, want) {
+			t.Errorf("length %d: got %v, want %v", length, got, want)
+		}
+	}
+}
